@@ -1,0 +1,207 @@
+"""Typed loaders for `config/agents.yaml`, `config/tools.yaml` and `config/eval.yaml`.
+
+A bad file fails at start-up with one `ConfigError` naming the file, the key, the bad value
+and what is allowed, instead of surfacing later as a confusing runtime error.
+"""
+
+from __future__ import annotations
+
+import os
+import typing
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from config.errors import ConfigError
+
+DEFAULT_CHAT_MODEL = "llama3.1:8b"  # FR-006
+DEFAULT_EMBEDDING_MODEL = "nomic-embed-text"  # FR-032
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --- agents.yaml -------------------------------------------------------------------------
+
+
+class RoleConfig(_Strict):
+    """One LLM role of the advisor graph."""
+
+    provider: Literal["ollama", "offline"] = "ollama"
+    model: str = Field(DEFAULT_CHAT_MODEL, min_length=1, max_length=200)
+    temperature: float = Field(0.0, ge=0.0, le=2.0)
+    num_ctx: int = Field(4096, ge=512, le=131072)
+    request_timeout_seconds: float = Field(120.0, gt=0, le=900)
+
+
+class AnalyzerConfig(RoleConfig):
+    # LangGraph's default is ~10000 steps: never rely on it (FR-007/008).
+    recursion_limit: int = Field(10, ge=3, le=100)
+
+
+class RecommendConfig(RoleConfig):
+    temperature: float = Field(0.3, ge=0.0, le=2.0)
+
+
+class MemorizerConfig(RoleConfig):
+    confidence_threshold: float = Field(0.7, ge=0.0, le=1.0)
+    turn_threshold: int = Field(10, ge=1, le=1000)
+    max_raw_turns: int = Field(20, ge=1, le=1000)
+    # Fractions of a minute are allowed so tests and demos can use seconds.
+    idle_minutes: float = Field(30.0, gt=0, le=7 * 24 * 60)
+
+
+class EmbeddingsConfig(_Strict):
+    provider: Literal["ollama", "none"] = "ollama"
+    model: str = Field(DEFAULT_EMBEDDING_MODEL, min_length=1, max_length=200)
+    dimensions: int = Field(768, ge=8, le=8192)
+
+
+class AgentsConfig(_Strict):
+    analyzer: AnalyzerConfig = AnalyzerConfig()
+    recommend: RecommendConfig = RecommendConfig()
+    memorizer: MemorizerConfig = MemorizerConfig()
+    embeddings: EmbeddingsConfig = EmbeddingsConfig()
+
+    def chat_roles(self) -> dict[str, RoleConfig]:
+        return {"analyzer": self.analyzer, "recommend": self.recommend, "memorizer": self.memorizer}
+
+
+# --- tools.yaml --------------------------------------------------------------------------
+
+
+class ProviderConfig(_Strict):
+    """One external data API."""
+
+    base_url: str = Field(min_length=8)
+    timeout_seconds: float = Field(10.0, gt=0, le=120)
+    retries: int = Field(2, ge=0, le=10)
+    cache_ttl_seconds: int = Field(900, ge=0, le=7 * 24 * 3600)
+    # Name of the setting (environment variable) that holds the key; None for keyless APIs.
+    api_key_env: Literal["NREL_API_KEY", "OPENEI_API_KEY"] | None = None
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http:// or https:// URL")
+        return value.rstrip("/")
+
+
+class ProvidersConfig(_Strict):
+    open_meteo: ProviderConfig = ProviderConfig(base_url="https://api.open-meteo.com/v1")
+    pvwatts: ProviderConfig = ProviderConfig(
+        base_url="https://developer.nrel.gov/api/pvwatts/v8", api_key_env="NREL_API_KEY"
+    )
+    openei: ProviderConfig = ProviderConfig(
+        base_url="https://api.openei.org/utility_rates", api_key_env="OPENEI_API_KEY"
+    )
+
+
+class ToolsConfig(_Strict):
+    mode: Literal["mock", "live"] = "live"
+    providers: ProvidersConfig = ProvidersConfig()
+
+
+# --- eval.yaml ---------------------------------------------------------------------------
+
+
+class EvalConfig(_Strict):
+    staleness_days: int = Field(90, ge=1, le=3650)
+    max_repeats: int = Field(3, ge=1, le=100)
+    usage_ratio_warn: float = Field(0.5, ge=0.0, le=1.0)
+    max_tokens: int = Field(5000, ge=1)
+    max_tool_calls: int = Field(10, ge=0)
+    max_latency_ms: float | None = Field(None, gt=0)
+
+
+# --- loading -----------------------------------------------------------------------------
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class AppConfig(_Strict):
+    """The three behaviour files, loaded together at start-up."""
+
+    agents: AgentsConfig
+    tools: ToolsConfig
+    eval: EvalConfig
+
+
+def load_app_config(config_dir: Path) -> AppConfig:
+    return AppConfig(
+        agents=load_yaml_model(config_dir / "agents.yaml", AgentsConfig),
+        tools=load_yaml_model(config_dir / "tools.yaml", ToolsConfig),
+        eval=load_yaml_model(config_dir / "eval.yaml", EvalConfig),
+    )
+
+
+def load_yaml_model(path: Path, model: type[M]) -> M:
+    """Parse one YAML file into `model`; any problem becomes one `ConfigError`."""
+    shown = display_path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(shown, ["file not found"]) from None
+    except OSError as exc:
+        raise ConfigError(shown, [f"cannot be read ({exc.strerror})"]) from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError(shown, [f"{where}not valid YAML ({problem})"]) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(shown, [f"the top level must be a mapping of keys, not {type(data).__name__}"])
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(shown, [_describe(error, model) for error in exc.errors()]) from None
+
+
+def display_path(path: Path) -> str:
+    """A path relative to the working directory when it is inside it (shorter messages)."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return str(path) if relative.startswith("..") else relative
+
+
+def _describe(error: Any, model: type[BaseModel]) -> str:
+    loc = tuple(error["loc"])
+    key = ".".join(str(part) for part in loc) or "(top level)"
+    if error["type"] == "extra_forbidden":
+        allowed = ", ".join(_allowed_keys(model, loc[:-1])) or "none"
+        return f"{key}: unknown key (allowed keys: {allowed})"
+    if error["type"] == "missing":
+        return f"{key}: required but missing"
+    return f"{key} = {error.get('input')!r} is not allowed: {error['msg']}"
+
+
+def _allowed_keys(model: type[BaseModel], parent: tuple[Any, ...]) -> list[str]:
+    """Field names of the model found at `parent` inside `model` (for 'unknown key' messages)."""
+    current: Any = model
+    for part in parent:
+        if (
+            not (isinstance(current, type) and issubclass(current, BaseModel))
+            or part not in current.model_fields
+        ):
+            return []
+        current = _unwrap_model(current.model_fields[part].annotation)
+    if isinstance(current, type) and issubclass(current, BaseModel):
+        return list(current.model_fields)
+    return []
+
+
+def _unwrap_model(annotation: Any) -> Any:
+    for candidate in (annotation, *typing.get_args(annotation)):
+        if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+            return candidate
+    return annotation

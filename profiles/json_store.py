@@ -1,0 +1,308 @@
+"""A LangGraph `BaseStore` over pretty-printed JSON files, one file per item.
+
+Layout: `<root>/<namespace label>/.../<key>.json`, human-readable and hand-editable (FR-013).
+Only `batch`/`abatch` are implemented, so instrumentation that wraps the public
+`get/put/search/delete` methods (ContextForge's `LangGraphInstrumentor`) sees every call.
+
+Safety rules:
+- writes are atomic (temp file in the same folder, flush + fsync, rename) and serialized per key;
+- a corrupt file is moved aside to `<name>.corrupt-<UTC timestamp>`, logged at ERROR and treated
+  as missing, so it never crashes a caller;
+- namespace labels and keys must match strict patterns (`profiles.ids`), and every path is checked
+  to lie inside the root, so nothing outside the data directory is ever touched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    Item,
+    ListNamespacesOp,
+    MatchCondition,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+)
+
+from config.clock import Clock, as_utc, utc_now
+from profiles.ids import InvalidIdError, validate_key, validate_label, validate_namespace
+from profiles.locks import KeyedLocks
+
+logger = logging.getLogger(__name__)
+
+ITEM_SUFFIX = ".json"
+_COMPARATORS: dict[str, Callable[[Any, Any], bool]] = {
+    "$eq": lambda a, b: a == b,
+    "$ne": lambda a, b: a != b,
+    "$gt": lambda a, b: a > b,
+    "$gte": lambda a, b: a >= b,
+    "$lt": lambda a, b: a < b,
+    "$lte": lambda a, b: a <= b,
+}
+
+
+class JsonFileStore(BaseStore):
+    """Persistent key-value store for profiles and sessions; see the module docstring."""
+
+    supports_ttl = False
+
+    def __init__(
+        self,
+        root: Path | str,
+        *,
+        clock: Clock = utc_now,
+        replace: Callable[[str, str], None] = os.replace,
+    ) -> None:
+        """`replace` is the final rename of a write; injectable so tests can interrupt a write."""
+        self.root = Path(root).resolve()
+        self.root.mkdir(parents=True, exist_ok=True)
+        self._clock = clock
+        self._replace = replace
+        self._locks = KeyedLocks()
+        self.quarantined: list[Path] = []
+
+    # --- BaseStore ------------------------------------------------------------------------
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        return [self._run(op) for op in ops]
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        return await asyncio.to_thread(self.batch, list(ops))
+
+    def _run(self, op: Op) -> Result:
+        if isinstance(op, GetOp):
+            return self._get(op.namespace, op.key)
+        if isinstance(op, PutOp):
+            if op.value is None:
+                self._delete(op.namespace, op.key)
+            else:
+                self._put(op.namespace, op.key, op.value)
+            return None
+        if isinstance(op, SearchOp):
+            return self._search(op)
+        if isinstance(op, ListNamespacesOp):
+            return self._list_namespaces(op)
+        raise TypeError(f"unsupported store operation: {type(op).__name__}")
+
+    # --- operations -----------------------------------------------------------------------
+
+    def _get(self, namespace: tuple[str, ...], key: str) -> Item | None:
+        path = self._item_path(namespace, key)
+        with self._locks.hold(path):
+            return self._read(path, namespace, key)
+
+    def _put(self, namespace: tuple[str, ...], key: str, value: dict[str, Any]) -> None:
+        path = self._item_path(namespace, key)
+        if not isinstance(value, dict):
+            raise TypeError(f"store values must be dicts, got {type(value).__name__}")
+        with self._locks.hold(path):
+            previous = self._read(path, namespace, key)
+            now = as_utc(self._clock())
+            envelope = {
+                "namespace": list(namespace),
+                "key": key,
+                "created_at": (previous.created_at if previous else now).isoformat(),
+                "updated_at": now.isoformat(),
+                "value": value,
+            }
+            try:
+                text = json.dumps(envelope, indent=2, ensure_ascii=False) + "\n"
+            except (TypeError, ValueError) as exc:
+                raise TypeError(
+                    f"value for {'/'.join(namespace)}/{key} is not JSON-serializable: {exc}"
+                ) from None
+            self._atomic_write(path, text)
+
+    def _delete(self, namespace: tuple[str, ...], key: str) -> None:
+        path = self._item_path(namespace, key)
+        with self._locks.hold(path):
+            path.unlink(missing_ok=True)
+
+    def _search(self, op: SearchOp) -> list[SearchItem]:
+        prefix = validate_namespace(tuple(op.namespace_prefix), allow_empty=True)
+        matches: list[Item] = []
+        for namespace, key, path in self._iter_item_files(prefix):
+            with self._locks.hold(path):
+                item = self._read(path, namespace, key)
+            if item is not None and _matches_filter(item.value, op.filter):
+                matches.append(item)
+        matches.sort(key=lambda item: (-item.updated_at.timestamp(), item.namespace, item.key))
+        page = matches[op.offset : op.offset + op.limit]
+        return [
+            SearchItem(
+                namespace=item.namespace,
+                key=item.key,
+                value=item.value,
+                created_at=item.created_at,
+                updated_at=item.updated_at,
+            )
+            for item in page
+        ]
+
+    def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        for condition in op.match_conditions or ():
+            for label in condition.path:
+                if label != "*":
+                    validate_label(label)
+        found: set[tuple[str, ...]] = set()
+        for namespace, _key, _path in self._iter_item_files(()):
+            if all(_namespace_matches(condition, namespace) for condition in op.match_conditions or ()):
+                found.add(namespace[: op.max_depth] if op.max_depth is not None else namespace)
+        return sorted(found)[op.offset : op.offset + op.limit]
+
+    # --- files ----------------------------------------------------------------------------
+
+    def _item_path(self, namespace: tuple[str, ...], key: str) -> Path:
+        validate_namespace(tuple(namespace))
+        validate_key(key)
+        path = self.root.joinpath(*namespace, key + ITEM_SUFFIX)
+        # Defence in depth: even a symlink planted inside the data dir cannot lead outside it.
+        real_parent = os.path.realpath(path.parent)
+        if real_parent != str(self.root) and not real_parent.startswith(str(self.root) + os.sep):
+            raise InvalidIdError(f"{'/'.join(namespace)}/{key} resolves outside the data directory")
+        return path
+
+    def _iter_item_files(self, prefix: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], str, Path]]:
+        base = self.root.joinpath(*prefix)
+        if not base.is_dir():
+            return
+        for dirpath, dirnames, filenames in os.walk(base):
+            relative = Path(dirpath).relative_to(base).parts
+            namespace = prefix + tuple(relative)
+            dirnames[:] = sorted(name for name in dirnames if _is_valid(validate_label, name))
+            if not namespace:
+                continue  # items always live in a namespace of at least one label
+            for name in sorted(filenames):
+                if not name.endswith(ITEM_SUFFIX):
+                    continue  # temp files, quarantined files, stray files
+                key = name[: -len(ITEM_SUFFIX)]
+                if _is_valid(validate_key, key):
+                    yield namespace, key, Path(dirpath, name)
+
+    def _read(self, path: Path, namespace: tuple[str, ...], key: str) -> Item | None:
+        """Read one item; caller holds the key's lock. Corrupt files are quarantined."""
+        try:
+            raw = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeDecodeError) as exc:
+            self._quarantine(path, f"unreadable: {exc}")
+            return None
+        try:
+            envelope = json.loads(raw)
+            value = envelope["value"]
+            if not isinstance(value, dict):
+                raise ValueError("'value' is not an object")
+            created_at = as_utc(datetime.fromisoformat(envelope["created_at"]))
+            updated_at = as_utc(datetime.fromisoformat(envelope["updated_at"]))
+        except (ValueError, KeyError, TypeError) as exc:
+            self._quarantine(path, f"not a valid store item: {exc}")
+            return None
+        return Item(value=value, key=key, namespace=namespace, created_at=created_at, updated_at=updated_at)
+
+    def _quarantine(self, path: Path, reason: str) -> None:
+        stamp = as_utc(self._clock()).strftime("%Y%m%dT%H%M%S%fZ")
+        target = path.with_name(f"{path.name}.corrupt-{stamp}")
+        counter = 1
+        while target.exists():
+            target = path.with_name(f"{path.name}.corrupt-{stamp}-{counter}")
+            counter += 1
+        try:
+            os.replace(path, target)
+        except OSError as exc:
+            logger.error("Corrupt store file %s (%s) could not be moved aside: %s", path, reason, exc)
+            return
+        self.quarantined.append(target)
+        logger.error("Corrupt store file %s (%s) was moved aside to %s", path, reason, target.name)
+
+    def _atomic_write(self, path: Path, text: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            self._replace(tmp_name, str(path))
+        except BaseException:
+            Path(tmp_name).unlink(missing_ok=True)
+            raise
+        _fsync_directory(path.parent)
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make the rename durable; not every platform can open a directory."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _is_valid(validator: Callable[[str], str], name: str) -> bool:
+    try:
+        validator(name)
+    except InvalidIdError:
+        return False
+    return True
+
+
+def _lookup(value: dict[str, Any], dotted: str) -> tuple[bool, Any]:
+    current: Any = value
+    for part in dotted.split("."):
+        if not isinstance(current, dict) or part not in current:
+            return False, None
+        current = current[part]
+    return True, current
+
+
+def _matches_filter(value: dict[str, Any], conditions: dict[str, Any] | None) -> bool:
+    for field, expected in (conditions or {}).items():
+        present, actual = _lookup(value, field)
+        if isinstance(expected, dict) and expected and all(k.startswith("$") for k in expected):
+            for operator, operand in expected.items():
+                compare = _COMPARATORS.get(operator)
+                if compare is None:
+                    raise ValueError(
+                        f"unsupported filter operator {operator!r}; use one of {sorted(_COMPARATORS)}"
+                    )
+                if operator == "$ne" and not present:
+                    continue
+                try:
+                    if not present or not compare(actual, operand):
+                        return False
+                except TypeError:
+                    return False
+        elif not present or actual != expected:
+            return False
+    return True
+
+
+def _namespace_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
+    path = tuple(condition.path)
+    if len(path) > len(namespace):
+        return False
+    window = (
+        namespace[: len(path)]
+        if condition.match_type == "prefix"
+        else namespace[len(namespace) - len(path) :]
+    )
+    return all(want == "*" or want == got for want, got in zip(path, window, strict=True))

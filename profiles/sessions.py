@@ -1,0 +1,184 @@
+"""Sessions on top of the store: one per thread, at namespace `("sessions", <user_id>)`.
+
+Every read-modify-write (append a message, mark memorized) holds the session's lock, so a
+turn and a memorize run of the same session never overwrite each other's changes.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any, Literal
+
+from langgraph.store.base import BaseStore
+from pydantic import ValidationError
+
+from config.clock import Clock, utc_now
+from profiles.ids import validate_key, validate_label
+from profiles.locks import KeyedLocks
+from profiles.session import Session, SessionMessage
+
+logger = logging.getLogger(__name__)
+
+SESSION_NAMESPACE = "sessions"
+_SCAN_PAGE = 500
+
+
+class SessionError(Exception):
+    """A session problem the caller should turn into a clear message."""
+
+
+class SessionRepository:
+    """Short-term memory. `max_messages` caps what is kept per session (EC-004).
+
+    The cap drops the oldest messages that the memorizer has already seen; unmemorized
+    messages are only dropped past `hard_limit`, with a warning, so facts are not lost silently.
+    """
+
+    def __init__(
+        self,
+        store: BaseStore,
+        *,
+        max_messages: int = 40,
+        hard_limit: int = 400,
+        clock: Clock = utc_now,
+    ) -> None:
+        if max_messages < 2 or hard_limit < max_messages:
+            raise ValueError("need 2 <= max_messages <= hard_limit")
+        self._store = store
+        self._max_messages = max_messages
+        self._hard_limit = hard_limit
+        self._clock = clock
+        self._locks = KeyedLocks()
+
+    def get(self, user_id: str, session_id: str) -> Session | None:
+        item = self._store.get(self._namespace(user_id), validate_key(session_id))
+        return None if item is None else self._parse(item.value)
+
+    def get_or_create(
+        self,
+        user_id: str,
+        session_id: str,
+        *,
+        channel: str | None = None,
+        thread_ts: str | None = None,
+    ) -> Session:
+        with self._locks.hold((user_id, session_id)):
+            existing = self.get(user_id, session_id)
+            if existing is not None:
+                return existing
+            now = self._clock()
+            session = Session(
+                session_id=session_id,
+                user_id=user_id,
+                channel=channel,
+                thread_ts=thread_ts,
+                created_at=now,
+                last_activity_at=now,
+            )
+            self._write(session)
+            return session
+
+    def append_message(
+        self, user_id: str, session_id: str, role: Literal["user", "assistant"], content: str
+    ) -> Session:
+        """Add a message; a user message starts a new turn. Returns the saved session."""
+        with self._locks.hold((user_id, session_id)):
+            session = self.get(user_id, session_id)
+            if session is None:
+                raise SessionError(f"no session {session_id} for {user_id}; create it first")
+            now = self._clock()
+            turn = session.turn_count + 1 if role == "user" else max(session.turn_count, 1)
+            messages = [
+                *session.messages,
+                SessionMessage(role=role, content=content, timestamp=now, turn=turn),
+            ]
+            updated = session.model_copy(
+                update={
+                    "messages": self._cap(messages, session.memorized_through_turn, session_id),
+                    "turn_count": turn,
+                    "last_activity_at": now,
+                    "status": "active",
+                }
+            )
+            self._write(updated)
+            return updated
+
+    def mark_memorized(self, user_id: str, session_id: str, through_turn: int) -> Session:
+        """Record that turns up to `through_turn` were memorized; never moves backwards."""
+        with self._locks.hold((user_id, session_id)):
+            session = self.get(user_id, session_id)
+            if session is None:
+                raise SessionError(f"no session {session_id} for {user_id}")
+            through = min(max(session.memorized_through_turn, through_turn), session.turn_count)
+            updated = session.model_copy(update={"memorized_through_turn": through})
+            self._write(updated)
+            return updated
+
+    def end(self, user_id: str, session_id: str) -> Session:
+        with self._locks.hold((user_id, session_id)):
+            session = self.get(user_id, session_id)
+            if session is None:
+                raise SessionError(f"no session {session_id} for {user_id}")
+            updated = session.model_copy(update={"status": "ended"})
+            self._write(updated)
+            return updated
+
+    def list_idle_unmemorized(self, idle_minutes: float) -> list[Session]:
+        """Sessions silent for more than `idle_minutes` whose latest turns were never memorized."""
+        cutoff = self._clock() - timedelta(minutes=idle_minutes)
+        found: list[Session] = []
+        offset = 0
+        while True:
+            page = self._store.search((SESSION_NAMESPACE,), limit=_SCAN_PAGE, offset=offset)
+            for item in page:
+                try:
+                    session = self._parse(item.value)
+                except SessionError as exc:
+                    logger.error("Skipping session %s/%s: %s", "/".join(item.namespace), item.key, exc)
+                    continue
+                if session.needs_memorizing and session.last_activity_at < cutoff:
+                    found.append(session)
+            if len(page) < _SCAN_PAGE:
+                break
+            offset += _SCAN_PAGE
+        found.sort(key=lambda session: session.last_activity_at)
+        return found
+
+    # --- internals ------------------------------------------------------------------------
+
+    @staticmethod
+    def _namespace(user_id: str) -> tuple[str, str]:
+        return (SESSION_NAMESPACE, validate_label(user_id))
+
+    def _write(self, session: Session) -> None:
+        self._store.put(
+            self._namespace(session.user_id),
+            validate_key(session.session_id),
+            session.model_dump(mode="json"),
+        )
+
+    def _cap(
+        self, messages: list[SessionMessage], memorized_through: int, session_id: str
+    ) -> list[SessionMessage]:
+        excess = len(messages) - self._max_messages
+        if excess <= 0:
+            return messages
+        droppable = sum(1 for message in messages[:excess] if message.turn <= memorized_through)
+        kept = messages[droppable:]
+        if len(kept) > self._hard_limit:
+            lost = len(kept) - self._hard_limit
+            logger.warning(
+                "Session %s: dropping %d unmemorized messages over the hard limit", session_id, lost
+            )
+            kept = kept[lost:]
+        return kept
+
+    @staticmethod
+    def _parse(value: dict[str, Any]) -> Session:
+        try:
+            return Session.model_validate(value)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise SessionError(f"stored session is not valid at {where}: {first['msg']}") from None
