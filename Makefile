@@ -1,0 +1,33 @@
+# Two commands for users: `make run` (set up and start) and `make test` (run the tests).
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test install lint doctor clean
+
+run: $(STAMP)
+	$(BIN)/energy-advisor run
+
+test: $(STAMP)
+	$(BIN)/ruff check --quiet .
+	$(BIN)/python -m pytest
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python 3.10 or newer is needed (found " + sys.version.split()[0] + "); set PYTHON=python3.X")'
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+doctor: $(STAMP)
+	$(BIN)/energy-advisor doctor
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache
