@@ -48,7 +48,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_CONFIG
     configure_logging(
         settings.log_level,
-        secrets=(settings.slack_bot_token, settings.slack_app_token, settings.nrel_api_key, settings.openei_api_key),
+        secrets=(
+            settings.slack_bot_token,
+            settings.slack_app_token,
+            settings.nrel_api_key,
+            settings.openei_api_key,
+        ),
     )
     if args.command == "doctor":
         return doctor(settings)

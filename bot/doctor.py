@@ -112,7 +112,9 @@ def check_ollama(settings: Settings, config: AppConfig | None, http: httpx.Clien
     base = settings.ollama_base_url.rstrip("/")
     needed = _models_needed(config) if config is not None else []
     if config is not None and not needed:
-        return Check(name="ollama", status=Status.OK, detail="not needed: every role uses the offline provider")
+        return Check(
+            name="ollama", status=Status.OK, detail="not needed: every role uses the offline provider"
+        )
     try:
         response = http.get(f"{base}/api/tags", timeout=3.0)
         response.raise_for_status()
@@ -143,7 +145,10 @@ def check_ollama(settings: Settings, config: AppConfig | None, http: httpx.Clien
 def check_slack(settings: Settings, http: httpx.Client) -> Check:
     missing = [
         name
-        for name, value in (("SLACK_BOT_TOKEN", settings.slack_bot_token), ("SLACK_APP_TOKEN", settings.slack_app_token))
+        for name, value in (
+            ("SLACK_BOT_TOKEN", settings.slack_bot_token),
+            ("SLACK_APP_TOKEN", settings.slack_app_token),
+        )
         if value is None
     ]
     if missing:
@@ -189,7 +194,9 @@ def check_slack(settings: Settings, http: httpx.Client) -> Check:
 
 def check_api_keys(settings: Settings, config: AppConfig) -> list[Check]:
     if config.tools.mode == "mock":
-        return [Check(name="data APIs", status=Status.OK, detail="mock mode: recorded fixtures, no keys needed")]
+        return [
+            Check(name="data APIs", status=Status.OK, detail="mock mode: recorded fixtures, no keys needed")
+        ]
     checks = []
     providers = config.tools.providers
     key_notes = {
@@ -208,7 +215,9 @@ def check_api_keys(settings: Settings, config: AppConfig) -> list[Check]:
             continue
         if settings.api_key(variable) is None:
             checks.append(
-                Check(name=provider, status=Status.WARN, detail=f"{variable} is not set: {consequence}", fix=fix)
+                Check(
+                    name=provider, status=Status.WARN, detail=f"{variable} is not set: {consequence}", fix=fix
+                )
             )
         else:
             checks.append(Check(name=provider, status=Status.OK, detail=f"{variable} is set"))
@@ -259,4 +268,3 @@ def _short_error(exc: BaseException) -> str:
     if isinstance(exc, ValueError):
         return "the answer is not JSON"
     return type(exc).__name__
-

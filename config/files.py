@@ -93,11 +93,18 @@ class ProviderConfig(_Strict):
 
 class ProvidersConfig(_Strict):
     open_meteo: ProviderConfig = ProviderConfig(base_url="https://api.open-meteo.com/v1")
+    # Typical-year production and tariffs change rarely: a day of caching is plenty.
     pvwatts: ProviderConfig = ProviderConfig(
-        base_url="https://developer.nrel.gov/api/pvwatts/v8", api_key_env="NREL_API_KEY"
+        base_url="https://developer.nrel.gov/api/pvwatts/v8",
+        api_key_env="NREL_API_KEY",
+        timeout_seconds=15,
+        cache_ttl_seconds=86400,
     )
     openei: ProviderConfig = ProviderConfig(
-        base_url="https://api.openei.org/utility_rates", api_key_env="OPENEI_API_KEY"
+        base_url="https://api.openei.org/utility_rates",
+        api_key_env="OPENEI_API_KEY",
+        timeout_seconds=15,
+        cache_ttl_seconds=86400,
     )
 
 

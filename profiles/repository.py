@@ -128,6 +128,15 @@ class ProfileRepository:
             self._write(validated)
             return validated
 
+    def import_profile(self, data: dict[str, Any]) -> UserProfile:
+        """Store a profile document such as spec 000's demo JSON (sections without a timestamp
+        are kept as "unknown age"). Replaces any existing profile of that user."""
+        user_id = data.get("user_id") if isinstance(data, dict) else None
+        if not isinstance(user_id, str):
+            raise StoredProfileError("a profile document needs a string user_id")
+        profile = self._parse(user_id, data)
+        return self.save(profile)
+
     def apply_change(
         self, user_id: str, field_path: str, value: Any, *, source: ChangeSource
     ) -> ChangeRecord:

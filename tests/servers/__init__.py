@@ -1,0 +1,1 @@
+"""Real local servers that speak the protocols of the external systems (Ollama, Slack, data APIs)."""

@@ -1,0 +1,90 @@
+"""A small threaded HTTP server on 127.0.0.1 with scripted routes, recording every request."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Request:
+    method: str
+    path: str
+    query: str
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body or b"null")
+
+
+@dataclass
+class Response:
+    status: int = 200
+    body: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def json(cls, payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+        return cls(
+            status, json.dumps(payload).encode(), {"Content-Type": "application/json", **(headers or {})}
+        )
+
+
+Handler = Callable[[Request], Response]
+
+
+class LocalHTTPServer:
+    """Start with `with LocalHTTPServer() as server:`; `server.url` is its base URL."""
+
+    def __init__(self) -> None:
+        self.routes: dict[tuple[str, str], Handler] = {}
+        self.requests: list[Request] = []
+        self._lock = threading.Lock()
+        outer = self
+
+        class _Handler(BaseHTTPRequestHandler):
+            def _serve(self) -> None:
+                path, _, query = self.path.partition("?")
+                length = int(self.headers.get("Content-Length") or 0)
+                request = Request(self.command, path, query, dict(self.headers), self.rfile.read(length))
+                with outer._lock:
+                    outer.requests.append(request)
+                handler = outer.routes.get((self.command, path))
+                response = handler(request) if handler else Response.json({"error": "not found"}, 404)
+                self.send_response(response.status)
+                for name, value in response.headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(response.body)))
+                self.end_headers()
+                self.wfile.write(response.body)
+
+            do_GET = do_POST = _serve
+
+            def log_message(self, *args: Any) -> None:  # keep test output clean
+                return
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def route(self, method: str, path: str, handler: Handler) -> None:
+        self.routes[(method, path)] = handler
+
+    def __enter__(self) -> LocalHTTPServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
