@@ -255,7 +255,7 @@ def _models_needed(config: AppConfig) -> list[str]:
 
 def _has_model(available: list[str], wanted: str) -> bool:
     wanted_full = wanted if ":" in wanted else f"{wanted}:latest"
-    return any(name == wanted or name == wanted_full for name in available)
+    return any(name in (wanted, wanted_full) for name in available)
 
 
 def _short_error(exc: BaseException) -> str:
