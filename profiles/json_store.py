@@ -15,7 +15,6 @@ Safety rules:
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import tempfile
@@ -24,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 from langgraph.store.base import (
     BaseStore,
     GetOp,
@@ -119,12 +119,13 @@ class JsonFileStore(BaseStore):
                 "value": value,
             }
             try:
-                text = json.dumps(envelope, indent=2, ensure_ascii=False) + "\n"
-            except (TypeError, ValueError) as exc:
+                # orjson pretty-prints in C; the stdlib encoder falls back to pure Python with indent.
+                data = orjson.dumps(envelope, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+            except orjson.JSONEncodeError as exc:
                 raise TypeError(
                     f"value for {'/'.join(namespace)}/{key} is not JSON-serializable: {exc}"
                 ) from None
-            self._atomic_write(path, text)
+            self._atomic_write(path, data)
 
     def _delete(self, namespace: tuple[str, ...], key: str) -> None:
         path = self._item_path(namespace, key)
@@ -195,14 +196,14 @@ class JsonFileStore(BaseStore):
     def _read(self, path: Path, namespace: tuple[str, ...], key: str) -> Item | None:
         """Read one item; caller holds the key's lock. Corrupt files are quarantined."""
         try:
-            raw = path.read_text(encoding="utf-8")
+            raw = path.read_bytes()
         except FileNotFoundError:
             return None
-        except (OSError, UnicodeDecodeError) as exc:
+        except OSError as exc:
             self._quarantine(path, f"unreadable: {exc}")
             return None
         try:
-            envelope = json.loads(raw)
+            envelope = orjson.loads(raw)  # rejects invalid UTF-8 too
             value = envelope["value"]
             if not isinstance(value, dict):
                 raise ValueError("'value' is not an object")
@@ -228,12 +229,12 @@ class JsonFileStore(BaseStore):
         self.quarantined.append(target)
         logger.error("Corrupt store file %s (%s) was moved aside to %s", path, reason, target.name)
 
-    def _atomic_write(self, path: Path, text: str) -> None:
+    def _atomic_write(self, path: Path, data: bytes) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
             self._replace(tmp_name, str(path))
