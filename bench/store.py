@@ -49,7 +49,9 @@ def main() -> None:
         results = {
             "profile read": timed(lambda _: profiles.get("bench-user"), rounds),
             "profile apply_change": timed(
-                lambda i: profiles.apply_change("bench-user", "household.occupants", 1 + i % 5, source=SOURCE),
+                lambda i: profiles.apply_change(
+                    "bench-user", "household.occupants", 1 + i % 5, source=SOURCE
+                ),
                 rounds,
             ),
             "session: 2 appends + mark memorized": timed(
