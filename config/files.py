@@ -93,6 +93,9 @@ class ProviderConfig(_Strict):
 
 class ProvidersConfig(_Strict):
     open_meteo: ProviderConfig = ProviderConfig(base_url="https://api.open-meteo.com/v1")
+    open_meteo_geocoding: ProviderConfig = ProviderConfig(
+        base_url="https://geocoding-api.open-meteo.com/v1", cache_ttl_seconds=86400
+    )
     # Typical-year production and tariffs change rarely: a day of caching is plenty.
     pvwatts: ProviderConfig = ProviderConfig(
         base_url="https://developer.nrel.gov/api/pvwatts/v8",

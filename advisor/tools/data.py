@@ -1,0 +1,149 @@
+"""The data sources behind the tools, built once per process: API clients, tariff and
+location resolution. Tools receive this object; tests build it over local servers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from advisor.energy.catalog import (
+    CATALOG_AS_OF,
+    catalog_tariff,
+    normalize_plan,
+    normalize_utility,
+    plans_of,
+    utility_of_plan,
+)
+from advisor.energy.tariff import Tariff
+from advisor.tools.http import ApiClient, ApiError
+from advisor.tools.open_meteo import OpenMeteoClient
+from advisor.tools.openei import OpenEiClient
+from advisor.tools.pvwatts import PvWattsClient
+from config.clock import Clock, utc_now
+from config.files import ToolsConfig
+from config.settings import Settings
+from profiles.models import UserProfile
+
+FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures"
+PVWATTS_DEMO_KEY = "DEMO_KEY"
+# Every utility in the catalog is in California.
+_UTILITY_TIMEZONES = {"PG&E": "America/Los_Angeles", "SDG&E": "America/Los_Angeles"}
+
+
+class TariffLookup(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    tariff: Tariff | None
+    origin: str  # "openei", "catalog" or "none"
+    warnings: list[str] = Field(default_factory=list)
+    is_mock: bool = False
+
+
+class DataSources:
+    def __init__(
+        self,
+        *,
+        open_meteo: OpenMeteoClient,
+        pvwatts: PvWattsClient,
+        openei: OpenEiClient | None,
+        mode: str,
+        clock: Clock = utc_now,
+    ) -> None:
+        self.open_meteo = open_meteo
+        self.pvwatts = pvwatts
+        self.openei = openei  # None: no key in live mode, so the catalog is used directly
+        self.mode = mode
+        self.clock = clock
+
+    @property
+    def is_mock(self) -> bool:
+        return self.mode == "mock"
+
+    def resolve_tariff(self, profile: UserProfile) -> TariffLookup:
+        """The user's tariff: live from OpenEI when possible, else the dated catalog.
+        A plan that belongs to another utility is reported, never silently re-priced."""
+        location = profile.location
+        if location is None or not location.rate_schedule:
+            return TariffLookup(
+                tariff=None, origin="none", warnings=["Your rate plan is not in your profile yet."]
+            )
+        named_utility = location.utility_provider or ""
+        utility = normalize_utility(named_utility) if named_utility else None
+        plan = normalize_plan(location.rate_schedule) or location.rate_schedule
+        owner = utility_of_plan(plan)
+        warnings: list[str] = []
+        if owner and utility and owner != utility:
+            alternatives = ", ".join(plans_of(utility)) or "its own plans"
+            warnings.append(
+                f"Your profile says {named_utility} with rate plan {plan}, but {plan} is {_article(owner)} {owner} plan "
+                f"({utility}'s time-of-use plans are {alternatives}). I used {plan}'s schedule as your profile "
+                "names it; tell me your actual plan and I'll correct it."
+            )
+        if self.openei is not None and location.lat is not None and location.lon is not None:
+            try:
+                tariff, result = self.openei.find_tariff(plan=plan, lat=location.lat, lon=location.lon)
+                return TariffLookup(tariff=tariff, origin="openei", warnings=warnings, is_mock=result.is_mock)
+            except ApiError as exc:
+                warnings.append(
+                    f"The OpenEI tariff lookup failed ({exc.reason}); using the built-in tariff catalog."
+                )
+        tariff = catalog_tariff(owner or utility or "", plan)
+        if tariff is None:
+            warnings.append(
+                f"I have no prices for plan {location.rate_schedule!r} of {named_utility or 'your utility'}."
+            )
+            return TariffLookup(tariff=None, origin="none", warnings=warnings)
+        warnings.append(
+            f"Prices are illustrative figures from the built-in catalog (as of {CATALOG_AS_OF.isoformat()}), "
+            "not your utility's current tariff sheet."
+        )
+        return TariffLookup(tariff=tariff, origin="catalog", warnings=warnings, is_mock=self.is_mock)
+
+
+def local_timezone(profile: UserProfile) -> tuple[str, str | None]:
+    """The user's IANA timezone, and the assumption made when the profile lacks one."""
+    location = profile.location
+    if location is not None and location.timezone:
+        return location.timezone, None
+    utility = normalize_utility(location.utility_provider) if location and location.utility_provider else None
+    if utility in _UTILITY_TIMEZONES:
+        zone = _UTILITY_TIMEZONES[utility]
+        return zone, f"local time taken as {zone} ({utility}'s service area)"
+    return "America/Los_Angeles", "local time assumed to be America/Los_Angeles (no timezone in your profile)"
+
+
+def build_data_sources(
+    settings: Settings, tools: ToolsConfig, http: httpx.Client, *, clock: Clock = utc_now
+) -> DataSources:
+    providers = tools.providers
+
+    def client(name: str, key_default: str | None = None) -> ApiClient:
+        config = getattr(providers, name)
+        key = settings.api_key(config.api_key_env) if config.api_key_env else None
+        if key is None and key_default is not None:
+            key = SecretStr(key_default)
+        return ApiClient(
+            name=name,
+            config=config,
+            mode=tools.mode,
+            http=http,
+            fixtures_dir=FIXTURES_DIR,
+            api_key=key,
+            clock=clock,
+        )
+
+    openei_key_missing = tools.mode == "live" and settings.openei_api_key is None
+    return DataSources(
+        open_meteo=OpenMeteoClient(client("open_meteo"), client("open_meteo_geocoding")),
+        pvwatts=PvWattsClient(client("pvwatts", key_default=PVWATTS_DEMO_KEY)),
+        openei=None if openei_key_missing else OpenEiClient(client("openei")),
+        mode=tools.mode,
+        clock=clock,
+    )
+
+
+def _article(acronym: str) -> str:
+    """'an SDG&E plan', 'a PG&E plan': the article follows how the first letter is spoken."""
+    return "an" if acronym[:1].upper() in "AEFHILMNORSX" else "a"

@@ -1,0 +1,117 @@
+"""Open-Meteo: hourly weather and irradiance (no key; credit required, CC BY 4.0), and geocoding."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, ConfigDict
+
+from advisor.tools.http import ApiClient, ApiError, ApiResult
+
+OPEN_METEO_CREDIT = "Weather data by Open-Meteo.com (CC BY 4.0)"
+HOURLY_FIELDS = "temperature_2m,cloud_cover,shortwave_radiation,global_tilted_irradiance"
+
+
+class HourlyWeather(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    timezone: str
+    times: list[datetime]  # local, timezone-aware, hourly
+    temperature_c: list[float]
+    cloud_cover_pct: list[float]
+    shortwave_w_m2: list[float]
+    tilted_w_m2: list[float]
+
+
+class Place(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    lat: float
+    lon: float
+    timezone: str | None = None
+    region: str | None = None
+    postcodes: list[str] = []
+
+
+def open_meteo_azimuth(compass_deg: float) -> float:
+    """Compass azimuth (180 = south) to Open-Meteo's convention (0 = south, -90 = east, 90 = west)."""
+    value = (compass_deg - 180) % 360
+    return value - 360 if value > 180 else value
+
+
+class OpenMeteoClient:
+    def __init__(self, forecast_api: ApiClient, geocoding_api: ApiClient) -> None:
+        self._forecast = forecast_api
+        self._geocoding = geocoding_api
+
+    def hourly_forecast(
+        self, *, lat: float, lon: float, tilt_deg: float = 20, azimuth_compass_deg: float = 180, days: int = 2
+    ) -> tuple[HourlyWeather, ApiResult]:
+        result = self._forecast.get_json(
+            "/forecast",
+            {
+                "latitude": round(lat, 4),
+                "longitude": round(lon, 4),
+                "hourly": HOURLY_FIELDS,
+                "tilt": tilt_deg,
+                "azimuth": open_meteo_azimuth(azimuth_compass_deg),
+                "timezone": "auto",
+                "forecast_days": days,
+            },
+            fixture="open_meteo_forecast",
+        )
+        return _parse_hourly(result, redate=result.is_mock), result
+
+    def geocode(self, query: str, *, country_code: str = "US") -> Place | None:
+        result = self._geocoding.get_json(
+            "/search",
+            {"name": query, "count": 1, "language": "en", "format": "json", "countryCode": country_code},
+            fixture="open_meteo_geocoding",
+        )
+        data = result.data if isinstance(result.data, dict) else {}
+        for item in data.get("results") or []:
+            try:
+                return Place(
+                    name=str(item["name"]),
+                    lat=float(item["latitude"]),
+                    lon=float(item["longitude"]),
+                    timezone=item.get("timezone"),
+                    region=item.get("admin1"),
+                    postcodes=[str(code) for code in item.get("postcodes") or []],
+                )
+            except (KeyError, TypeError, ValueError):
+                continue
+        return None
+
+
+def _parse_hourly(result: ApiResult, *, redate: bool) -> HourlyWeather:
+    data = result.data
+    try:
+        zone_name = str(data["timezone"])
+        zone = ZoneInfo(zone_name)
+        hourly = data["hourly"]
+        raw_times = [datetime.fromisoformat(text) for text in hourly["time"]]
+        columns = [hourly[name] for name in HOURLY_FIELDS.split(",")]
+    except (KeyError, TypeError, ValueError, ZoneInfoNotFoundError) as exc:
+        raise ApiError("open-meteo", f"unexpected forecast shape ({type(exc).__name__}: {exc})") from None
+    times = [moment.replace(tzinfo=zone) if moment.tzinfo is None else moment for moment in raw_times]
+    if redate and times:
+        # Mock fixtures are from a fixed day: move them to the client clock's today.
+        today = result.fetched_at.astimezone(zone).date()
+        shift = timedelta(days=(today - times[0].date()).days)
+        times = [(moment.replace(tzinfo=None) + shift).replace(tzinfo=zone) for moment in times]
+    if any(len(column) != len(times) for column in columns):
+        raise ApiError("open-meteo", "hourly arrays have different lengths")
+    temperature, clouds, shortwave, tilted = (
+        [0.0 if v is None else float(v) for v in col] for col in columns
+    )
+    return HourlyWeather(
+        timezone=zone_name,
+        times=times,
+        temperature_c=temperature,
+        cloud_cover_pct=clouds,
+        shortwave_w_m2=shortwave,
+        tilted_w_m2=tilted,
+    )
