@@ -3,7 +3,8 @@ Retry-After) on 429/5xx and network errors, a TTL cache, and a mock mode that re
 
 When every attempt fails, an expired cache entry is served if there is one (marked stale),
 so the advisor can degrade with a disclaimer instead of inventing numbers (EC-001).
-API keys travel as query parameters but are never logged or kept in cache keys.
+API keys travel in the `X-Api-Key` header (accepted by NREL's API gateway, which also serves
+OpenEI), never in a URL, so they cannot leak through request logs or cache keys.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class ApiClient:
         http: httpx.Client,
         fixtures_dir: Path,
         api_key: SecretStr | None = None,
-        api_key_param: str = "api_key",
+        api_key_header: str = "X-Api-Key",
         clock: Clock = utc_now,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -70,7 +71,7 @@ class ApiClient:
         self._http = http
         self._fixtures_dir = fixtures_dir
         self._api_key = api_key
-        self._api_key_param = api_key_param
+        self._api_key_header = api_key_header
         self._clock = clock
         self._sleep = sleep
         self._cache: OrderedDict[str, tuple[float, ApiResult]] = OrderedDict()
@@ -80,15 +81,29 @@ class ApiClient:
     def is_mock(self) -> bool:
         return self.mode == "mock"
 
-    def get_json(self, path: str, params: dict[str, Any], *, fixture: str) -> ApiResult:
+    def get_json(
+        self,
+        path: str,
+        params: dict[str, Any],
+        *,
+        fixture: str,
+        validate: Callable[[Any], None] | None = None,
+    ) -> ApiResult:
+        """GET JSON. `validate` raises ApiError for an answer that is not usable (checked before
+        caching, so an error body is never served again from the cache)."""
         if self.is_mock:
-            return self._from_fixture(fixture)
+            result = self._from_fixture(fixture)
+            if validate is not None:
+                validate(result.data)
+            return result
         key = path + "?" + "&".join(f"{k}={params[k]}" for k in sorted(params))
         cached = self._cached(key, fresh_only=True)
         if cached is not None:
             return cached
         try:
             result = self._fetch(path, params)
+            if validate is not None:
+                validate(result.data)
         except ApiError:
             stale = self._cached(key, fresh_only=False)
             if stale is not None:
@@ -118,15 +133,17 @@ class ApiClient:
 
     def _fetch(self, path: str, params: dict[str, Any]) -> ApiResult:
         url = self.config.base_url + path
-        query = dict(params)
-        if self._api_key is not None:
-            query[self._api_key_param] = self._api_key.get_secret_value()
+        headers = (
+            {self._api_key_header: self._api_key.get_secret_value()} if self._api_key is not None else {}
+        )
         attempts = self.config.retries + 1
         last_reason = "no attempt made"
         for attempt in range(1, attempts + 1):
             wait = min(MAX_BACKOFF_SECONDS, 0.5 * 2 ** (attempt - 1))
             try:
-                response = self._http.get(url, params=query, timeout=self.config.timeout_seconds)
+                response = self._http.get(
+                    url, params=params, headers=headers, timeout=self.config.timeout_seconds
+                )
             except httpx.TimeoutException:
                 last_reason = f"timed out after {self.config.timeout_seconds:g} s"
             except httpx.TransportError as exc:

@@ -34,10 +34,9 @@ class PvWattsClient:
                 "losses": DEFAULT_LOSSES_PCT,
             },
             fixture="pvwatts_v8",
+            validate=_check_errors,
         )
-        data = result.data if isinstance(result.data, dict) else {}
-        if data.get("errors"):
-            raise ApiError("pvwatts", "; ".join(str(error) for error in data["errors"])[:200])
+        data = result.data
         try:
             outputs = data["outputs"]
             estimate = SolarEstimate(
@@ -54,3 +53,10 @@ class PvWattsClient:
         if len(estimate.monthly_kwh) != 12:
             raise ApiError("pvwatts", "ac_monthly does not have 12 months")
         return estimate, result
+
+
+def _check_errors(data: object) -> None:
+    if not isinstance(data, dict):
+        raise ApiError("pvwatts", "response is not a JSON object")
+    if data.get("errors"):
+        raise ApiError("pvwatts", "; ".join(str(error) for error in data["errors"])[:200])
