@@ -1,0 +1,130 @@
+"""The compact context the recommend node gives the model, and how it is rendered.
+
+Only what matters for this question goes in: the profile facts for its topic, tool
+observations as numbers with units and sources, numbered passages, stale facts to confirm,
+and at most the previous exchange (so prompt size stays flat over a long thread).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from profiles.models import UserProfile
+from profiles.staleness import SectionAge
+
+PREVIOUS_CHARS = 200
+PASSAGE_CHARS = 600
+
+# Profile sections that matter per topic (others are left out of the prompt).
+_SECTIONS = {
+    "ev_charging": ("equipment", "household", "location"),
+    "solar": ("equipment", "household", "location"),
+    "rates": ("location", "household"),
+    "weather": ("equipment", "location"),
+    "home": ("equipment", "household"),
+    "general": ("equipment", "household", "location"),
+}
+_LABELS = {
+    "solar_capacity_kw": "solar {} kW",
+    "ev_model": "EV {}",
+    "ev_battery_kwh": "EV battery {} kWh",
+    "ev_charger_kw": "charger {} kW",
+    "has_battery_storage": "home battery: {}",
+    "battery_capacity_kwh": "home battery {} kWh",
+    "heating_type": "heating: {}",
+    "cooling_type": "cooling: {}",
+    "work_schedule": "schedule: {}",
+    "occupants": "{} occupants",
+    "typical_usage_pattern": "usage: {}",
+    "city": "{}",
+    "zip_code": "ZIP {}",
+    "utility_provider": "utility {}",
+    "rate_schedule": "plan {}",
+}
+
+
+class Passage(BaseModel):
+    number: int
+    source: str
+    text: str
+
+
+class RecommendContext(BaseModel):
+    question: str
+    intent: str
+    topic: str
+    profile_facts: list[str] = Field(default_factory=list)
+    stale_facts: list[str] = Field(default_factory=list)
+    observations: list[dict[str, Any]] = Field(default_factory=list)
+    passages: list[Passage] = Field(default_factory=list)
+    previous: list[str] = Field(default_factory=list)
+    errors: list[str] = Field(default_factory=list)
+
+
+def profile_facts(profile: UserProfile | None, topic: str) -> list[str]:
+    if profile is None:
+        return []
+    facts = []
+    for section in _SECTIONS.get(topic, _SECTIONS["general"]):
+        value = getattr(profile, section)
+        if value is None:
+            continue
+        for name, template in _LABELS.items():
+            field = getattr(value, name, None)
+            if field is not None:
+                facts.append(template.format(field))
+    return facts
+
+
+def stale_facts(profile: UserProfile | None, stale: list[SectionAge], topic: str) -> list[str]:
+    """'schedule: Office 9-5 (household, last confirmed 220 days ago)' for stale sections the topic uses."""
+    if profile is None:
+        return []
+    relevant = _SECTIONS.get(topic, _SECTIONS["general"])
+    lines = []
+    for age in stale:
+        if age.section not in relevant:
+            continue
+        section = getattr(profile, age.section)
+        values = [
+            template.format(getattr(section, name))
+            for name, template in _LABELS.items()
+            if getattr(section, name, None) is not None
+        ]
+        if not values:
+            continue
+        when = "never confirmed" if age.age_days is None else f"last confirmed {age.age_days} days ago"
+        lines.append(f"{', '.join(values)} ({age.section}, {when})")
+    return lines
+
+
+def render(context: RecommendContext) -> str:
+    lines = [f"QUESTION: {context.question}"]
+    if context.profile_facts:
+        lines.append("PROFILE: " + "; ".join(context.profile_facts))
+    for fact in context.stale_facts:
+        lines.append(f"STALE: {fact}")
+    for observation in context.observations:
+        mock = " (sample data)" if observation.get("is_mock") else ""
+        lines.append(f"FACTS ({observation['tool']}; {observation['source']}{mock}): {observation['summary']}")
+        for assumption in observation.get("assumptions", []):
+            lines.append(f"ASSUMED: {assumption}")
+        for warning in observation.get("warnings", []):
+            lines.append(f"WARNING: {warning}")
+        if observation.get("credit"):
+            lines.append(f"CREDIT: {observation['credit']}")
+    for error in context.errors:
+        lines.append(f"WARNING: {error}")
+    if context.passages:
+        lines.append("PASSAGES:")
+        lines.extend(f"[{p.number}] ({p.source}) {p.text[:PASSAGE_CHARS]}" for p in context.passages)
+    if context.previous:
+        lines.append("PREVIOUS: " + " / ".join(context.previous))
+    return "\n".join(lines)
+
+
+def clip(text: str, limit: int = PREVIOUS_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,1 @@
+"""Chat models per role: Ollama (the real runtime) or the labelled offline stand-in."""

@@ -1,0 +1,163 @@
+"""Slot filling (spec 004 pattern; EC-002/003): which profile facts a question needs, the one
+question to ask for the first missing one, and turning the user's answer into profile changes.
+
+Order for a new user: location (ZIP or city) first, then utility, then rate plan, then the
+equipment the question needs. Parsers only ever return values they found: a known value is
+never replaced by a null.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from advisor.energy.catalog import known_utilities, normalize_plan, normalize_utility, plans_of
+from advisor.energy.vehicles import vehicle_spec
+from advisor.state import Intent, Topic
+from advisor.tools.open_meteo import Place
+from profiles.models import UserProfile
+
+SLOT_ORDER = ["location", "utility", "rate_schedule", "ev", "solar_size"]
+
+_NEEDS: dict[Topic, list[str]] = {
+    "ev_charging": ["location", "utility", "rate_schedule", "ev"],
+    "rates": ["location", "utility", "rate_schedule"],
+    "weather": ["location"],
+    "solar": ["location", "solar_size"],
+    "home": ["location"],
+    "general": [],
+}
+
+# Approximate ZIP-area centroids used when geocoding is unavailable (offline), with the
+# utility that usually serves the area. Deliberately small: only areas the catalog prices.
+_ZIP3 = {
+    "941": ("San Francisco", 37.7749, -122.4194, "PG&E"),
+    "946": ("Oakland", 37.8044, -122.2712, "PG&E"),
+    "947": ("Berkeley", 37.8715, -122.2730, "PG&E"),
+    "950": ("San Jose", 37.3382, -121.8863, "PG&E"),
+    "951": ("San Jose", 37.3382, -121.8863, "PG&E"),
+    "919": ("San Diego County", 32.7157, -117.1611, "SDG&E"),
+    "921": ("San Diego", 32.7157, -117.1611, "SDG&E"),
+}
+_ZIP = re.compile(r"\b(\d{5})(?:-\d{4})?\b")
+_KWH = re.compile(r"\b(\d{1,3}(?:\.\d+)?)\s*kwh\b", re.IGNORECASE)
+_KW = re.compile(r"\b(\d{1,4}(?:\.\d+)?)\s*(?:kw|kilowatts?)\b(?!h)", re.IGNORECASE)
+_NOT_SURE = re.compile(r"\b(?:not\s+sure|don'?t\s+know|no\s+idea|unsure|dunno)\b", re.IGNORECASE)
+
+Geocoder = Callable[[str], Place | None]
+
+
+def missing_slots(profile: UserProfile | None, intent: Intent, topic: Topic) -> list[str]:
+    """Slots the question needs that the profile lacks, in onboarding order."""
+    if intent != "live_data":
+        return []
+    needed = _NEEDS.get(topic, [])
+    return [slot for slot in SLOT_ORDER if slot in needed and not _has(profile, slot)]
+
+
+def _has(profile: UserProfile | None, slot: str) -> bool:
+    if profile is None:
+        return False
+    location, equipment = profile.location, profile.equipment
+    if slot == "location":
+        return location is not None and (
+            (location.lat is not None and location.lon is not None) or bool(location.zip_code) or bool(location.city)
+        )
+    if slot == "utility":
+        return location is not None and bool(location.utility_provider)
+    if slot == "rate_schedule":
+        return location is not None and bool(location.rate_schedule)
+    if slot == "ev":
+        return equipment is not None and bool(equipment.ev_model or equipment.ev_battery_kwh)
+    if slot == "solar_size":
+        return equipment is not None and bool(equipment.solar_capacity_kw)
+    raise KeyError(slot)
+
+
+def question_for(slot: str, profile: UserProfile | None, *, first_contact: bool = False) -> str:
+    location = profile.location if profile else None
+    if slot == "location":
+        intro = (
+            "Hi! I'm your home energy advisor. I'll ask a few quick questions once, then remember the answers. "
+            if first_contact
+            else ""
+        )
+        return intro + "What's your ZIP code (or city)? I use it for weather, solar and your utility's prices."
+    if slot == "utility":
+        guess = _zip_area(location.zip_code) if location and location.zip_code else None
+        hint = f" Around {location.zip_code} that's usually {guess[3]}." if guess else ""
+        return f"Which electric utility serves your home (for example {' or '.join(known_utilities())})?{hint}"
+    if slot == "rate_schedule":
+        utility = normalize_utility(location.utility_provider) if location and location.utility_provider else None
+        options = plans_of(utility) if utility else []
+        listed = f" {utility}'s time-of-use plans I know are {', '.join(options)}." if options else ""
+        return f"Which rate plan are you on? It's printed on your bill.{listed}"
+    if slot == "ev":
+        return "Which EV do you drive (for example \"Tesla Model 3\"), or what's its battery size in kWh?"
+    if slot == "solar_size":
+        return "How big is your solar system, in kW (for example \"6 kW\")?"
+    raise KeyError(slot)
+
+
+def parse_answer(slot: str, text: str, *, profile: UserProfile | None, geocode: Geocoder | None) -> dict[str, object]:
+    """Field changes (`section.field` -> value) found in an answer to the question for `slot`."""
+    if slot == "location":
+        return _parse_location(text, geocode)
+    if slot == "utility":
+        utility = normalize_utility(text.strip())
+        if utility is None:
+            location = profile.location if profile else None
+            guess = _zip_area(location.zip_code) if location and location.zip_code else None
+            if guess and re.match(r"^\s*(?:yes|yep|yeah|right|correct|that'?s\s+it)\b", text, re.IGNORECASE):
+                utility = guess[3]
+        if utility is None:
+            cleaned = text.strip().strip(".!")
+            # An unknown utility is kept as said (prices need a plan the catalog or OpenEI knows).
+            if 2 <= len(cleaned) <= 60 and not _NOT_SURE.search(cleaned) and len(cleaned.split()) <= 6:
+                return {"location.utility_provider": cleaned}
+            return {}
+        return {"location.utility_provider": utility}
+    if slot == "rate_schedule":
+        for candidate in re.findall(r"[A-Za-z0-9][A-Za-z0-9 -]{1,12}", text):
+            plan = normalize_plan(candidate)
+            if plan:
+                return {"location.rate_schedule": plan}
+        return {}
+    if slot == "ev":
+        changes: dict[str, object] = {}
+        spec = vehicle_spec(text)
+        battery = _KWH.search(text)
+        if spec:
+            changes["equipment.ev_model"] = spec.name
+        if battery:
+            changes["equipment.ev_battery_kwh"] = float(battery.group(1))
+        return changes
+    if slot == "solar_size":
+        size = _KW.search(text) or re.fullmatch(r"\s*(\d{1,2}(?:\.\d+)?)\s*", text)
+        return {"equipment.solar_capacity_kw": float(size.group(1))} if size else {}
+    raise KeyError(slot)
+
+
+def _zip_area(zip_code: str) -> tuple[str, float, float, str] | None:
+    return _ZIP3.get(zip_code[:3])
+
+
+def _parse_location(text: str, geocode: Geocoder | None) -> dict[str, object]:
+    match = _ZIP.search(text)
+    query = match.group(1) if match else text.strip().strip(".!?")
+    if not match and not (2 <= len(query) <= 60 and re.search(r"[A-Za-z]", query)):
+        return {}
+    place = geocode(query) if geocode else None
+    changes: dict[str, object] = {}
+    if match:
+        changes["location.zip_code"] = match.group(1)
+    if place is not None:
+        changes.update({"location.lat": place.lat, "location.lon": place.lon, "location.city": place.name})
+        if place.timezone:
+            changes["location.timezone"] = place.timezone
+    elif match and _zip_area(match.group(1)):
+        city, lat, lon, _utility = _zip_area(match.group(1))
+        changes.update({"location.lat": lat, "location.lon": lon, "location.city": city, "location.timezone": "America/Los_Angeles"})
+    elif not match:
+        changes["location.city"] = query  # kept as said; coordinates come when geocoding answers
+    return changes

@@ -1,0 +1,70 @@
+"""Graph state (spec 000's AdvisorState and MemorizerState, plus routing fields).
+
+TypedDict with `total=False`: nodes return partial updates. Reducers only where lists
+accumulate across nodes (`messages`, `errors`).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, Literal, TypedDict
+
+from langchain_core.messages import BaseMessage
+
+from advisor.tools.models import RateSchedule, SolarEstimate, WeatherForecast
+from knowledge.models import RetrievedDocument
+from profiles.models import ExtractedFact, UserProfile
+from profiles.staleness import SectionAge
+
+Intent = Literal["live_data", "knowledge", "profile_statement", "smalltalk", "goodbye", "slot_answer", "unclear"]
+Topic = Literal["ev_charging", "solar", "rates", "weather", "home", "general"]
+Route = Literal["analyzer", "recommend", "done"]
+
+
+class AdvisorState(TypedDict, total=False):
+    # --- spec 000 ---
+    user_id: str
+    session_id: str
+    message: str
+    messages: Annotated[list[BaseMessage], operator.add]
+    turn_count: int
+    user_profile: UserProfile | None
+    weather_data: WeatherForecast | None
+    rate_data: RateSchedule | None
+    solar_estimate: SolarEstimate | None
+    retrieved_docs: list[RetrievedDocument]
+    tool_observations: list[dict[str, Any]]
+    response: str
+    extracted_facts: list[ExtractedFact]
+    should_memorize: bool
+    # --- routing and bookkeeping ---
+    intent: Intent
+    intent_confidence: float
+    topic: Topic
+    route: Route
+    missing_slots: list[str]
+    stale_sections: list[SectionAge]
+    errors: Annotated[list[dict[str, Any]], operator.add]
+    notices: list[str]  # said before the answer (e.g. "your message was truncated")
+    pending_slot: str | None  # the onboarding question asked last turn
+    pending_question: str | None  # the question to answer once the slots are filled
+    memorized_through_turn: int
+    profile_changes: list[dict[str, Any]]
+    cited_passages: list[int]  # 1-based numbers of the passages the answer cites
+
+
+class MemorizerState(TypedDict, total=False):
+    """The memory-offload subgraph (spec 000): extract -> apply -> summarize."""
+
+    user_id: str
+    session_id: str
+    messages: list[BaseMessage]
+    user_profile: UserProfile
+    extracted_facts: list[ExtractedFact]
+    validated_facts: list[ExtractedFact]
+    rejected_facts: list[dict[str, Any]]
+    changes: list[dict[str, Any]]
+    summary: str | None
+    turns_to_summarize: list[int]
+    through_turn: int
+    errors: Annotated[list[dict[str, Any]], operator.add]

@@ -1,0 +1,20 @@
+"""What retrieval returns (spec 000's RetrievedDocument) and what a retriever must offer."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class RetrievedDocument(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    source: str
+    score: float = Field(ge=0, le=1)  # normalized relevance (FR-035)
+    title: str | None = None
+
+
+class Retriever(Protocol):
+    def retrieve(self, query: str, k: int = 4) -> list[RetrievedDocument]: ...
