@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 
@@ -34,3 +35,15 @@ class KeyedLocks:
     def __len__(self) -> int:
         with self._guard:
             return len(self._locks)
+
+
+_SHARED: weakref.WeakKeyDictionary[object, dict[str, KeyedLocks]] = weakref.WeakKeyDictionary()
+_SHARED_GUARD = threading.Lock()
+
+
+def shared_locks(owner: object, name: str) -> KeyedLocks:
+    """The `KeyedLocks` named `name` for `owner` (a store): every repository over the same store
+    gets the same locks, so two repository instances can never interleave a read-modify-write."""
+    with _SHARED_GUARD:
+        per_owner = _SHARED.setdefault(owner, {})
+        return per_owner.setdefault(name, KeyedLocks())

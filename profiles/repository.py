@@ -15,8 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from config.clock import Clock, utc_now
 from profiles.ids import validate_key, validate_label
-from profiles.locks import KeyedLocks
-from profiles.models import SECTION_MODELS, UserProfile, UtcDatetime
+from profiles.locks import shared_locks
+from profiles.models import SECTION_MODELS, ProfileNote, UserProfile, UtcDatetime
 
 logger = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ class ProfileRepository:
     def __init__(self, store: BaseStore, *, clock: Clock = utc_now) -> None:
         self._store = store
         self._clock = clock
-        self._locks = KeyedLocks()  # read-modify-write of one user's profile is serialized
+        self._locks = shared_locks(store, "profiles")  # one lock per user, shared by all repositories
 
     def get(self, user_id: str) -> UserProfile | None:
         item = self._store.get(self._namespace(user_id), PROFILE_KEY)
@@ -136,6 +136,15 @@ class ProfileRepository:
             raise StoredProfileError("a profile document needs a string user_id")
         profile = self._parse(user_id, data)
         return self.save(profile)
+
+    def add_note(self, user_id: str, note: ProfileNote) -> UserProfile:
+        """Append a conversation summary (EC-004) to the user's profile."""
+        with self._locks.hold(user_id):
+            now = self._clock()
+            profile = self.get(user_id) or UserProfile(user_id=user_id, created_at=now, updated_at=now)
+            updated = profile.model_copy(update={"notes": [*profile.notes, note], "updated_at": now})
+            self._write(UserProfile.model_validate(updated.model_dump()))
+            return updated
 
     def apply_change(
         self, user_id: str, field_path: str, value: Any, *, source: ChangeSource

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from config.clock import Clock, utc_now
 from profiles.ids import validate_key, validate_label
-from profiles.locks import KeyedLocks
+from profiles.locks import shared_locks
 from profiles.session import Session, SessionMessage
 
 logger = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ class SessionRepository:
         self._max_messages = max_messages
         self._hard_limit = hard_limit
         self._clock = clock
-        self._locks = KeyedLocks()
+        self._locks = shared_locks(store, "sessions")
 
     def get(self, user_id: str, session_id: str) -> Session | None:
         item = self._store.get(self._namespace(user_id), validate_key(session_id))

@@ -146,3 +146,22 @@ def test_bad_session_ids_are_rejected(sessions: SessionRepository, bad: str) -> 
 def test_repository_rejects_a_cap_below_two(sessions: SessionRepository) -> None:
     with pytest.raises(ValueError, match="max_messages"):
         SessionRepository(sessions._store, max_messages=1)
+
+
+def test_two_repositories_over_one_store_share_their_locks(sessions: SessionRepository) -> None:
+    """A graph and the conversation service each build a repository; their writes must not interleave."""
+    other = SessionRepository(sessions._store, max_messages=400, hard_limit=400)
+    mine = SessionRepository(sessions._store, max_messages=400, hard_limit=400)
+    mine.get_or_create("u1", "s1")
+
+    def talk(repository: SessionRepository, tag: str) -> None:
+        for index in range(25):
+            repository.append_message("u1", "s1", "user", f"{tag}{index}")
+
+    pairs = [(mine, "a"), (other, "b"), (mine, "c"), (other, "d")]
+    threads = [threading.Thread(target=talk, args=pair) for pair in pairs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert mine.get("u1", "s1").turn_count == 100
