@@ -26,7 +26,7 @@ _SECTIONS = {
     "home": ("equipment", "household"),
     "general": ("equipment", "household", "location"),
 }
-_LABELS = {
+FIELD_LABELS = {
     "solar_capacity_kw": "solar {} kW",
     "ev_model": "EV {}",
     "ev_battery_kwh": "EV battery {} kWh",
@@ -71,7 +71,7 @@ def profile_facts(profile: UserProfile | None, topic: str) -> list[str]:
         value = getattr(profile, section)
         if value is None:
             continue
-        for name, template in _LABELS.items():
+        for name, template in FIELD_LABELS.items():
             field = getattr(value, name, None)
             if field is not None:
                 facts.append(template.format(field))
@@ -90,7 +90,7 @@ def stale_facts(profile: UserProfile | None, stale: list[SectionAge], topic: str
         section = getattr(profile, age.section)
         values = [
             template.format(getattr(section, name))
-            for name, template in _LABELS.items()
+            for name, template in FIELD_LABELS.items()
             if getattr(section, name, None) is not None
         ]
         if not values:
@@ -108,7 +108,9 @@ def render(context: RecommendContext) -> str:
         lines.append(f"STALE: {fact}")
     for observation in context.observations:
         mock = " (sample data)" if observation.get("is_mock") else ""
-        lines.append(f"FACTS ({observation['tool']}; {observation['source']}{mock}): {observation['summary']}")
+        lines.append(
+            f"FACTS ({observation['tool']}; {observation['source']}{mock}): {observation['summary']}"
+        )
         for assumption in observation.get("assumptions", []):
             lines.append(f"ASSUMED: {assumption}")
         for warning in observation.get("warnings", []):
@@ -128,3 +130,13 @@ def render(context: RecommendContext) -> str:
 def clip(text: str, limit: int = PREVIOUS_CHARS) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe_saved(changes: list[dict[str, Any]]) -> str:
+    """'San Francisco, ZIP 94102' for onboarding changes (coordinates and timezone stay quiet)."""
+    parts = []
+    for change in changes:
+        name = change["field"].split(".")[-1]
+        if name in FIELD_LABELS:
+            parts.append(FIELD_LABELS[name].format(change["new_value"]))
+    return ", ".join(parts)

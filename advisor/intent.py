@@ -46,7 +46,9 @@ def validate_message(text: str | None) -> ValidatedMessage:
     if not words:
         return ValidatedMessage(text="", empty=True, truncated=False, word_count=0)
     if len(words) > MAX_WORDS:
-        return ValidatedMessage(text=" ".join(words[:MAX_WORDS]), empty=False, truncated=True, word_count=len(words))
+        return ValidatedMessage(
+            text=" ".join(words[:MAX_WORDS]), empty=False, truncated=True, word_count=len(words)
+        )
     return ValidatedMessage(text=stripped, empty=False, truncated=False, word_count=len(words))
 
 
@@ -54,10 +56,21 @@ def _words(*alternatives: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(alternatives) + r")\b", re.IGNORECASE)
 
 
-_GOODBYE = _words(r"bye", r"goodbye", r"good\s*bye", r"see\s+(?:you|ya)", r"that'?s\s+all", r"exit", r"quit", r"cya", r"ttyl")
+_GOODBYE = _words(
+    r"bye",
+    r"goodbye",
+    r"good\s*bye",
+    r"see\s+(?:you|ya)",
+    r"that'?s\s+all",
+    r"exit",
+    r"quit",
+    r"cya",
+    r"ttyl",
+)
 _REMEMBER = _words(r"remember\s+(?:that|this)", r"please\s+remember", r"note\s+that", r"keep\s+in\s+mind")
 _GREETING = re.compile(
-    r"^\s*(?:hi|hello|hey|yo|thanks|thank\s+you|thx|good\s+(?:morning|afternoon|evening)|how\s+are\s+you)\b", re.IGNORECASE
+    r"^\s*(?:hi|hello|hey|yo|thanks|thank\s+you|thx|good\s+(?:morning|afternoon|evening)|how\s+are\s+you)\b",
+    re.IGNORECASE,
 )
 _STATEMENT = re.compile(
     r"\b(?:i|we)\s+(?:just\s+|recently\s+|now\s+|actually\s+|finally\s+)?"
@@ -67,21 +80,106 @@ _STATEMENT = re.compile(
     re.IGNORECASE,
 )
 _LIVE = _words(
-    r"now", r"today", r"tonight", r"tomorrow", r"this\s+(?:morning|afternoon|evening|week|weekend)", r"when\s+should",
-    r"should\s+i\s+(?:run|charge|use|turn|start|wait)", r"is\s+it\s+worth\s+(?:running|charging|using)", r"right\s+now",
-    r"current(?:ly)?", r"how\s+much\s+(?:will|would|does|do|is)", r"forecast", r"cheapest\s+time", r"best\s+time",
+    r"now",
+    r"today",
+    r"tonight",
+    r"tomorrow",
+    r"this\s+(?:morning|afternoon|evening|week|weekend)",
+    r"when\s+should",
+    r"should\s+i\s+(?:run|charge|use|turn|start|wait)",
+    r"is\s+it\s+worth\s+(?:running|charging|using)",
+    r"right\s+now",
+    r"current(?:ly)?",
+    r"how\s+much\s+(?:will|would|does|do|is)",
+    r"forecast",
+    r"cheapest\s+time",
+    r"best\s+time",
 )
 _KNOWLEDGE = _words(
-    r"how\s+(?:do|does|can|should|to)", r"what\s+(?:is|are|does|do)", r"what'?s", r"why", r"explain", r"tips?",
-    r"best\s+practices?", r"difference\s+between", r"pros\s+and\s+cons", r"worth\s+(?:it|getting|installing|buying)",
+    r"how\s+(?:do|does|can|should|to)",
+    r"what\s+(?:is|are|does|do)",
+    r"what'?s",
+    r"why",
+    r"explain",
+    r"tips?",
+    r"best\s+practices?",
+    r"difference\s+between",
+    r"pros\s+and\s+cons",
+    r"worth\s+(?:it|getting|installing|buying)",
     r"should\s+i\s+(?:get|buy|install|switch|upgrade)",
 )
 _TOPICS: list[tuple[Topic, re.Pattern[str]]] = [
-    ("ev_charging", _words(r"evs?", r"electric\s+(?:car|vehicle)s?", r"charg(?:e|es|ed|ing|er)", r"tesla", r"model\s+[3ysx]", r"car", r"vehicle", r"plug\s+in")),
+    (
+        "ev_charging",
+        _words(
+            r"evs?",
+            r"electric\s+(?:car|vehicle)s?",
+            r"charg(?:e|es|ed|ing|er)",
+            r"tesla",
+            r"model\s+[3ysx]",
+            r"car",
+            r"vehicle",
+            r"plug\s+in",
+        ),
+    ),
     ("solar", _words(r"solar", r"pv", r"panels?", r"sunny", r"sunshine", r"inverter", r"photovoltaic")),
-    ("weather", _words(r"weather", r"temperature", r"hot", r"cold", r"ac", r"a/c", r"air\s+condition(?:er|ing)?", r"thermostat", r"pre-?cool(?:ing)?", r"pre-?heat(?:ing)?")),
-    ("home", _words(r"heat\s+pumps?", r"insulation", r"water\s+heaters?", r"home\s+batter(?:y|ies)", r"powerwall", r"dryer", r"dishwasher", r"washer", r"appliances?", r"setbacks?", r"ducts?", r"windows?", r"air\s+sealing", r"standby")),
-    ("rates", _words(r"rates?", r"prices?", r"tariffs?", r"tou", r"time[-\s]of[-\s]use", r"peak", r"off[-\s]peak", r"bill", r"costs?", r"cheap(?:er|est)?", r"expensive", r"kwh", r"pg&e", r"sdg&e", r"ev2-?a", r"e-?elec", r"e-?tou-?c", r"ev-?tou-?5")),
+    (
+        "weather",
+        _words(
+            r"weather",
+            r"temperature",
+            r"hot",
+            r"cold",
+            r"ac",
+            r"a/c",
+            r"air\s+condition(?:er|ing)?",
+            r"thermostat",
+            r"pre-?cool(?:ing)?",
+            r"pre-?heat(?:ing)?",
+        ),
+    ),
+    (
+        "home",
+        _words(
+            r"heat\s+pumps?",
+            r"insulation",
+            r"water\s+heaters?",
+            r"home\s+batter(?:y|ies)",
+            r"powerwall",
+            r"dryer",
+            r"dishwasher",
+            r"washer",
+            r"appliances?",
+            r"setbacks?",
+            r"ducts?",
+            r"windows?",
+            r"air\s+sealing",
+            r"standby",
+        ),
+    ),
+    (
+        "rates",
+        _words(
+            r"rates?",
+            r"prices?",
+            r"tariffs?",
+            r"tou",
+            r"time[-\s]of[-\s]use",
+            r"peak",
+            r"off[-\s]peak",
+            r"bill",
+            r"costs?",
+            r"cheap(?:er|est)?",
+            r"expensive",
+            r"kwh",
+            r"pg&e",
+            r"sdg&e",
+            r"ev2-?a",
+            r"e-?elec",
+            r"e-?tou-?c",
+            r"ev-?tou-?5",
+        ),
+    ),
 ]
 
 
@@ -116,8 +214,8 @@ def classify(text: str) -> IntentResult:
 
 
 CLARIFYING_QUESTION = (
-    "I want to get this right: are you after a plan for now (for example \"When should I charge my EV tonight?\" "
-    "or \"How much solar will I get today?\") or an explanation (for example \"How do heat pumps work?\")?"
+    'I want to get this right: are you after a plan for now (for example "When should I charge my EV tonight?" '
+    'or "How much solar will I get today?") or an explanation (for example "How do heat pumps work?")?'
 )
 
 

@@ -61,7 +61,9 @@ def _has(profile: UserProfile | None, slot: str) -> bool:
     location, equipment = profile.location, profile.equipment
     if slot == "location":
         return location is not None and (
-            (location.lat is not None and location.lon is not None) or bool(location.zip_code) or bool(location.city)
+            (location.lat is not None and location.lon is not None)
+            or bool(location.zip_code)
+            or bool(location.city)
         )
     if slot == "utility":
         return location is not None and bool(location.utility_provider)
@@ -82,24 +84,32 @@ def question_for(slot: str, profile: UserProfile | None, *, first_contact: bool 
             if first_contact
             else ""
         )
-        return intro + "What's your ZIP code (or city)? I use it for weather, solar and your utility's prices."
+        return (
+            intro + "What's your ZIP code (or city)? I use it for weather, solar and your utility's prices."
+        )
     if slot == "utility":
         guess = _zip_area(location.zip_code) if location and location.zip_code else None
         hint = f" Around {location.zip_code} that's usually {guess[3]}." if guess else ""
-        return f"Which electric utility serves your home (for example {' or '.join(known_utilities())})?{hint}"
+        return (
+            f"Which electric utility serves your home (for example {' or '.join(known_utilities())})?{hint}"
+        )
     if slot == "rate_schedule":
-        utility = normalize_utility(location.utility_provider) if location and location.utility_provider else None
+        utility = (
+            normalize_utility(location.utility_provider) if location and location.utility_provider else None
+        )
         options = plans_of(utility) if utility else []
         listed = f" {utility}'s time-of-use plans I know are {', '.join(options)}." if options else ""
         return f"Which rate plan are you on? It's printed on your bill.{listed}"
     if slot == "ev":
-        return "Which EV do you drive (for example \"Tesla Model 3\"), or what's its battery size in kWh?"
+        return 'Which EV do you drive (for example "Tesla Model 3"), or what\'s its battery size in kWh?'
     if slot == "solar_size":
-        return "How big is your solar system, in kW (for example \"6 kW\")?"
+        return 'How big is your solar system, in kW (for example "6 kW")?'
     raise KeyError(slot)
 
 
-def parse_answer(slot: str, text: str, *, profile: UserProfile | None, geocode: Geocoder | None) -> dict[str, object]:
+def parse_answer(
+    slot: str, text: str, *, profile: UserProfile | None, geocode: Geocoder | None
+) -> dict[str, object]:
     """Field changes (`section.field` -> value) found in an answer to the question for `slot`."""
     if slot == "location":
         return _parse_location(text, geocode)
@@ -157,7 +167,14 @@ def _parse_location(text: str, geocode: Geocoder | None) -> dict[str, object]:
             changes["location.timezone"] = place.timezone
     elif match and _zip_area(match.group(1)):
         city, lat, lon, _utility = _zip_area(match.group(1))
-        changes.update({"location.lat": lat, "location.lon": lon, "location.city": city, "location.timezone": "America/Los_Angeles"})
+        changes.update(
+            {
+                "location.lat": lat,
+                "location.lon": lon,
+                "location.city": city,
+                "location.timezone": "America/Los_Angeles",
+            }
+        )
     elif not match:
         changes["location.city"] = query  # kept as said; coordinates come when geocoding answers
     return changes

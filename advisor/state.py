@@ -16,7 +16,9 @@ from knowledge.models import RetrievedDocument
 from profiles.models import ExtractedFact, UserProfile
 from profiles.staleness import SectionAge
 
-Intent = Literal["live_data", "knowledge", "profile_statement", "smalltalk", "goodbye", "slot_answer", "unclear"]
+Intent = Literal[
+    "live_data", "knowledge", "profile_statement", "smalltalk", "goodbye", "slot_answer", "unclear"
+]
 Topic = Literal["ev_charging", "solar", "rates", "weather", "home", "general"]
 Route = Literal["analyzer", "recommend", "done"]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import getpass
 import sys
 from collections.abc import Sequence
 from importlib import metadata
@@ -32,6 +33,11 @@ def build_parser() -> argparse.ArgumentParser:
         "run",
         help="start the advisor (Slack when tokens are set, otherwise the terminal); checks the setup first",
     )
+    chat = commands.add_parser("chat", help="talk to the advisor in this terminal")
+    chat.add_argument("--user", help="profile id to talk as (default: local-<your login name>)")
+    chat.add_argument(
+        "--new-session", action="store_true", help="start a new conversation instead of resuming"
+    )
     return parser
 
 
@@ -46,8 +52,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return EXIT_CONFIG
+    # In the terminal chat, INFO lines would interleave with the conversation: unless LOG_LEVEL
+    # was set explicitly, show only warnings there.
+    interactive = args.command in ("chat", "run") and "log_level" not in settings.model_fields_set
     configure_logging(
-        settings.log_level,
+        "WARNING" if interactive else settings.log_level,
         secrets=(
             settings.slack_bot_token,
             settings.slack_app_token,
@@ -57,6 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if args.command == "doctor":
         return doctor(settings)
+    if args.command == "chat":
+        return chat(settings, user=args.user, new_session=args.new_session)
     return run(settings)
 
 
@@ -68,14 +79,50 @@ def doctor(settings: Settings) -> int:
 
 
 def run(settings: Settings) -> int:
-    status = doctor(settings)
-    if status != EXIT_OK:
-        return status
-    print(
-        "\nThis version has the foundation only (configuration, profiles, sessions, storage): "
-        "the advisor chat is not built yet, so there is nothing to start beyond this check."
-    )
-    return EXIT_OK
+    """What `make run` starts: the Slack bot when both tokens are set, otherwise the terminal chat."""
+    if settings.slack_configured:
+        print(
+            "Slack tokens are set, but the Slack transport is not built in this version yet; "
+            "starting the terminal chat instead."
+        )
+    else:
+        print(
+            "No Slack tokens (SLACK_BOT_TOKEN, SLACK_APP_TOKEN): starting the terminal chat. See .env.example."
+        )
+    return chat(settings, user=None, new_session=False)
+
+
+def chat(settings: Settings, *, user: str | None, new_session: bool) -> int:
+    from bot.chat import run_chat, terminal_user_id
+    from bot.wiring import build_runtime
+    from profiles.ids import InvalidIdError, validate_label
+
+    user_id = user or terminal_user_id(getpass.getuser())
+    try:
+        validate_label(user_id)
+    except InvalidIdError as exc:
+        print(f"--user: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    try:
+        runtime = build_runtime(settings)
+    except ConfigError as exc:
+        print(f"Configuration error: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    try:
+        for notice in runtime.notices:
+            print(f"Note: {notice}")
+        if runtime.models.offline:
+            print(
+                "OFFLINE MODE: answers are assembled from templates and calculations, without a language model."
+            )
+        return run_chat(
+            runtime.service,
+            user_id=user_id,
+            new_session=new_session,
+            staleness_days=runtime.config.eval.staleness_days,
+        )
+    finally:
+        runtime.close()
 
 
 def _version() -> str:

@@ -33,6 +33,9 @@ class Session(BaseModel):
     # Turns up to and including this one have been through the memorizer.
     memorized_through_turn: int = Field(0, ge=0)
     status: Literal["active", "ended"] = "active"
+    # Onboarding in progress: the slot asked for last, and the question to answer once filled.
+    pending_slot: str | None = None
+    pending_question: str | None = Field(None, max_length=20000)
 
     @property
     def needs_memorizing(self) -> bool:

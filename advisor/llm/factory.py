@@ -25,7 +25,9 @@ class ModelSet:
         return all(label == "offline" for label in self.labels.values())
 
 
-def chat_model(role: str, config: RoleConfig, *, ollama_base_url: str, force_offline: bool = False) -> tuple[BaseChatModel, str]:
+def chat_model(
+    role: str, config: RoleConfig, *, ollama_base_url: str, force_offline: bool = False
+) -> tuple[BaseChatModel, str]:
     if force_offline or config.provider == "offline":
         return OfflineChatModel(role=role), "offline"
     model = ChatOllama(

@@ -111,7 +111,9 @@ def _analyze(messages: list[BaseMessage], available: list[str]) -> AIMessage:
     if choice is None:
         return AIMessage(content="No tool needed.")
     name, args = choice
-    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": f"offline-{name}", "type": "tool_call"}])
+    return AIMessage(
+        content="", tool_calls=[{"name": name, "args": args, "id": f"offline-{name}", "type": "tool_call"}]
+    )
 
 
 # --- recommend: template answers -----------------------------------------------------------
@@ -129,13 +131,17 @@ def offline_answer(context: dict[str, Any]) -> str:
     parts: list[str] = []
     observations = context.get("observations") or []
     passages = context.get("passages") or []
+    if intent == "profile_statement_saved":
+        parts.append("Thanks, saving that to your profile now.")
     if intent == "profile_statement":
         parts.append(
             "Thanks, noted. I'll save that to your profile when this conversation ends "
-            "(say \"remember that …\" to save it right away)."
+            '(say "remember that …" to save it right away).'
         )
     for observation in observations:
-        parts.append(observation["summary"] if observation.get("ok", True) else f"Sorry: {observation['summary']}")
+        parts.append(
+            observation["summary"] if observation.get("ok", True) else f"Sorry: {observation['summary']}"
+        )
         if observation.get("assumptions"):
             parts.append("Assumed: " + "; ".join(observation["assumptions"]) + ".")
         parts.extend(f"⚠️ {warning}" for warning in observation.get("warnings", []))
@@ -178,23 +184,37 @@ _EV_MODELS = [
     (r"\bev6\b", "Kia EV6"),
 ]
 _PATTERNS: list[tuple[str, re.Pattern[str], Any, float]] = [
-    ("household.work_schedule", re.compile(r"\b(?:work(?:ing)?\s+from\s+home|wfh|work\s+remotely|remote\s+now)\b", re.I), "WFH", 0.9),
+    (
+        "household.work_schedule",
+        re.compile(r"\b(?:work(?:ing)?\s+from\s+home|wfh|work\s+remotely|remote\s+now)\b", re.I),
+        "WFH",
+        0.9,
+    ),
     ("household.work_schedule", re.compile(r"\bhybrid\b", re.I), "Hybrid", 0.8),
-    ("household.work_schedule", re.compile(r"\b(?:back\s+(?:in|to)\s+the\s+office|office\s+9[-\s]?(?:to\s+)?5)\b", re.I), "Office 9-5", 0.8),
+    (
+        "household.work_schedule",
+        re.compile(r"\b(?:back\s+(?:in|to)\s+the\s+office|office\s+9[-\s]?(?:to\s+)?5)\b", re.I),
+        "Office 9-5",
+        0.8,
+    ),
     ("equipment.heating_type", re.compile(r"\bheat\s*pump\b", re.I), "heat_pump", 0.9),
     ("equipment.heating_type", re.compile(r"\bgas\s+(?:furnace|heat(?:ing)?)\b", re.I), "gas", 0.8),
     ("equipment.has_battery_storage", re.compile(r"\b(?:powerwall|home\s+battery)\b", re.I), True, 0.8),
     ("equipment.cooling_type", re.compile(r"\bmini[-\s]?split\b", re.I), "mini_split", 0.8),
     ("equipment.cooling_type", re.compile(r"\bcentral\s+(?:ac|a/c|air)\b", re.I), "central_ac", 0.8),
 ]
-_HAVE = re.compile(r"\b(?:have|has|got|bought|installed|put\s+in|drive|leased|switched\s+to|added|now\s+own|use)\b", re.I)
+_HAVE = re.compile(
+    r"\b(?:have|has|got|bought|installed|put\s+in|drive|leased|switched\s+to|added|now\s+own|use)\b", re.I
+)
 _OCCUPANTS = re.compile(
     r"\b(?:we(?:'re|\s+are)\s+(\d+|two|three|four|five|six|seven|eight)(?:\s+(?:people|of\s+us|now))?|"
     r"(\d+|two|three|four|five|six|seven|eight)\s+(?:people|of\s+us)\s+(?:now|at\s+home|in\s+the\s+house|here)|"
     r"family\s+of\s+(\d+|two|three|four|five|six|seven|eight))\b",
     re.I,
 )
-_SOLAR = re.compile(r"\b(\d{1,3}(?:\.\d+)?)\s*kw\b[^.]*\bsolar\b|\bsolar\b[^.]*?\b(\d{1,3}(?:\.\d+)?)\s*kw\b", re.I)
+_SOLAR = re.compile(
+    r"\b(\d{1,3}(?:\.\d+)?)\s*kw\b[^.]*\bsolar\b|\bsolar\b[^.]*?\b(\d{1,3}(?:\.\d+)?)\s*kw\b", re.I
+)
 _BATTERY = re.compile(r"\b(\d{1,3}(?:\.\d+)?)\s*kwh\s+(?:home\s+)?battery\b", re.I)
 _ZIP_MOVE = re.compile(r"\b(?:moved\s+to|zip(?:\s+code)?\s+is(?:\s+now)?)\s+(\d{5})\b", re.I)
 _PLAN = re.compile(r"\b(EV2-?A|E-?ELEC|E-?TOU-?C|EV-?TOU-?5)\b", re.I)
@@ -213,7 +233,13 @@ def extract_facts(conversation: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _fact(field: str, value: Any, confidence: float, turn: int, clause: str) -> dict[str, Any]:
     if _NEGATION.search(clause):
         confidence = min(confidence, 0.4)  # "I don't work from home" is not "WFH"
-    return {"field": field, "new_value": str(value), "confidence": confidence, "source_turn": turn, "source_text": clause}
+    return {
+        "field": field,
+        "new_value": str(value),
+        "confidence": confidence,
+        "source_turn": turn,
+        "source_text": clause,
+    }
 
 
 def _clause_facts(clause: str, turn: int) -> list[dict[str, Any]]:
@@ -222,7 +248,9 @@ def _clause_facts(clause: str, turn: int) -> list[dict[str, Any]]:
         if field not in found and pattern.search(clause):
             if field.startswith("equipment.") and not _HAVE.search(clause):
                 confidence = 0.5  # mentioned, not owned ("how do heat pumps work?")
-            found[field] = _fact(field, str(value).lower() if isinstance(value, bool) else value, confidence, turn, clause)
+            found[field] = _fact(
+                field, str(value).lower() if isinstance(value, bool) else value, confidence, turn, clause
+            )
     if _HAVE.search(clause):
         for pattern, name in _EV_MODELS:
             if re.search(pattern, clause, re.I):
@@ -234,13 +262,21 @@ def _clause_facts(clause: str, turn: int) -> list[dict[str, Any]]:
         found["household.occupants"] = _fact("household.occupants", count, 0.85, turn, clause)
     if match := _SOLAR.search(clause):
         size = match.group(1) or match.group(2)
-        found["equipment.solar_capacity_kw"] = _fact("equipment.solar_capacity_kw", size, 0.85 if _HAVE.search(clause) else 0.5, turn, clause)
+        found["equipment.solar_capacity_kw"] = _fact(
+            "equipment.solar_capacity_kw", size, 0.85 if _HAVE.search(clause) else 0.5, turn, clause
+        )
     if match := _BATTERY.search(clause):
-        found["equipment.battery_capacity_kwh"] = _fact("equipment.battery_capacity_kwh", match.group(1), 0.8, turn, clause)
+        found["equipment.battery_capacity_kwh"] = _fact(
+            "equipment.battery_capacity_kwh", match.group(1), 0.8, turn, clause
+        )
     if match := _ZIP_MOVE.search(clause):
         found["location.zip_code"] = _fact("location.zip_code", match.group(1), 0.9, turn, clause)
-    if (match := _PLAN.search(clause)) and re.search(r"\b(?:on|switched|moved|changed|plan\s+is)\b", clause, re.I):
-        found["location.rate_schedule"] = _fact("location.rate_schedule", match.group(1).upper(), 0.85, turn, clause)
+    if (match := _PLAN.search(clause)) and re.search(
+        r"\b(?:on|switched|moved|changed|plan\s+is)\b", clause, re.I
+    ):
+        found["location.rate_schedule"] = _fact(
+            "location.rate_schedule", match.group(1).upper(), 0.85, turn, clause
+        )
     return list(found.values())
 
 

@@ -1,0 +1,123 @@
+"""The advisor graph (FR-001..009): intake -> recall -> [analyzer] -> recommend -> [memorizer].
+
+Built and compiled once per process; the store is injected at compile time (as in the
+LangGraph memory-agent template) and the same store backs the repositories the nodes use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from langchain_core.tools import BaseTool
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.store.base import BaseStore
+
+from advisor.llm.factory import ModelSet
+from advisor.memorizer import Memorizer
+from advisor.nodes.analyzer import build_analyzers, make_analyzer
+from advisor.nodes.intake import make_intake
+from advisor.nodes.memorize import make_memorize
+from advisor.nodes.recall import make_recall
+from advisor.nodes.recommend import make_recommend
+from advisor.state import AdvisorState
+from advisor.tools.data import DataSources
+from config.clock import Clock, utc_now
+from config.files import AppConfig
+from knowledge.models import Retriever
+from profiles.repository import ProfileRepository
+from profiles.sessions import SessionRepository
+
+
+@dataclass(frozen=True)
+class Toolkit:
+    """The analyzer's tools and the data sources behind them (recall geocodes with them too)."""
+
+    tools: list[BaseTool]
+    data: DataSources
+
+
+def session_repository(store: BaseStore, config: AppConfig) -> SessionRepository:
+    """Sessions keep two messages per raw turn the memorizer may still need."""
+    return SessionRepository(store, max_messages=2 * config.agents.memorizer.max_raw_turns)
+
+
+@dataclass(frozen=True)
+class Advisor:
+    """The compiled graph plus what the conversation service and scheduler use beside it."""
+
+    graph: CompiledStateGraph
+    memorizer: Memorizer
+    profiles: ProfileRepository
+    sessions: SessionRepository
+
+
+def build_advisor_graph(
+    *,
+    models: ModelSet,
+    tools: Toolkit,
+    store: BaseStore,
+    config: AppConfig,
+    retriever: Retriever | None = None,
+    clock: Clock = utc_now,
+) -> CompiledStateGraph:
+    return build_advisor(
+        models=models, tools=tools, store=store, config=config, retriever=retriever, clock=clock
+    ).graph
+
+
+def build_advisor(
+    *,
+    models: ModelSet,
+    tools: Toolkit,
+    store: BaseStore,
+    config: AppConfig,
+    retriever: Retriever | None = None,
+    clock: Clock = utc_now,
+) -> Advisor:
+    profiles = ProfileRepository(store, clock=clock)
+    sessions = session_repository(store, config)
+    memorizer = Memorizer(
+        model=models.memorizer, profiles=profiles, sessions=sessions, config=config.agents.memorizer
+    )
+
+    graph = StateGraph(AdvisorState)
+    graph.add_node("intake", make_intake(config.agents.memorizer))
+    graph.add_node(
+        "recall",
+        make_recall(
+            profiles=profiles, data=tools.data, retriever=retriever, evaluation=config.eval, clock=clock
+        ),
+    )
+    graph.add_node(
+        "analyzer",
+        make_analyzer(
+            agents=build_analyzers(models.analyzer, tools.tools),
+            recursion_limit=config.agents.analyzer.recursion_limit,
+            clock=clock,
+        ),
+    )
+    graph.add_node("recommend", make_recommend(models.recommend))
+    graph.add_node("memorizer", make_memorize(memorizer))
+
+    graph.add_edge(START, "intake")
+    graph.add_conditional_edges("intake", _after_intake, ["recall", "memorizer", END])
+    graph.add_conditional_edges("recall", _after_recall, ["analyzer", "recommend", "memorizer", END])
+    graph.add_edge("analyzer", "recommend")
+    graph.add_conditional_edges("recommend", _finish, ["memorizer", END])
+    graph.add_edge("memorizer", END)
+    compiled = graph.compile(store=store, name="advisor")
+    return Advisor(graph=compiled, memorizer=memorizer, profiles=profiles, sessions=sessions)
+
+
+def _finish(state: AdvisorState) -> str:
+    return "memorizer" if state.get("should_memorize") else END
+
+
+def _after_intake(state: AdvisorState) -> str:
+    return "recall" if state.get("route") == "recall" else _finish(state)
+
+
+def _after_recall(state: AdvisorState) -> str:
+    route = state.get("route")
+    return route if route in ("analyzer", "recommend") else _finish(state)

@@ -1,0 +1,1 @@
+"""Graph nodes: each module builds one node with its dependencies bound (no globals)."""

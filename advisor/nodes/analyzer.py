@@ -1,0 +1,135 @@
+"""Analyzer: `create_agent` ReAct loop over the data tools (FR-007/008).
+
+One agent per topic, each bound only to the tools its topic can use (smaller prompts), all
+compiled once at build time. The agent runs with an explicit `recursion_limit`; hitting it is
+a forced exit that keeps the observations gathered so far and records an error, never an
+exception to the user. ToolMessages become `tool_observations`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from langchain.agents import create_agent
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import patch_config
+from langchain_core.tools import BaseTool
+from langgraph.errors import GraphRecursionError
+from pydantic import ValidationError
+
+from advisor.llm.errors import ModelUnavailableError, describe, is_transport_failure
+from advisor.prompts import ANALYZER_SYSTEM
+from advisor.state import AdvisorState
+from advisor.tools.models import Observation, RateSchedule, SolarEstimate, WeatherForecast
+from advisor.tools.toolkit import TurnContext
+from config.clock import Clock
+
+logger = logging.getLogger(__name__)
+
+TOPIC_TOOLS = {
+    "ev_charging": ["plan_ev_charging", "compare_charging_costs", "get_tariff_prices"],
+    "rates": ["get_tariff_prices", "compare_charging_costs"],
+    "solar": ["get_solar_forecast", "get_typical_solar_production", "get_weather_forecast"],
+    "weather": ["get_weather_forecast", "get_solar_forecast"],
+    "home": ["get_tariff_prices", "get_weather_forecast"],
+}
+
+
+def build_analyzers(model: BaseChatModel, tools: list[BaseTool]) -> dict[str, Any]:
+    by_name = {tool.name: tool for tool in tools}
+    agents = {
+        topic: create_agent(
+            model,
+            [by_name[name] for name in names if name in by_name],
+            system_prompt=ANALYZER_SYSTEM,
+            name="analyzer",
+            context_schema=TurnContext,
+        )
+        for topic, names in TOPIC_TOOLS.items()
+    }
+    agents["general"] = create_agent(
+        model, tools, system_prompt=ANALYZER_SYSTEM, name="analyzer", context_schema=TurnContext
+    )
+    return agents
+
+
+def make_analyzer(*, agents: dict[str, Any], recursion_limit: int, clock: Clock):
+    def analyzer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
+        agent = agents.get(state.get("topic", "general"), agents["general"])
+        context = TurnContext(user_id=state["user_id"], profile=state["user_profile"], now=clock())
+        errors: list[dict[str, Any]] = []
+        last: dict[str, Any] | None = None
+        try:
+            for snapshot in agent.stream(
+                {"messages": [HumanMessage(state["message"])]},
+                config=patch_config(config, recursion_limit=recursion_limit),
+                context=context,
+                stream_mode="values",
+            ):
+                last = snapshot
+        except GraphRecursionError:
+            errors.append(
+                {
+                    "node": "analyzer",
+                    "type": "recursion_limit",
+                    "message": f"stopped after {recursion_limit} steps (forced exit)",
+                }
+            )
+        except Exception as exc:
+            if is_transport_failure(exc):
+                raise ModelUnavailableError("analyzer", describe(exc)) from exc
+            logger.warning("Analyzer model output could not be used: %s", type(exc).__name__)
+            errors.append(
+                {
+                    "node": "analyzer",
+                    "type": "model_output",
+                    "message": f"the model's tool call could not be read ({type(exc).__name__})",
+                }
+            )
+        messages = (last or {}).get("messages", [])
+        observations = [_observation(message) for message in messages if isinstance(message, ToolMessage)]
+        if not observations and not errors and any(isinstance(m, AIMessage) for m in messages):
+            errors.append({"node": "analyzer", "type": "no_tool_call", "message": "no data tool was called"})
+        return {"tool_observations": observations, "errors": errors, **_typed_data(observations)}
+
+    return analyzer
+
+
+def _observation(message: ToolMessage) -> dict[str, Any]:
+    try:
+        return Observation.model_validate_json(str(message.content)).model_dump(mode="json")
+    except (ValidationError, ValueError):
+        # ToolNode's own error messages (unknown tool, bad arguments) are not Observations.
+        return {
+            "tool": message.name or "unknown",
+            "ok": False,
+            "summary": "The data tool failed: " + str(message.content)[:200],
+            "facts": {},
+            "source": "none",
+            "as_of": None,
+            "is_mock": False,
+            "assumptions": [],
+            "warnings": [],
+            "credit": None,
+        }
+
+
+def _typed_data(observations: list[dict[str, Any]]) -> dict[str, Any]:
+    """Fill the spec's typed state fields from observation facts when a tool produced them."""
+    typed: dict[str, Any] = {}
+    for observation in observations:
+        facts = observation.get("facts") or {}
+        try:
+            if "weather_forecast" in facts:
+                typed["weather_data"] = WeatherForecast.model_validate(facts["weather_forecast"])
+            if "rate_schedule" in facts:
+                typed["rate_data"] = RateSchedule.model_validate(facts["rate_schedule"])
+            if "solar_estimate" in facts:
+                typed["solar_estimate"] = SolarEstimate.model_validate(facts["solar_estimate"])
+        except (ValidationError, json.JSONDecodeError):
+            continue
+    return typed

@@ -1,0 +1,79 @@
+"""Build the running app from settings, once per process: store, models, tools, graph, service."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import httpx
+
+from advisor.graph import Advisor, Toolkit, build_advisor
+from advisor.llm.factory import ModelSet, build_models
+from advisor.tools.data import build_data_sources
+from advisor.tools.toolkit import build_tools
+from bot.doctor import Status, check_ollama
+from bot.service import ConversationService
+from config.clock import Clock, utc_now
+from config.files import AppConfig, load_app_config
+from config.settings import Settings
+from knowledge.models import Retriever
+from profiles.json_store import JsonFileStore
+
+
+@dataclass
+class AppRuntime:
+    settings: Settings
+    config: AppConfig
+    models: ModelSet
+    advisor: Advisor
+    service: ConversationService
+    http: httpx.Client
+    notices: list[str] = field(default_factory=list)  # said once at start-up (offline mode, ...)
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def build_runtime(
+    settings: Settings,
+    *,
+    config: AppConfig | None = None,
+    http: httpx.Client | None = None,
+    retriever: Retriever | None = None,
+    clock: Clock = utc_now,
+    probe_ollama: bool = True,
+) -> AppRuntime:
+    config = config or load_app_config(settings.config_dir)
+    http = http or httpx.Client()
+    notices: list[str] = []
+    force_offline = False
+    if probe_ollama:
+        check = check_ollama(settings, config, http)
+        if check.status is not Status.OK:
+            force_offline = True
+            notices.append(f"{check.detail}. {check.fix}")
+    models = build_models(
+        config.agents, ollama_base_url=settings.ollama_base_url, force_offline=force_offline
+    )
+    if models.offline and not force_offline:
+        notices.append(
+            "Every role uses the offline provider (config/agents.yaml): answers come from templates, not a language model."
+        )
+    data = build_data_sources(settings, config.tools, http, clock=clock)
+    advisor = build_advisor(
+        models=models,
+        tools=Toolkit(tools=build_tools(data), data=data),
+        store=JsonFileStore(settings.data_dir, clock=clock),
+        config=config,
+        retriever=retriever,
+        clock=clock,
+    )
+    service = ConversationService(advisor=advisor, offline=models.offline)
+    return AppRuntime(
+        settings=settings,
+        config=config,
+        models=models,
+        advisor=advisor,
+        service=service,
+        http=http,
+        notices=notices,
+    )
