@@ -226,9 +226,14 @@ def plan_charging(
     summary = (
         f"Needs {energy.grid_kwh:.1f} kWh from the grid ({energy.battery_kwh_added:.1f} kWh into the battery) "
         f"at {power:g} kW: {charge_duration_h(energy.grid_kwh, power):.1f} h. "
-        f"Cheapest before {_hm(deadline)}: {windows_text} ({', '.join(periods) or 'none'}) for ${plan.cost_usd:.2f}, "
-        f"vs ${baseline.cost_usd:.2f} if plugged in now (saves ${comparison.savings_usd:.2f})."
+        f"Cheapest before {_hm(deadline)}: {windows_text} ({', '.join(periods) or 'none'}) for ${plan.cost_usd:.2f}"
     )
+    if comparison.savings_usd >= 0.01:
+        summary += f", vs ${baseline.cost_usd:.2f} if plugged in now (saves ${comparison.savings_usd:.2f})."
+    else:
+        summary += (
+            f"; plugging in now costs the same (${baseline.cost_usd:.2f}), as it is already a cheap period."
+        )
     if not plan.feasible:
         summary += f" Not enough time: {plan.shortfall_kwh:.1f} kWh short by {_hm(deadline)}."
     if comparison.solar_first_usd is not None:

@@ -1,17 +1,110 @@
-"""A local server that speaks Ollama's HTTP API (`/api/tags` for now)."""
+"""A local server that speaks Ollama's HTTP API: `/api/tags`, `/api/chat` (NDJSON streaming,
+tool calls, token counts) and `/api/embed`, scripted per test so ChatOllama's real code path runs."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
 from tests.servers.http import LocalHTTPServer, Request, Response
+
+EMBED_DIMENSIONS = 768
+
+
+@dataclass
+class Step:
+    """One scripted /api/chat answer."""
+
+    content: str = ""
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    status: int = 200
+    hang_seconds: float = 0.0
+    raw_tool_calls: Any = None  # sent as-is, to script malformed tool calls
+
+
+def say(text: str) -> Step:
+    return Step(content=text)
+
+
+def call(name: str, **arguments: Any) -> Step:
+    return Step(tool_calls=[{"function": {"name": name, "arguments": arguments}}])
+
+
+def embed_text(text: str, dimensions: int = EMBED_DIMENSIONS) -> list[float]:
+    """Deterministic test embedding: hashed bag of lower-cased words, L2-normalized."""
+    vector = [0.0] * dimensions
+    for word in re.findall(r"[a-z0-9]+", text.lower()):
+        digest = hashlib.sha256(word.encode()).digest()
+        vector[int.from_bytes(digest[:4], "big") % dimensions] += 1.0 if digest[4] % 2 else -1.0
+    norm = math.sqrt(sum(v * v for v in vector)) or 1.0
+    return [v / norm for v in vector]
 
 
 class FakeOllama(LocalHTTPServer):
-    def __init__(self, models: list[str] | None = None) -> None:
+    def __init__(self, models: list[str] | None = None, script: list[Step] | None = None) -> None:
         super().__init__()
         self.models = list(models or [])
+        self.script: list[Step] = list(script or [])
+        self.chat_requests: list[dict[str, Any]] = []
+        self.responder: Callable[[dict[str, Any]], Step] | None = None  # chooses by request, overrides script
+        self.release = threading.Event()  # set to end a scripted hang early
+        self._script_lock = threading.Lock()
         self.route("GET", "/api/tags", self._tags)
+        self.route("POST", "/api/chat", self._chat)
+        self.route("POST", "/api/embed", self._embed)
+
+    def __exit__(self, *exc: object) -> None:
+        self.release.set()
+        super().__exit__(*exc)
 
     def _tags(self, _request: Request) -> Response:
         return Response.json(
             {"models": [{"name": name, "model": name, "size": 1, "digest": "0" * 12} for name in self.models]}
         )
+
+    def _chat(self, request: Request) -> Response:
+        body = request.json()
+        with self._script_lock:
+            self.chat_requests.append(body)
+            if self.responder is not None:
+                step = self.responder(body)
+            else:
+                step = self.script.pop(0) if self.script else Step(content="(no scripted answer left)")
+        if step.hang_seconds:
+            self.release.wait(step.hang_seconds)
+        if step.status != 200:
+            return Response.json({"error": f"scripted failure {step.status}"}, step.status)
+        prompt_tokens = max(
+            1, len(json.dumps(body.get("messages", []))) // 4 + len(json.dumps(body.get("tools") or [])) // 4
+        )
+        message: dict[str, Any] = {"role": "assistant", "content": step.content}
+        if step.raw_tool_calls is not None:
+            message["tool_calls"] = step.raw_tool_calls
+        elif step.tool_calls:
+            message["tool_calls"] = step.tool_calls
+        final = {
+            "model": body.get("model"),
+            "created_at": "2026-01-21T12:00:00Z",
+            "message": message,
+            "done": True,
+            "done_reason": "stop",
+            "prompt_eval_count": prompt_tokens,
+            "eval_count": max(1, len(step.content) // 4 + 8 * len(step.tool_calls)),
+            "total_duration": 1_000_000,
+        }
+        if not body.get("stream", True):
+            return Response.json(final)
+        lines = [json.dumps(final)]
+        return Response(200, ("\n".join(lines) + "\n").encode(), {"Content-Type": "application/x-ndjson"})
+
+    def _embed(self, request: Request) -> Response:
+        body = request.json()
+        inputs = body.get("input")
+        texts = [inputs] if isinstance(inputs, str) else list(inputs or [])
+        return Response.json({"model": body.get("model"), "embeddings": [embed_text(text) for text in texts]})
