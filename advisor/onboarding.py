@@ -128,10 +128,12 @@ def parse_answer(
             return {}
         return {"location.utility_provider": utility}
     if slot == "rate_schedule":
-        for candidate in re.findall(r"[A-Za-z0-9][A-Za-z0-9 -]{1,12}", text):
-            plan = normalize_plan(candidate)
-            if plan:
-                return {"location.rate_schedule": plan}
+        words = re.findall(r"[A-Za-z0-9-]+", text)
+        for size in (1, 2, 3):  # "EV2-A", "e tou c", "EV TOU 5"
+            for start in range(len(words) - size + 1):
+                plan = normalize_plan(" ".join(words[start : start + size]))
+                if plan:
+                    return {"location.rate_schedule": plan}
         return {}
     if slot == "ev":
         changes: dict[str, object] = {}

@@ -1,0 +1,330 @@
+"""Intake, recall and memorizer rules with their edge cases."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+
+from advisor.intent import classify, validate_message
+from advisor.memorizer import Memorizer, normalize_value
+from advisor.nodes.intake import make_intake
+from advisor.onboarding import missing_slots, parse_answer
+from advisor.tools.open_meteo import Place
+from config.files import MemorizerConfig
+from knowledge.models import RetrievedDocument
+from profiles.json_store import JsonFileStore
+from profiles.models import UserProfile
+from profiles.repository import ChangeSource, ProfileRepository
+from profiles.sessions import SessionRepository
+from tests.advisor_helpers import CONFIGURED_PROFILE, app_config, make_runtime
+
+# --- intake -----------------------------------------------------------------------------------
+
+
+def test_whitespace_is_empty_and_long_text_is_cut_to_1000_words() -> None:
+    assert validate_message(" \t\n").empty and validate_message(None).empty
+    long = validate_message("word " * 1001)
+    assert long.truncated and long.word_count == 1001 and len(long.text.split()) == 1000
+    assert not validate_message("word " * 1000).truncated
+
+
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [
+        ("every day I speak about prices", "rates"),
+        ("Is every evening peak?", "rates"),
+        ("charge my EV", "ev_charging"),
+    ],
+)
+def test_keyword_matching_uses_word_boundaries(text: str, topic: str) -> None:
+    assert classify(text).topic == topic
+    assert classify("I speak every weekday").topic == "general"  # 'ev' in 'every', 'peak' in 'speak'
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("When should I charge my EV?", "live_data"),
+        ("Is it worth running the dryer now?", "live_data"),
+        ("How do heat pumps work?", "knowledge"),
+        ("We installed a heat pump", "profile_statement"),
+        ("hello", "smalltalk"),
+        ("bye", "goodbye"),
+        ("banana", "unclear"),
+    ],
+)
+def test_intents(text: str, intent: str) -> None:
+    assert classify(text).intent == intent
+
+
+def run_intake(text: str, **state: Any) -> dict[str, Any]:
+    return make_intake(MemorizerConfig(turn_threshold=10))({"message": text, **state})
+
+
+def test_low_confidence_asks_one_clarifying_question() -> None:
+    update = run_intake("EV charging?")
+    assert update["route"] == "done" and update["response"].startswith("Do you want a charging plan")
+    assert update["response"].count("?") == 1
+    assert run_intake("zzz")["response"].startswith("I want to get this right")
+
+
+@pytest.mark.parametrize(
+    ("text", "state", "expected"),
+    [
+        ("bye", {}, True),
+        ("Remember that I work from home now", {}, True),
+        ("When should I charge my EV?", {"turn_count": 10, "memorized_through_turn": 0}, True),
+        ("When should I charge my EV?", {"turn_count": 12, "memorized_through_turn": 5}, False),
+        ("I work from home now", {}, False),
+    ],
+)
+def test_should_memorize_on_goodbye_remember_or_threshold(text: str, state: dict, expected: bool) -> None:
+    assert run_intake(text, **state)["should_memorize"] is expected
+
+
+def test_pending_slot_makes_the_next_message_an_answer_unless_the_user_moves_on() -> None:
+    assert run_intake("94102", pending_slot="location")["intent"] == "slot_answer"
+    moved_on = run_intake("How do heat pumps work?", pending_slot="location")
+    assert moved_on["intent"] == "knowledge" and moved_on["pending_slot"] is None
+
+
+# --- recall / onboarding ----------------------------------------------------------------------
+
+
+def test_slots_needed_per_question() -> None:
+    empty = None
+    assert missing_slots(empty, "live_data", "ev_charging") == ["location", "utility", "rate_schedule", "ev"]
+    assert missing_slots(empty, "live_data", "weather") == ["location"]
+    assert missing_slots(empty, "knowledge", "home") == []
+    configured = UserProfile.model_validate(CONFIGURED_PROFILE)
+    assert missing_slots(configured, "live_data", "ev_charging") == []
+    assert missing_slots(configured, "live_data", "solar") == ["solar_size"]
+
+
+def test_answers_are_parsed_without_inventing_values() -> None:
+    place = Place(name="San Diego", lat=32.7, lon=-117.2, timezone="America/Los_Angeles")
+    assert parse_answer("location", "I'm at 92101", profile=None, geocode=lambda q: place) == {
+        "location.zip_code": "92101",
+        "location.lat": 32.7,
+        "location.lon": -117.2,
+        "location.city": "San Diego",
+        "location.timezone": "America/Los_Angeles",
+    }
+    # offline: the small built-in ZIP table gives approximate coordinates
+    assert (
+        parse_answer("location", "94110", profile=None, geocode=lambda q: None)["location.city"]
+        == "San Francisco"
+    )
+    assert parse_answer("location", "?", profile=None, geocode=None) == {}
+    assert parse_answer("utility", "pacific gas and electric", profile=None, geocode=None) == {
+        "location.utility_provider": "PG&E"
+    }
+    assert parse_answer("utility", "not sure", profile=None, geocode=None) == {}
+    assert parse_answer("rate_schedule", "I think it's ev2a", profile=None, geocode=None) == {
+        "location.rate_schedule": "EV2-A"
+    }
+    assert parse_answer("rate_schedule", "no idea", profile=None, geocode=None) == {}
+    assert parse_answer("ev", "a Nissan Leaf with 40 kWh", profile=None, geocode=None) == {
+        "equipment.ev_model": "Nissan Leaf",
+        "equipment.ev_battery_kwh": 40.0,
+    }
+    assert parse_answer("solar_size", "6.5 kW", profile=None, geocode=None) == {
+        "equipment.solar_capacity_kw": 6.5
+    }
+
+
+def test_yes_confirms_the_suggested_utility() -> None:
+    profile = UserProfile.model_validate({"user_id": "u", "location": {"zip_code": "94102"}})
+    assert parse_answer("utility", "yes", profile=profile, geocode=None) == {
+        "location.utility_provider": "PG&E"
+    }
+
+
+def test_an_unusable_answer_re_asks_and_erases_nothing(data_dir: Path) -> None:
+    runtime = make_runtime(data_dir)
+    service = runtime.service
+    service.handle_turn("T1-N", "t", "When should I charge my EV?")
+    service.handle_turn("T1-N", "t", "94102")
+    before = service.profiles.get("T1-N")
+    reply = service.handle_turn("T1-N", "t", "no idea, sorry")
+    assert reply.text.startswith("Sorry, I didn't catch that. Which electric utility")
+    assert reply.asked_for == "utility"
+    assert service.profiles.get("T1-N") == before
+
+
+class RecordingRetriever:
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def retrieve(self, query: str, k: int = 4) -> list[RetrievedDocument]:
+        self.queries.append(query)
+        return [
+            RetrievedDocument(
+                text="Heat pumps move heat instead of making it.", source="heat-pumps.md", score=0.9
+            )
+        ]
+
+
+def test_retrieval_only_for_knowledge_questions(data_dir: Path) -> None:
+    import httpx
+
+    from bot.wiring import build_runtime
+    from config.settings import Settings
+
+    retriever = RecordingRetriever()
+    runtime = build_runtime(
+        Settings(_env_file=None, data_dir=data_dir),
+        config=app_config(),
+        http=httpx.Client(),
+        retriever=retriever,
+        probe_ollama=False,
+    )
+    runtime.advisor.profiles.import_profile(CONFIGURED_PROFILE)
+    runtime.service.handle_turn("T1-U1", "t", "When should I charge my EV?")
+    runtime.service.handle_turn("T1-U1", "t", "hello")
+    assert retriever.queries == []
+    reply = runtime.service.handle_turn("T1-U1", "t", "How do heat pumps work?")
+    assert retriever.queries == ["How do heat pumps work?"]
+    assert reply.citations == ["heat-pumps.md"] and "[1]" in reply.text
+
+
+def test_stale_sections_are_flagged_for_the_topic(data_dir: Path, demo_profile_data: dict[str, Any]) -> None:
+    runtime = make_runtime(data_dir, clock=lambda: datetime(2026, 1, 21, 18, tzinfo=timezone.utc))
+    runtime.advisor.profiles.import_profile(demo_profile_data)
+    reply = runtime.service.handle_turn("home_123", "t", "When should I charge my EV?")
+    assert (
+        "schedule: Office 9-5, 2 occupants, usage: evening_heavy (household, last confirmed 220 days ago)"
+        in reply.text
+    )
+
+
+# --- memorizer --------------------------------------------------------------------------------
+
+
+class ScriptedFacts(BaseChatModel):
+    """Answers extraction with fixed JSON and summaries with fixed text."""
+
+    answer: str
+    summary: str = "Earlier the user asked about EV charging."
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
+        summarizing = "turns_to_summarize" in messages[-1].additional_kwargs
+        return ChatResult(
+            generations=[ChatGeneration(message=AIMessage(self.summary if summarizing else self.answer))]
+        )
+
+
+def fact(field: str, value: str, confidence: float = 0.9, turn: int = 1) -> dict[str, Any]:
+    return {
+        "field": field,
+        "new_value": value,
+        "confidence": confidence,
+        "source_turn": turn,
+        "source_text": f"said {value}",
+    }
+
+
+@pytest.fixture
+def repos(data_dir: Path) -> tuple[ProfileRepository, SessionRepository]:
+    store = JsonFileStore(data_dir)
+    profiles, sessions = ProfileRepository(store), SessionRepository(store, max_messages=200, hard_limit=400)
+    profiles.import_profile(CONFIGURED_PROFILE)
+    sessions.get_or_create("T1-U1", "s1")
+    for turn in range(1, 4):
+        sessions.append_message("T1-U1", "s1", "user", f"message {turn}")
+    return profiles, sessions
+
+
+def memorize(repos, answer: str, **config: Any):
+    profiles, sessions = repos
+    memorizer = Memorizer(
+        model=ScriptedFacts(answer=answer),
+        profiles=profiles,
+        sessions=sessions,
+        config=MemorizerConfig(**config),
+    )
+    return memorizer.memorize_session("s1", user_id="T1-U1")
+
+
+def test_only_confident_known_valid_facts_are_applied(repos) -> None:
+    facts = [
+        fact("household.work_schedule", "WFH", 0.95, 1),
+        fact("household.occupants", "5", 0.5, 2),  # below the threshold
+        fact("household.pets", "2 cats", 0.9, 2),  # unknown path
+        fact("equipment.heating_type", "coal", 0.9, 3),  # invalid value
+        fact("equipment.heating_type", "Heat Pump", 0.9, 3),  # normalized to heat_pump
+    ]
+    result = memorize(repos, json.dumps({"facts": facts}))
+    profile = repos[0].get("T1-U1")
+    assert profile.household.work_schedule == "WFH" and profile.household.occupants == 2
+    assert profile.equipment.heating_type == "heat_pump"
+    reasons = [entry["reason"] for entry in result.rejected]
+    assert reasons[0] == "confidence 0.50 below threshold"
+    assert reasons[1].startswith("unknown profile field 'household.pets'")
+    assert reasons[2].startswith("equipment.heating_type cannot be 'coal'")
+    assert [change.field for change in result.applied] == [
+        "household.work_schedule",
+        "equipment.heating_type",
+    ]
+    assert repos[1].get("T1-U1", "s1").memorized_through_turn == 3
+
+
+def test_latest_statement_wins_and_restating_confirms(repos) -> None:
+    facts = [
+        fact("equipment.heating_type", "gas", 0.9, 1),
+        fact("equipment.heating_type", "heat_pump", 0.9, 3),
+    ]
+    result = memorize(repos, json.dumps({"facts": facts}))
+    assert [(c.old_value, c.new_value) for c in result.applied] == [(None, "gas"), ("gas", "heat_pump")]
+    again = memorize(repos, json.dumps({"facts": [fact("household.work_schedule", "Office 9-5", 0.9, 3)]}))
+    assert again.through_turn == 3 and again.applied == []  # nothing new since turn 3: no extraction at all
+    repos[1].append_message("T1-U1", "s1", "user", "still office 9-5")
+    confirmed = memorize(
+        repos, json.dumps({"facts": [fact("household.work_schedule", "Office 9-5", 0.9, 4)]})
+    )
+    assert confirmed.applied[0].operation == "confirmed"
+
+
+def test_unreadable_model_output_is_reported_and_nothing_changes(repos) -> None:
+    before = repos[0].get("T1-U1")
+    result = memorize(repos, "Sure! The user works from home.")
+    assert result.facts == [] and result.errors[0]["type"] == "unreadable_output"
+    assert repos[0].get("T1-U1") == before
+
+
+def test_turns_older_than_max_raw_turns_become_a_note_once(repos) -> None:
+    profiles, sessions = repos
+    for turn in range(4, 8):
+        sessions.append_message("T1-U1", "s1", "user", f"message {turn}")
+    result = memorize(repos, json.dumps({"facts": []}), max_raw_turns=5)
+    notes = profiles.get("T1-U1").notes
+    assert result.notes_added == 1 and notes[0].source_turns == [1, 2] and notes[0].source_session == "s1"
+    sessions.append_message("T1-U1", "s1", "user", "message 8")
+    memorize(repos, json.dumps({"facts": []}), max_raw_turns=5)
+    assert [note.source_turns for note in profiles.get("T1-U1").notes] == [[1, 2], [3]]
+
+
+def test_normalize_value_only_touches_choice_fields() -> None:
+    assert normalize_value("equipment.cooling_type", "Mini-Split") == "mini_split"
+    assert normalize_value("household.work_schedule", "Work From Home") == "Work From Home"
+
+
+def test_apply_change_source_is_kept_in_the_record(repos) -> None:
+    record = repos[0].apply_change(
+        "T1-U1",
+        "household.occupants",
+        3,
+        source=ChangeSource(kind="memorizer", session_id="s1", turn=2, text="we're 3 now"),
+    )
+    assert record.source.text == "we're 3 now" and record.old_value == 2
