@@ -38,8 +38,9 @@ class AdvisorState(TypedDict, total=False):
     tool_observations: list[dict[str, Any]]
     response: str
     extracted_facts: list[ExtractedFact]
-    should_memorize: bool
+    should_memorize: bool  # memorize inside this turn (goodbye, "remember that ...")
     # --- routing and bookkeeping ---
+    memorize_due: bool  # turn threshold reached: memorize right after the reply, outside the turn
     intent: Intent
     intent_confidence: float
     topic: Topic

@@ -68,6 +68,8 @@ def run_chat(
         write(f"advisor> {reply.text}")
         if reply.intent == "goodbye":
             return 0
+        if reply.memorize_due:
+            _memorize(service, user_id, session_id, write)
 
 
 def _memorize(

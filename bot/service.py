@@ -49,6 +49,7 @@ class Reply(BaseModel):
     citations: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     memorized: bool = False
+    memorize_due: bool = False  # the turn threshold was reached: memorize after delivering this reply
     offline: bool = False
     failed: bool = False
     profile_changes: list[dict[str, Any]] = Field(default_factory=list)
@@ -163,6 +164,7 @@ class ConversationService:
                 ],
                 warnings=[w for obs in result.get("tool_observations", []) for w in obs.get("warnings", [])],
                 memorized=bool(result.get("should_memorize")),
+                memorize_due=bool(result.get("memorize_due")),
                 offline=self._offline,
                 profile_changes=result.get("profile_changes", []),
                 asked_for=result.get("pending_slot"),

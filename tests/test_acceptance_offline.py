@@ -149,3 +149,19 @@ def test_empty_and_huge_messages(data_dir: Path, clock: Clock) -> None:
     assert (
         len(runtime.service.sessions.get("T1-U1", "thread-1").messages[0].content.split()) > 1000
     )  # stored whole
+
+
+def test_turn_threshold_memorizes_after_the_reply_not_inside_the_turn(data_dir: Path, clock: Clock) -> None:
+    from bot.chat import run_chat
+
+    runtime = make_runtime(data_dir, clock=clock)
+    runtime.advisor.profiles.import_profile(CONFIGURED_PROFILE)
+    lines = iter(["I work from home now"] + ["When should I charge my EV?"] * 9 + ["/quit"])
+    output: list[str] = []
+    run_chat(runtime.service, user_id="T1-U1", read=lambda prompt: next(lines), write=output.append)
+    tenth_reply = [line for line in output if line.startswith("advisor> ")][9]
+    assert "Saved to your profile" not in tenth_reply  # the reply itself did not wait for the memorizer
+    assert (
+        "Saved to your profile: household.work_schedule: Office 9-5 -> WFH." in output
+    )  # printed right after
+    assert runtime.service.profiles.get("T1-U1").household.work_schedule == "WFH"

@@ -85,8 +85,11 @@ def test_low_confidence_asks_one_clarifying_question() -> None:
         ("I work from home now", {}, False),
     ],
 )
-def test_should_memorize_on_goodbye_remember_or_threshold(text: str, state: dict, expected: bool) -> None:
-    assert run_intake(text, **state)["should_memorize"] is expected
+def test_memorize_on_goodbye_remember_or_threshold(text: str, state: dict, expected: bool) -> None:
+    update = run_intake(text, **state)
+    assert (update["should_memorize"] or update["memorize_due"]) is expected
+    # only goodbye and "remember" memorize inside the turn; the threshold is left for after the reply
+    assert update["should_memorize"] is (expected and not state)
 
 
 def test_pending_slot_makes_the_next_message_an_answer_unless_the_user_moves_on() -> None:

@@ -37,7 +37,10 @@ def make_intake(memorizer: MemorizerConfig):
             "intent_confidence": confidence,
             "topic": result.topic,
             "notices": notices,
-            "should_memorize": intent == "goodbye" or result.remember or due,
+            # Goodbye and "remember that ..." memorize inside the turn (the reply confirms it); the
+            # turn threshold only flags it, so an ordinary turn never pays for the memorizer.
+            "should_memorize": intent == "goodbye" or result.remember,
+            "memorize_due": due and not (intent == "goodbye" or result.remember),
             "route": "recall",
         }
         if not pending and result.needs_clarification:

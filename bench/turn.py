@@ -1,0 +1,149 @@
+"""Per-turn overhead of the whole stack with a zero-latency scripted model and mock tools.
+
+Run: .venv/bin/python -m bench.turn [--rounds N]
+
+Measures, in one run on a temporary data directory: median and p95 milliseconds of a
+tool-using turn ("When should I charge my EV?" for a configured user) and a knowledge turn,
+including session persistence; LLM calls and prompt tokens per turn (characters / 4, as the
+scripted model reports no counts; tool schemas included, since Ollama renders them into the
+prompt); and how prompt tokens grow over a 10-turn thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.utils.function_calling import convert_to_openai_tool
+
+from advisor.graph import Toolkit, build_advisor
+from advisor.llm.factory import ModelSet
+from advisor.tools.data import build_data_sources
+from advisor.tools.toolkit import build_tools
+from bot.service import ConversationService
+from config.files import AgentsConfig, AppConfig, EvalConfig, ToolsConfig
+from config.settings import Settings
+from profiles.json_store import JsonFileStore
+
+PROFILE = {
+    "user_id": "bench-user",
+    "equipment": {"ev_model": "Tesla Model 3", "ev_battery_kwh": 57.5, "ev_charger_kw": 11.5},
+    "household": {"work_schedule": "WFH", "occupants": 2},
+    "location": {
+        "lat": 37.7749,
+        "lon": -122.4194,
+        "zip_code": "94102",
+        "city": "San Francisco",
+        "timezone": "America/Los_Angeles",
+        "utility_provider": "PG&E",
+        "rate_schedule": "EV2-A",
+    },
+}
+
+
+class ScriptedModel(BaseChatModel):
+    """Zero-latency stand-in: the analyzer calls the charging tool, recommend answers."""
+
+    role: str
+    calls: list[int] = []  # prompt tokens of each call (chars / 4)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+        return self.bind(tools=[convert_to_openai_tool(tool) for tool in tools])
+
+    def _generate(
+        self, messages: list[BaseMessage], stop=None, run_manager=None, **kwargs: Any
+    ) -> ChatResult:
+        chars = sum(len(str(message.content)) for message in messages) + len(
+            json.dumps(kwargs.get("tools") or [])
+        )
+        self.calls.append(chars // 4)
+        if self.role == "analyzer" and kwargs.get("tools"):
+            message = AIMessage(
+                content="",
+                tool_calls=[
+                    {"name": "plan_ev_charging", "args": {}, "id": f"c{len(self.calls)}", "type": "tool_call"}
+                ],
+            )
+        else:
+            message = AIMessage(content="Charge between 2:51 and 7:00 on off-peak rates for about $9.90.")
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def build(folder: Path) -> tuple[ConversationService, list[ScriptedModel]]:
+    config = AppConfig(agents=AgentsConfig(), tools=ToolsConfig(mode="mock"), eval=EvalConfig())
+    models = [ScriptedModel(role=role, calls=[]) for role in ("analyzer", "recommend", "memorizer")]
+    data = build_data_sources(Settings(_env_file=None), config.tools, httpx.Client())
+    advisor = build_advisor(
+        models=ModelSet(analyzer=models[0], recommend=models[1], memorizer=models[2], labels={}),
+        tools=Toolkit(tools=build_tools(data), data=data),
+        store=JsonFileStore(folder),
+        config=config,
+    )
+    advisor.profiles.import_profile(PROFILE)
+    return ConversationService(advisor=advisor), models
+
+
+def measure(
+    service: ConversationService, models: list[ScriptedModel], text: str, rounds: int
+) -> dict[str, Any]:
+    timings, calls, tokens = [], [], []
+    for index in range(rounds):
+        before = [len(model.calls) for model in models]
+        start = time.perf_counter()
+        service.handle_turn("bench-user", f"thread-{len(text)}-{index}", text)
+        timings.append((time.perf_counter() - start) * 1000)
+        new = [model.calls[count:] for model, count in zip(models, before, strict=True)]
+        calls.append(sum(len(part) for part in new))
+        tokens.append(sum(sum(part) for part in new))
+    ordered = sorted(timings)
+    return {
+        "median_ms": statistics.median(timings),
+        "p95_ms": ordered[max(0, int(len(ordered) * 0.95) - 1)],
+        "llm_calls": statistics.median(calls),
+        "prompt_tokens": statistics.median(tokens),
+    }
+
+
+def thread_growth(service: ConversationService, models: list[ScriptedModel], turns: int = 10) -> list[int]:
+    growth = []
+    for _ in range(turns):
+        before = [len(model.calls) for model in models]
+        service.handle_turn("bench-user", "long-thread", "When should I charge my EV?")
+        growth.append(sum(sum(model.calls[count:]) for model, count in zip(models, before, strict=True)))
+    return growth
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=100)
+    rounds = parser.parse_args().rounds
+    with tempfile.TemporaryDirectory() as folder:
+        service, models = build(Path(folder))
+        measure(service, models, "When should I charge my EV?", 5)  # warm-up: imports, first compile paths
+        tool = measure(service, models, "When should I charge my EV?", rounds)
+        knowledge = measure(service, models, "How do heat pumps work?", rounds)
+        growth = thread_growth(service, models)
+    print(f"turn benchmark, {rounds} turns each, zero-latency scripted model, mock data APIs")
+    for name, result in (("tool turn (charging plan)", tool), ("knowledge turn", knowledge)):
+        print(
+            f"{name:<27} median {result['median_ms']:6.2f} ms  p95 {result['p95_ms']:6.2f} ms  "
+            f"LLM calls {result['llm_calls']:.0f}  prompt tokens {result['prompt_tokens']:.0f}"
+        )
+    print("prompt tokens per turn over a 10-turn thread:", " ".join(str(tokens) for tokens in growth))
+
+
+if __name__ == "__main__":
+    main()
