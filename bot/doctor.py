@@ -201,11 +201,11 @@ def check_api_keys(settings: Settings, config: AppConfig) -> list[Check]:
     providers = config.tools.providers
     key_notes = {
         "pvwatts": (
-            "PVWatts needs a key (the public DEMO_KEY is heavily rate-limited)",
+            "typical-year solar estimates fall back to PVWatts' DEMO_KEY, which is heavily rate-limited",
             f"Get a free key at {NREL_SIGNUP_URL} and set NREL_API_KEY in .env.",
         ),
         "openei": (
-            "live tariff lookups in the Utility Rate Database need it",
+            "tariffs come from the built-in catalog (PG&E E-TOU-C, EV2-A, E-ELEC; SDG&E EV-TOU-5) with illustrative prices",
             f"Get a free key at {OPENEI_SIGNUP_URL} and set OPENEI_API_KEY in .env.",
         ),
     }
@@ -241,9 +241,13 @@ def render(report: Report) -> str:
 def _summary(report: Report) -> str:
     if report.failed:
         return "Result: something must be fixed before the advisor can start (see FAIL above)."
-    slack = "Slack (Socket Mode)" if report.status_of("slack") is Status.OK else "the terminal chat"
     model = "Ollama" if report.status_of("ollama") is Status.OK else "offline mode (no language model)"
-    return f"Result: ready. The advisor would start in {slack} with {model}."
+    if report.status_of("slack") is Status.OK:
+        return (
+            f"Result: ready. Slack tokens work, but this version has no Slack transport yet: "
+            f"`make run` starts the terminal chat with {model}."
+        )
+    return f"Result: ready. `make run` starts the terminal chat with {model}."
 
 
 def _models_needed(config: AppConfig) -> list[str]:
