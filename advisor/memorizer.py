@@ -23,7 +23,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel, Field, ValidationError
 
-from advisor.llm.errors import ModelUnavailableError, describe, is_transport_failure
+from advisor.llm.errors import invoke_model
 from advisor.llm.offline import CONVERSATION_KEY
 from advisor.prompts import MEMORIZER_SYSTEM, SUMMARIZE_SYSTEM
 from advisor.state import MemorizerState
@@ -166,12 +166,7 @@ class Memorizer:
                 additional_kwargs={CONVERSATION_KEY: conversation},
             ),
         ]
-        try:
-            reply = self._model.invoke(messages, config=config, format="json")
-        except Exception as exc:
-            if is_transport_failure(exc):
-                raise ModelUnavailableError("memorizer", describe(exc)) from exc
-            raise
+        reply = invoke_model(self._model, messages, role="memorizer", config=config, format="json")
         facts, errors = _parse_facts(str(reply.content))
         return {"extracted_facts": facts, "errors": errors}
 
@@ -226,12 +221,7 @@ class Memorizer:
             SystemMessage(SUMMARIZE_SYSTEM),
             HumanMessage(text, additional_kwargs={"turns_to_summarize": old}),
         ]
-        try:
-            summary = str(self._model.invoke(messages, config=config).content).strip()
-        except Exception as exc:
-            if is_transport_failure(exc):
-                raise ModelUnavailableError("memorizer", describe(exc)) from exc
-            raise
+        summary = str(invoke_model(self._model, messages, role="memorizer", config=config).content).strip()
         turns = sorted({item["turn"] for item in old})
         if summary:
             self._profiles.add_note(

@@ -106,6 +106,11 @@ def _usable(
     return usable
 
 
+def _capacity_kwh(slot: PriceSlot, power_kw: float) -> float:
+    """Energy a slot can deliver at full power."""
+    return power_kw * (slot.end - slot.start).total_seconds() / 3600
+
+
 def _charge(slot: PriceSlot, kwh: float, power_kw: float) -> ChargeSlot:
     """Charge `kwh` at full power from the start of the slot."""
     return ChargeSlot(
@@ -149,8 +154,7 @@ def cheapest_slots(
     for slot in ordered:
         if remaining <= 1e-9:
             break
-        capacity = power_kw * (slot.end - slot.start).total_seconds() / 3600
-        kwh = min(capacity, remaining)
+        kwh = min(_capacity_kwh(slot, power_kw), remaining)
         # A partly used slot charges at its end, so the plan stays as late as possible.
         chosen.append(
             _charge(
@@ -181,8 +185,7 @@ def cheapest_contiguous_window(
             slot = usable[index]
             if index > first and usable[index - 1].end != slot.start:
                 break  # a gap (price cap or the deadline) interrupts the session
-            capacity = power_kw * (slot.end - slot.start).total_seconds() / 3600
-            kwh = min(capacity, remaining)
+            kwh = min(_capacity_kwh(slot, power_kw), remaining)
             chosen.append(_charge(slot, kwh, power_kw))
             remaining -= kwh
             if remaining <= 1e-9:
@@ -215,8 +218,7 @@ def charge_now(
     for slot in usable:
         if remaining <= 1e-9:
             break
-        capacity = power_kw * (slot.end - slot.start).total_seconds() / 3600
-        kwh = min(capacity, remaining)
+        kwh = min(_capacity_kwh(slot, power_kw), remaining)
         chosen.append(_charge(slot, kwh, power_kw))
         remaining -= kwh
     return _plan(chosen, energy_kwh, "charge now", None)

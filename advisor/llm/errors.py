@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+from langchain_core.runnables import RunnableConfig
 
 
 class ModelUnavailableError(Exception):
@@ -30,3 +35,20 @@ def describe(exc: BaseException) -> str:
         return "it is not reachable"
     status = getattr(exc, "status_code", None)
     return f"it answered with an error (HTTP {status})" if status else f"it failed ({type(exc).__name__})"
+
+
+def invoke_model(
+    model: BaseChatModel,
+    messages: list[BaseMessage],
+    *,
+    role: str,
+    config: RunnableConfig | None = None,
+    **kwargs: Any,
+) -> BaseMessage:
+    """`model.invoke`, with "the runtime is not answering" turned into `ModelUnavailableError`."""
+    try:
+        return model.invoke(messages, config=config, **kwargs)
+    except Exception as exc:
+        if is_transport_failure(exc):
+            raise ModelUnavailableError(role, describe(exc)) from exc
+        raise

@@ -10,7 +10,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 
 from advisor.context import Passage, RecommendContext, clip, profile_facts, render, stale_facts
-from advisor.llm.errors import ModelUnavailableError, describe, is_transport_failure
+from advisor.llm.errors import invoke_model
 from advisor.llm.offline import CONTEXT_KEY
 from advisor.prompts import RECOMMEND_SYSTEM
 from advisor.state import AdvisorState
@@ -25,12 +25,7 @@ def make_recommend(model: BaseChatModel):
             SystemMessage(RECOMMEND_SYSTEM),
             HumanMessage(render(context), additional_kwargs={CONTEXT_KEY: context.model_dump(mode="json")}),
         ]
-        try:
-            reply = model.invoke(messages, config=config)
-        except Exception as exc:
-            if is_transport_failure(exc):
-                raise ModelUnavailableError("recommend", describe(exc)) from exc
-            raise
+        reply = invoke_model(model, messages, role="recommend", config=config)
         answer = str(reply.content).strip() or "Sorry, I couldn't put an answer together this time."
         numbers = len(context.passages)
         cited = sorted({int(n) for n in _CITATION.findall(answer) if 1 <= int(n) <= numbers})
