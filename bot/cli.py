@@ -10,7 +10,7 @@ from importlib import metadata
 
 import httpx
 
-from bot.doctor import render, run_doctor
+from bot.doctor import Status, check_ollama, render, run_doctor
 from config.errors import ConfigError
 from config.logging_setup import configure_logging
 from config.settings import Settings, load_settings
@@ -33,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
         "run",
         help="start the advisor (Slack when tokens are set, otherwise the terminal); checks the setup first",
     )
+    commands.add_parser("ingest", help="load knowledge/docs into the knowledge base (only what changed)")
     chat = commands.add_parser("chat", help="talk to the advisor in this terminal")
     chat.add_argument("--user", help="profile id to talk as (default: local-<your login name>)")
     chat.add_argument(
@@ -66,6 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if args.command == "doctor":
         return doctor(settings)
+    if args.command == "ingest":
+        return ingest_command(settings)
     if args.command == "chat":
         return chat(settings, user=args.user, new_session=args.new_session)
     return run(settings)
@@ -103,11 +106,16 @@ def chat(settings: Settings, *, user: str | None, new_session: bool) -> int:
     except InvalidIdError as exc:
         print(f"--user: {exc}", file=sys.stderr)
         return EXIT_CONFIG
+    from knowledge.store import KnowledgeBaseLockedError
+
     try:
-        runtime = build_runtime(settings)
+        runtime = build_runtime(settings, progress=print)
     except ConfigError as exc:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return EXIT_CONFIG
+    except KnowledgeBaseLockedError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_FAILED
     try:
         for notice in runtime.notices:
             print(f"Note: {notice}")
@@ -123,6 +131,28 @@ def chat(settings: Settings, *, user: str | None, new_session: bool) -> int:
         )
     finally:
         runtime.close()
+
+
+def ingest_command(settings: Settings) -> int:
+    from bot.wiring import open_knowledge_base
+    from config.files import load_app_config
+    from knowledge.store import KnowledgeBaseLockedError
+
+    try:
+        config = load_app_config(settings.config_dir)
+        with httpx.Client() as http:
+            usable = check_ollama(settings, config, http).status is Status.OK
+        store, retriever, report = open_knowledge_base(settings, config, usable_ollama=usable, progress=print)
+    except ConfigError as exc:
+        print(f"Configuration error: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    except KnowledgeBaseLockedError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_FAILED
+    store.close()
+    print(report.summary())
+    print(f"Retrieval: {retriever.mode}.")
+    return EXIT_OK
 
 
 def _version() -> str:

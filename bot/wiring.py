@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import httpx
+from langchain_ollama import OllamaEmbeddings
 
 from advisor.graph import Advisor, Toolkit, build_advisor
 from advisor.llm.factory import ModelSet, build_models
@@ -15,7 +16,10 @@ from bot.service import ConversationService
 from config.clock import Clock, utc_now
 from config.files import AppConfig, load_app_config
 from config.settings import Settings
+from knowledge.ingest import IngestReport, Progress, ingest
 from knowledge.models import Retriever
+from knowledge.retriever import KnowledgeRetriever
+from knowledge.store import KnowledgeStore
 from profiles.json_store import JsonFileStore
 
 
@@ -27,9 +31,12 @@ class AppRuntime:
     advisor: Advisor
     service: ConversationService
     http: httpx.Client
+    knowledge: KnowledgeStore | None = None
     notices: list[str] = field(default_factory=list)  # said once at start-up (offline mode, ...)
 
     def close(self) -> None:
+        if self.knowledge is not None:
+            self.knowledge.close()
         self.http.close()
 
 
@@ -41,7 +48,11 @@ def build_runtime(
     retriever: Retriever | None = None,
     clock: Clock = utc_now,
     probe_ollama: bool = True,
+    knowledge: bool = True,
+    progress: Progress | None = None,
 ) -> AppRuntime:
+    """`knowledge=True` opens the knowledge base and ingests anything new first (FR-033);
+    `retriever` replaces it (tests)."""
     config = config or load_app_config(settings.config_dir)
     http = http or httpx.Client()
     notices: list[str] = []
@@ -58,6 +69,13 @@ def build_runtime(
         notices.append(
             "Every role uses the offline provider (config/agents.yaml): answers come from templates, not a language model."
         )
+    store = None
+    if knowledge and retriever is None:
+        store, retriever, report = open_knowledge_base(
+            settings, config, usable_ollama=not force_offline, progress=progress
+        )
+        if report.changed or report.skipped:
+            notices.append(report.summary())
     data = build_data_sources(settings, config.tools, http, clock=clock)
     advisor = build_advisor(
         models=models,
@@ -75,5 +93,27 @@ def build_runtime(
         advisor=advisor,
         service=service,
         http=http,
+        knowledge=store,
         notices=notices,
     )
+
+
+def open_knowledge_base(
+    settings: Settings, config: AppConfig, *, usable_ollama: bool, progress: Progress | None = None
+) -> tuple[KnowledgeStore, KnowledgeRetriever, IngestReport]:
+    """Open the store (hybrid when the embedding model is usable, BM25 otherwise) and ingest."""
+    embedding = config.agents.embeddings
+    embeddings = None
+    if embedding.provider == "ollama" and usable_ollama:
+        embeddings = OllamaEmbeddings(model=embedding.model, base_url=settings.ollama_base_url)
+    store = KnowledgeStore(
+        settings.effective_milvus_uri,
+        dense_dimensions=embedding.dimensions if embeddings else None,
+        embedding_model=embedding.model if embeddings else None,
+    )
+    try:
+        report = ingest(store, embeddings=embeddings, progress=progress)
+    except BaseException:
+        store.close()
+        raise
+    return store, KnowledgeRetriever(store, embeddings), report

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,4 +17,6 @@ class RetrievedDocument(BaseModel):
 
 
 class Retriever(Protocol):
-    def retrieve(self, query: str, k: int = 4) -> list[RetrievedDocument]: ...
+    def retrieve(self, query: str, k: int = 4, config: Any = None) -> list[RetrievedDocument]:
+        """`config` is the caller's RunnableConfig, so retrieval callbacks join the turn's trace."""
+        ...

@@ -31,7 +31,12 @@ def app_config(
 
 
 def make_runtime(
-    data_dir: Path, *, ollama_url: str | None = None, config: AppConfig | None = None, clock=None
+    data_dir: Path,
+    *,
+    ollama_url: str | None = None,
+    config: AppConfig | None = None,
+    clock=None,
+    knowledge: bool = False,
 ) -> AppRuntime:
     settings = Settings(_env_file=None, data_dir=data_dir, ollama_base_url=ollama_url or "http://127.0.0.1:9")
     kwargs: dict[str, Any] = {"clock": clock} if clock else {}
@@ -40,6 +45,7 @@ def make_runtime(
         config=config or app_config(provider="ollama" if ollama_url else "offline"),
         http=httpx.Client(),
         probe_ollama=ollama_url is not None,
+        knowledge=knowledge,
         **kwargs,
     )
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
+
 from advisor.context import describe_saved
 from advisor.intent import classify
 from advisor.onboarding import missing_slots, parse_answer, question_for
@@ -44,7 +46,7 @@ def make_recall(
             logger.info("Geocoding failed (%s); using the built-in ZIP table", exc.reason)
             return None
 
-    def recall(state: AdvisorState) -> dict[str, Any]:
+    def recall(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         user_id = state["user_id"]
         profile = profiles.get(user_id)
         message, intent, topic = state["message"], state["intent"], state.get("topic", "general")
