@@ -61,6 +61,8 @@ class KnowledgeStore:
             with contextlib.suppress(Exception):
                 client.close()
             self._client = None
+            if self._local:
+                _release_local_server(self.uri)
         if self._lock_file is not None:
             with contextlib.suppress(OSError):
                 self._lock_file.truncate(0)
@@ -197,6 +199,17 @@ class KnowledgeStore:
         if self.hybrid:
             indexes.add_index(field_name="dense", index_type="AUTOINDEX", metric_type="COSINE")
         return indexes
+
+
+def _release_local_server(uri: str) -> None:
+    """Milvus Lite serves each data path from a background gRPC server that `close()` leaves
+    running until the process exits; stop ours now so its port and threads go with us."""
+    try:
+        from milvus_lite.server_manager import server_manager_instance
+    except ImportError:  # a Milvus server URI, or an older milvus-lite
+        return
+    with contextlib.suppress(Exception):
+        server_manager_instance.release_server(uri)
 
 
 # --- owner lock ----------------------------------------------------------------------------

@@ -149,13 +149,14 @@ def offline_answer(context: dict[str, Any]) -> str:
             parts.append("(Sample data: the data APIs are in mock mode.)")
         if observation.get("credit"):
             parts.append(observation["credit"] + ".")
+    if passages and context.get("profile_facts") and intent == "knowledge":
+        parts.append("For your home: " + "; ".join(context["profile_facts"]) + ".")
     if passages:
         first = passages[0]
         sentences = re.split(r"(?<=[.!?])\s+", " ".join(first["text"].split()))
         body = " ".join(sentence for sentence in sentences[:3] if not sentence.startswith("#"))
         parts.append(f"{body} [1]")
-        sources = ", ".join(f"[{p['number']}] {p['source']}" for p in passages[:1])
-        parts.append(f"Source: {sources}.")
+        parts.append(f"Source: [1] {first['text'].split(' — ')[0]} ({first['source']}).")
     elif intent == "knowledge":
         parts.append("I don't have a knowledge-base passage on that yet, so I can't answer it reliably.")
     if not observations and intent == "live_data":
