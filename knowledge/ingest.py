@@ -74,6 +74,8 @@ def ingest(
                 progress(f"Embedding knowledge base: {min(start + EMBED_BATCH, len(new))}/{len(new)} chunks")
     store.delete(gone)
     store.insert(new, vectors)
+    if new or gone:
+        store.flush()
     return IngestReport(
         documents=len(documents),
         chunks=len(wanted),

@@ -116,6 +116,13 @@ class KnowledgeStore:
             with self._guard:
                 self._client.delete(COLLECTION, ids=ids)
 
+    def flush(self) -> None:
+        """Seal newly written rows into a segment. Milvus Lite keeps unflushed rows in a memtable
+        and rebuilds the sparse index for them on every search (~80 ms vs ~8 ms per query for
+        1 000 chunks, measured by bench.retrieval), so ingestion flushes after changing anything."""
+        with self._guard:
+            self._client.flush(COLLECTION)
+
     # --- search ---------------------------------------------------------------------------
 
     def search_bm25(self, query: str, k: int) -> list[tuple[dict[str, Any], float]]:
