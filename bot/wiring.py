@@ -80,7 +80,7 @@ def build_runtime(
     advisor = build_advisor(
         models=models,
         tools=Toolkit(tools=build_tools(data), data=data),
-        store=JsonFileStore(settings.data_dir, clock=clock),
+        store=JsonFileStore(settings.memory_dir, clock=clock),
         config=config,
         retriever=retriever,
         clock=clock,

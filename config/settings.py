@@ -67,6 +67,16 @@ class Settings(BaseSettings):
         return _check_prefix(value, "xapp-", "an app-level token starting with xapp-")
 
     @property
+    def memory_dir(self) -> Path:
+        """Root of the JSON memory store (profiles, sessions). A folder of its own: the store walks
+        its root when searching, and must never mistake traces or Milvus files for its items."""
+        return self.data_dir / "memory"
+
+    @property
+    def traces_dir(self) -> Path:
+        return self.data_dir / "traces"
+
+    @property
     def effective_milvus_uri(self) -> str:
         """`MILVUS_URI`, or a Milvus Lite file inside `DATA_DIR`."""
         return self.milvus_uri or str(self.data_dir / "milvus.db")
