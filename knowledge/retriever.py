@@ -24,6 +24,7 @@ logger = logging.getLogger(__name__)
 
 BM25_HALF_SCORE = 2.0  # a BM25 score of 2 maps to 0.5; scores saturate towards 1
 MAX_RRF = 2 / (RRF_K + 1)  # first in both rankings
+CHUNKS_PER_DOCUMENT = 3  # fetch k x 3 chunks; answer with the best chunk of k distinct documents
 
 
 def normalize_bm25(score: float) -> float:
@@ -50,6 +51,9 @@ class KnowledgeBaseRetriever(BaseRetriever):
         if not query:
             return []
         hits, normalize = self._search(query)
+        best: dict[str, tuple[dict[str, Any], float]] = {}
+        for row, score in hits:  # best first: keep each document's best chunk only
+            best.setdefault(row["source"], (row, score))
         return [
             Document(
                 page_content=row["text"],
@@ -60,17 +64,19 @@ class KnowledgeBaseRetriever(BaseRetriever):
                     "score": normalize(score),
                 },
             )
-            for row, score in hits
+            for row, score in list(best.values())[: self.k]
         ]
 
     def _search(self, query: str):
+        """Chunks best first: more than k, so k distinct documents remain after de-duplication."""
+        fetch = self.k * CHUNKS_PER_DOCUMENT
         if self.store.hybrid and self.embeddings is not None:
             try:
                 vector = self.embeddings.embed_query(f"search_query: {query[:2000]}")
-                return self.store.search_hybrid(query, vector, self.k), normalize_rrf
+                return self.store.search_hybrid(query, vector, fetch), normalize_rrf
             except Exception as exc:  # the embedding model is down: full-text search still answers
                 logger.warning("Embedding the query failed (%s); using BM25 only", type(exc).__name__)
-        return self.store.search_bm25(query, self.k), normalize_bm25
+        return self.store.search_bm25(query, fetch), normalize_bm25
 
 
 class KnowledgeRetriever:

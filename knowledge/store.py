@@ -23,6 +23,18 @@ from knowledge.documents import Chunk
 
 logger = logging.getLogger(__name__)
 
+
+class _UnimplementedRpcFilter(logging.Filter):
+    """pymilvus asks for `AllocTimestamp` while waiting for a new index; Milvus Lite's embedded gRPC
+    server does not implement it and logs a traceback at ERROR, although creation succeeds. Drop
+    exactly that record; every other server error still shows."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "Method not implemented" not in record.getMessage()
+
+
+logging.getLogger("grpc._server").addFilter(_UnimplementedRpcFilter())
+
 COLLECTION = "energy_kb"
 RRF_K = 60
 TEXT_LIMIT = 8000  # characters kept of a chunk (chunks are ~300 words)

@@ -36,12 +36,30 @@ def call(name: str, **arguments: Any) -> Step:
     return Step(tool_calls=[{"function": {"name": name, "arguments": arguments}}])
 
 
+_STOPWORDS = frozenset(
+    "a an and are as at be but by can do does for from had has have how i if in into is it its just me my "
+    "no not of on or our out so than that the their them then there these they this to too up us was we "
+    "what when where which who why will with would you your should could about get got over under".split()
+)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
 def embed_text(text: str, dimensions: int = EMBED_DIMENSIONS) -> list[float]:
-    """Deterministic test embedding: hashed bag of lower-cased words, L2-normalized."""
+    """Deterministic test embedding: a bag of content words (stopwords dropped, crude stemming)
+    hashed into `dimensions` buckets, L2-normalized. A crude, lexical stand-in for a semantic
+    model: it gives the dense half of hybrid retrieval a real similarity signal in tests."""
     vector = [0.0] * dimensions
     for word in re.findall(r"[a-z0-9]+", text.lower()):
-        digest = hashlib.sha256(word.encode()).digest()
-        vector[int.from_bytes(digest[:4], "big") % dimensions] += 1.0 if digest[4] % 2 else -1.0
+        if word in _STOPWORDS or len(word) < 2:
+            continue
+        digest = hashlib.sha256(_stem(word).encode()).digest()
+        vector[int.from_bytes(digest[:4], "big") % dimensions] += 1.0
     norm = math.sqrt(sum(v * v for v in vector)) or 1.0
     return [v / norm for v in vector]
 
