@@ -153,7 +153,8 @@ def offline_answer(context: dict[str, Any]) -> str:
         parts.append("For your home: " + "; ".join(context["profile_facts"]) + ".")
     if passages:
         first = passages[0]
-        sentences = re.split(r"(?<=[.!?])\s+", " ".join(first["text"].split()))
+        body = first["text"].split("\n\n", 1)[-1]  # without the "Title — Section" header line
+        sentences = re.split(r"(?<=[.!?])\s+", " ".join(body.split()))
         body = " ".join(sentence for sentence in sentences[:3] if not sentence.startswith("#"))
         parts.append(f"{body} [1]")
         parts.append(f"Source: [1] {first['text'].split(' — ')[0]} ({first['source']}).")
