@@ -86,7 +86,12 @@ def build_advisor(
     graph.add_node(
         "recall",
         make_recall(
-            profiles=profiles, data=tools.data, retriever=retriever, evaluation=config.eval, clock=clock
+            profiles=profiles,
+            data=tools.data,
+            retriever=retriever,
+            evaluation=config.eval,
+            clock=clock,
+            retrieve_k=config.agents.retrieval.k,
         ),
     )
     graph.add_node(
@@ -97,7 +102,9 @@ def build_advisor(
             clock=clock,
         ),
     )
-    graph.add_node("recommend", make_recommend(models.recommend))
+    graph.add_node(
+        "recommend", make_recommend(models.recommend, history_turns=config.agents.recommend.history_turns)
+    )
     graph.add_node("memorizer", make_memorize(memorizer))
 
     graph.add_edge(START, "intake")

@@ -24,7 +24,7 @@ from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel, Field, ValidationError
 
 from advisor.llm.errors import invoke_model
-from advisor.llm.offline import CONVERSATION_KEY
+from advisor.llm.offline import CONVERSATION_KEY, extract_facts
 from advisor.prompts import MEMORIZER_SYSTEM, SUMMARIZE_SYSTEM
 from advisor.state import MemorizerState
 from config.files import MemorizerConfig
@@ -38,6 +38,7 @@ from profiles.repository import (
     split_field_path,
 )
 from profiles.sessions import SessionRepository
+from traces.recorder import current_trace
 
 logger = logging.getLogger(__name__)
 
@@ -123,6 +124,8 @@ class Memorizer:
             config=config,
         )
         self._sessions.mark_memorized(user_id, session_id, state["through_turn"])
+        if (trace := current_trace()) is not None:
+            trace.state_change("memorized_through_turn", state["through_turn"], node="memorizer")
         return MemorizeResult(
             user_id=user_id,
             session_id=session_id,
@@ -158,6 +161,7 @@ class Memorizer:
         ]
         if not conversation:
             return {"extracted_facts": []}
+        _record_stated(conversation)
         numbered = "\n".join(f"[{item['turn']}] {item['text']}" for item in conversation)
         messages = [
             SystemMessage(MEMORIZER_SYSTEM),
@@ -196,6 +200,17 @@ class Memorizer:
                 continue
             validated.append(fact)
             changes.append(change.model_dump(mode="json"))
+            if (trace := current_trace()) is not None:
+                trace.memory_write(
+                    ("profiles", state["user_id"]),
+                    "profile",
+                    operation="update",
+                    data={change.field: change.new_value},
+                    changes=[(change.field, change.old_value, change.new_value)],
+                    node="memorizer.apply",
+                )
+        if rejected and (trace := current_trace()) is not None:
+            trace.state_change("rejected_facts", rejected, node="memorizer.apply")
         return {"validated_facts": validated, "rejected_facts": rejected, "changes": changes}
 
     def _summarize(self, state: MemorizerState, config: RunnableConfig) -> dict[str, Any]:
@@ -224,10 +239,16 @@ class Memorizer:
         summary = str(invoke_model(self._model, messages, role="memorizer", config=config).content).strip()
         turns = sorted({item["turn"] for item in old})
         if summary:
-            self._profiles.add_note(
-                state["user_id"],
-                ProfileNote(content=summary[:4000], source_session=session.session_id, source_turns=turns),
-            )
+            note = ProfileNote(content=summary[:4000], source_session=session.session_id, source_turns=turns)
+            self._profiles.add_note(state["user_id"], note)
+            if (trace := current_trace()) is not None:
+                trace.memory_write(
+                    ("profiles", state["user_id"]),
+                    "profile",
+                    operation="add",
+                    data={"note": note.model_dump(mode="json")},
+                    node="memorizer.summarize",
+                )
         return {"summary": summary or None, "turns_to_summarize": turns}
 
 
@@ -257,3 +278,26 @@ def _parse_facts(content: str) -> tuple[list[ExtractedFact], list[dict[str, Any]
                 {"node": "memorizer.extract", "type": "invalid_fact", "message": str(exc.errors()[0]["msg"])}
             )
     return facts, errors
+
+
+def _record_stated(conversation: list[dict[str, Any]]) -> None:
+    """Trace the user messages this run reads and the facts deterministic patterns find in them,
+    independently of the model, so a run that misses a fact is caught by the hygiene grader."""
+    trace = current_trace()
+    if trace is None:
+        return
+    if trace.kind == "memorize":  # inside a turn, intake already recorded the turn's own input
+        for item in conversation:
+            trace.user_input(str(item["text"]), node="memorizer.extract")
+    stated = [
+        {
+            "field": fact["field"],
+            "value": fact["new_value"],
+            "turn": fact["source_turn"],
+            "text": fact["source_text"],
+        }
+        for fact in extract_facts(conversation)
+        if fact["confidence"] >= 0.7
+    ]
+    if stated:
+        trace.state_change("stated_facts", stated, node="memorizer.extract")

@@ -21,6 +21,7 @@ from knowledge.models import Retriever
 from knowledge.retriever import KnowledgeRetriever
 from knowledge.store import KnowledgeStore
 from profiles.json_store import JsonFileStore
+from traces.storage import TraceStore
 
 
 @dataclass
@@ -85,7 +86,14 @@ def build_runtime(
         retriever=retriever,
         clock=clock,
     )
-    service = ConversationService(advisor=advisor, offline=models.offline)
+    service = ConversationService(
+        advisor=advisor,
+        traces=TraceStore(settings.traces_dir),
+        labels=models.labels,
+        offline=models.offline,
+        history_turns=config.agents.recommend.history_turns,
+        clock=clock,
+    )
     return AppRuntime(
         settings=settings,
         config=config,

@@ -44,6 +44,9 @@ class AnalyzerConfig(RoleConfig):
 
 class RecommendConfig(RoleConfig):
     temperature: float = Field(0.3, ge=0.0, le=2.0)
+    # Previous exchanges of the thread given to the model. Older history is left to the memorizer's
+    # notes: loading it all is what blows the token budget (evaluation scenario D).
+    history_turns: int = Field(1, ge=0, le=10000)
 
 
 class MemorizerConfig(RoleConfig):
@@ -60,11 +63,16 @@ class EmbeddingsConfig(_Strict):
     dimensions: int = Field(768, ge=8, le=8192)
 
 
+class RetrievalConfig(_Strict):
+    k: int = Field(4, ge=1, le=10)  # passages given to the answer (distinct documents)
+
+
 class AgentsConfig(_Strict):
     analyzer: AnalyzerConfig = AnalyzerConfig()
     recommend: RecommendConfig = RecommendConfig()
     memorizer: MemorizerConfig = MemorizerConfig()
     embeddings: EmbeddingsConfig = EmbeddingsConfig()
+    retrieval: RetrievalConfig = RetrievalConfig()
 
     def chat_roles(self) -> dict[str, RoleConfig]:
         return {"analyzer": self.analyzer, "recommend": self.recommend, "memorizer": self.memorizer}

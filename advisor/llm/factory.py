@@ -29,8 +29,9 @@ def chat_model(
     role: str, config: RoleConfig, *, ollama_base_url: str, force_offline: bool = False
 ) -> tuple[BaseChatModel, str]:
     if force_offline or config.provider == "offline":
-        return OfflineChatModel(role=role), "offline"
+        return OfflineChatModel(role=role, tags=[f"role:{role}"]), "offline"
     model = ChatOllama(
+        tags=[f"role:{role}"],  # traces name the role that made each LLM call
         base_url=ollama_base_url,
         model=config.model,
         temperature=config.temperature,

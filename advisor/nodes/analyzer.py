@@ -27,6 +27,7 @@ from advisor.state import AdvisorState
 from advisor.tools.models import Observation, RateSchedule, SolarEstimate, WeatherForecast
 from advisor.tools.toolkit import TurnContext
 from config.clock import Clock
+from traces.recorder import current_trace
 
 logger = logging.getLogger(__name__)
 
@@ -94,6 +95,16 @@ def make_analyzer(*, agents: dict[str, Any], recursion_limit: int, clock: Clock)
         observations = [_observation(message) for message in messages if isinstance(message, ToolMessage)]
         if not observations and not errors and any(isinstance(m, AIMessage) for m in messages):
             errors.append({"node": "analyzer", "type": "no_tool_call", "message": "no data tool was called"})
+        if (trace := current_trace()) is not None:
+            for error in errors:
+                trace.error(node="analyzer", kind=error["type"], message=error["message"])
+            forced = any(error["type"] == "recursion_limit" for error in errors)
+            trace.state_change(
+                "analyzer_exit",
+                "forced (recursion limit)" if forced else "natural",
+                node="analyzer",
+                reason=f"{len(observations)} observation(s)",
+            )
         return {"tool_observations": observations, "errors": errors, **_typed_data(observations)}
 
     return analyzer

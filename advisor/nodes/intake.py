@@ -7,8 +7,10 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 
 from advisor.intent import clarifying_question, classify, validate_message
+from advisor.llm.offline import extract_facts
 from advisor.state import AdvisorState
 from config.files import MemorizerConfig
+from traces.recorder import current_trace
 
 EMPTY_REPLY = (
     'I didn\'t get any text. Ask me about your energy use, for example "When should I charge my EV?", '
@@ -47,6 +49,31 @@ def make_intake(memorizer: MemorizerConfig):
             update.update(response=clarifying_question(result), route="done")
         if pending and intent != "slot_answer":
             update.update(pending_slot=None, pending_question=None)  # the user moved on
+        _record(checked.text, update, turn)
         return update
 
     return intake
+
+
+def _record(text: str, update: dict[str, Any], turn: int) -> None:
+    """Trace: the input, the routing decision, and the facts the user stated (found by the same
+    deterministic patterns the offline memorizer uses), so graders can spot facts never saved."""
+    trace = current_trace()
+    if trace is None:
+        return
+    trace.user_input(text)
+    trace.state_change(
+        "intent",
+        {"intent": update["intent"], "confidence": update["intent_confidence"], "topic": update["topic"]},
+        node="intake",
+        reason="clarifying question" if update["route"] == "done" else None,
+    )
+    stated = [
+        {"field": fact["field"], "value": fact["new_value"], "turn": turn, "text": fact["source_text"]}
+        for fact in extract_facts([{"turn": max(turn, 1), "text": text}])
+        if fact["confidence"] >= 0.7
+    ]
+    if stated:
+        trace.state_change("stated_facts", stated, node="intake")
+    if update["should_memorize"] or update["memorize_due"]:
+        trace.state_change("memorize", "now" if update["should_memorize"] else "after reply", node="intake")

@@ -18,11 +18,12 @@ from advisor.tools.open_meteo import Place
 from config.clock import Clock
 from config.files import EvalConfig
 from knowledge.models import Retriever
+from profiles.models import SECTION_MODELS, UserProfile
 from profiles.repository import ChangeSource, InvalidValueError, ProfileRepository
 from profiles.staleness import stale_sections
+from traces.recorder import current_trace
 
 logger = logging.getLogger(__name__)
-RETRIEVE_K = 4
 
 GREETING = (
     "Hi! I can plan EV charging around your rates, tell you what your solar will make today, and explain "
@@ -38,6 +39,7 @@ def make_recall(
     retriever: Retriever | None,
     evaluation: EvalConfig,
     clock: Clock,
+    retrieve_k: int = 4,
 ):
     def geocode(query: str) -> Place | None:
         try:
@@ -49,6 +51,7 @@ def make_recall(
     def recall(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         user_id = state["user_id"]
         profile = profiles.get(user_id)
+        _record_read(user_id, profile)
         message, intent, topic = state["message"], state["intent"], state.get("topic", "general")
         update: dict[str, Any] = {"user_profile": profile, "pending_slot": None, "pending_question": None}
         notices = list(state.get("notices", []))
@@ -65,9 +68,9 @@ def make_recall(
             )
             for field, value in found.items():
                 try:
-                    changes.append(
-                        profiles.apply_change(user_id, field, value, source=source).model_dump(mode="json")
-                    )
+                    change = profiles.apply_change(user_id, field, value, source=source)
+                    changes.append(change.model_dump(mode="json"))
+                    _record_write(user_id, change.field, change.old_value, change.new_value, node="recall")
                 except InvalidValueError as exc:
                     notices.append(f"I couldn't use {value!r} for {field.split('.')[-1]}: {exc.reason}.")
             if not changes:
@@ -97,6 +100,10 @@ def make_recall(
         missing = missing_slots(profile, intent, topic)
         if missing or (intent == "smalltalk" and profile is None):
             slot = missing[0] if missing else "location"
+            if (trace := current_trace()) is not None:
+                trace.state_change(
+                    "slot_request", slot, node="recall", reason=f"missing: {', '.join(missing) or 'location'}"
+                )
             return {
                 **update,
                 "missing_slots": missing or ["location"],
@@ -111,10 +118,51 @@ def make_recall(
         if intent == "goodbye":
             return {**update, "missing_slots": [], "response": GOODBYE, "route": "done"}
 
+        # Only questions that need knowledge retrieve: "just in case" retrieval is waste the graders
+        # flag. The run config goes along so callback tracing records the retrieval.
         docs = (
-            retriever.retrieve(message, RETRIEVE_K) if retriever is not None and intent == "knowledge" else []
+            retriever.retrieve(message, retrieve_k, config)
+            if retriever is not None and intent == "knowledge"
+            else []
         )
         route = "analyzer" if intent == "live_data" else "recommend"
+        if (trace := current_trace()) is not None:
+            trace.state_change("route", route, node="recall")
         return {**update, "missing_slots": [], "retrieved_docs": docs, "route": route}
 
     return recall
+
+
+def _record_read(user_id: str, profile: UserProfile | None) -> None:
+    """Trace the profile read with each section's timestamp (what the staleness grader judges)."""
+    trace = current_trace()
+    if trace is None:
+        return
+    results = []
+    if profile is not None:
+        sections = {
+            name: (section.updated_at.isoformat() if section.updated_at else None)
+            for name in SECTION_MODELS
+            if (section := getattr(profile, name)) is not None
+        }
+        results = [
+            {
+                "user_id": user_id,
+                "sections": sections,
+                "profile": profile.model_dump(mode="json", exclude={"notes"}),
+            }
+        ]
+    trace.memory_read(("profiles", user_id), "profile", results, node="recall")
+
+
+def _record_write(user_id: str, field: str, old: Any, new: Any, *, node: str) -> None:
+    trace = current_trace()
+    if trace is not None:
+        trace.memory_write(
+            ("profiles", user_id),
+            "profile",
+            operation="update",
+            data={field: new},
+            changes=[(field, old, new)],
+            node=node,
+        )
