@@ -7,6 +7,7 @@ import getpass
 import sys
 from collections.abc import Sequence
 from importlib import metadata
+from pathlib import Path
 
 import httpx
 
@@ -34,6 +35,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="start the advisor (Slack when tokens are set, otherwise the terminal); checks the setup first",
     )
     commands.add_parser("ingest", help="load knowledge/docs into the knowledge base (only what changed)")
+    samples = commands.add_parser("samples", help="run the evaluation scenarios and write the sample traces")
+    samples.add_argument(
+        "--out", type=Path, default=None, help="folder for the traces (default: traces/samples)"
+    )
+    evaluate = commands.add_parser(
+        "eval", help="grade trace files or folders (same as python -m traces.evaluate)"
+    )
+    evaluate.add_argument(
+        "args", nargs=argparse.REMAINDER, help="PATH... [--format text|markdown|json|junit] [--config FILE]"
+    )
     chat = commands.add_parser("chat", help="talk to the advisor in this terminal")
     chat.add_argument("--user", help="profile id to talk as (default: local-<your login name>)")
     chat.add_argument(
@@ -48,6 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_OK
+    if args.command == "eval":
+        from traces.evaluate import main as evaluate_main
+
+        return evaluate_main(args.args)
     try:
         settings = load_settings()
     except ConfigError as exc:
@@ -69,6 +84,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return doctor(settings)
     if args.command == "ingest":
         return ingest_command(settings)
+    if args.command == "samples":
+        from bot.samples import SAMPLES_DIR, generate
+
+        for name, path in generate(args.out or SAMPLES_DIR).items():
+            print(f"{name}: {path}")
+        return EXIT_OK
     if args.command == "chat":
         return chat(settings, user=args.user, new_session=args.new_session)
     return run(settings)
