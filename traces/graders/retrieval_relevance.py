@@ -14,15 +14,20 @@ NAME = "retrieval_relevance"
 QUOTE_WORDS = 8  # a passage sentence of at least this many words found in the answer counts as quoted
 
 
+_TOKEN = re.compile(r"[a-z0-9%$.]+")
+
+
 def _normalize(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9%$.]+", text.lower()))
+    return " ".join(_TOKEN.findall(text.lower()))
 
 
-def _quoted(passage: str, answer: str) -> bool:
-    target = _normalize(answer)
-    for sentence in re.split(r"(?<=[.!?])\s+", passage):
-        words = _normalize(sentence)
-        if len(words.split()) >= QUOTE_WORDS and words in target:
+def _quoted(passage: str, normalized_answer: str) -> bool:
+    """True when a sentence of the passage (QUOTE_WORDS words or more) appears in the answer."""
+    if not normalized_answer:
+        return False
+    # Tokens keep their full stops, so ". " separates sentences in the normalized text.
+    for sentence in _normalize(passage).split(". "):
+        if sentence.count(" ") + 1 >= QUOTE_WORDS and sentence.rstrip(".") in normalized_answer:
             return True
     return False
 
@@ -61,7 +66,7 @@ class RetrievalRelevanceGrader:
             for number in step.new_value
             if isinstance(number, int)
         }
-        answer = " ".join(str(step.content) for step in trace.steps if isinstance(step, FinalOutputStep))
+        answer = _normalize(" ".join(str(step.content) for step in trace.steps if isinstance(step, FinalOutputStep)))
         used, unused = [], []
         for number, (step_id, result) in enumerate(passages, start=1):
             (used if number in cited or _quoted(result.content, answer) else unused).append(
