@@ -34,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
         "run",
         help="start the advisor (Slack when tokens are set, otherwise the terminal); checks the setup first",
     )
+    commands.add_parser(
+        "slack", help="run the Slack bot (Socket Mode; needs SLACK_BOT_TOKEN and SLACK_APP_TOKEN)"
+    )
     commands.add_parser("ingest", help="load knowledge/docs into the knowledge base (only what changed)")
     samples = commands.add_parser("samples", help="run the evaluation scenarios and write the sample traces")
     samples.add_argument(
@@ -84,6 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return doctor(settings)
     if args.command == "ingest":
         return ingest_command(settings)
+    if args.command == "slack":
+        return slack(settings)
     if args.command == "samples":
         from bot.samples import SAMPLES_DIR, generate
 
@@ -105,15 +110,51 @@ def doctor(settings: Settings) -> int:
 def run(settings: Settings) -> int:
     """What `make run` starts: the Slack bot when both tokens are set, otherwise the terminal chat."""
     if settings.slack_configured:
-        print(
-            "Slack tokens are set, but the Slack transport is not built in this version yet; "
-            "starting the terminal chat instead."
-        )
+        return slack(settings)
     else:
         print(
             "No Slack tokens (SLACK_BOT_TOKEN, SLACK_APP_TOKEN): starting the terminal chat. See .env.example."
         )
     return chat(settings, user=None, new_session=False)
+
+
+def slack(settings: Settings) -> int:
+    """Run the Slack bot; a clear message (not a traceback) when the tokens are missing or wrong."""
+    from slack_sdk.errors import SlackApiError
+
+    from bot.slack_runner import build_slack_bot, run_until_signalled
+    from bot.wiring import build_runtime
+    from knowledge.store import KnowledgeBaseLockedError
+
+    if not settings.slack_configured:
+        print(
+            "SLACK_BOT_TOKEN and SLACK_APP_TOKEN must both be set (see .env.example); try `energy-advisor chat`.",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG
+    try:
+        runtime = build_runtime(settings, progress=print)
+    except ConfigError as exc:
+        print(f"Configuration error: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    except KnowledgeBaseLockedError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        for notice in runtime.notices:
+            print(f"Note: {notice}")
+        try:
+            bot = build_slack_bot(runtime)
+        except SlackApiError as exc:
+            print(
+                f"Slack rejected the bot token ({exc.response.get('error')}); check SLACK_BOT_TOKEN.",
+                file=sys.stderr,
+            )
+            return EXIT_FAILED
+        run_until_signalled(bot)
+        return EXIT_OK
+    finally:
+        runtime.close()
 
 
 def chat(settings: Settings, *, user: str | None, new_session: bool) -> int:

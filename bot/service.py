@@ -38,7 +38,7 @@ FAILED_REPLY = (
     "Sorry, something went wrong on my side while answering. Your message is saved; please try again."
 )
 
-TurnListener = Callable[[Session], None]
+TurnListener = Callable[[Session, "Reply"], None]
 ExtraCallbacks = Callable[[str, str, int], list[Any]]
 
 
@@ -81,7 +81,7 @@ class ConversationService:
         self._labels = labels or {}
         self._offline = offline
         self._history_messages = max(0, 2 * history_turns)
-        self._on_turn = on_turn
+        self.on_turn = on_turn
         self._callbacks = callbacks
         self._clock = clock
         self._locks = KeyedLocks()
@@ -113,9 +113,9 @@ class ConversationService:
             return Reply(text=EMPTY_REPLY, session_id=session_id, turn=0, offline=self._offline)
         with self._locks.hold((user_id, session_id)):
             reply, session = self._turn(user_id, session_id, text, channel=channel, thread_ts=thread_ts)
-        if self._on_turn is not None:
+        if self.on_turn is not None:
             try:
-                self._on_turn(session)
+                self.on_turn(session, reply)
             except Exception:  # a scheduling problem must not lose the answer
                 logger.exception("Turn listener failed for session %s", session_id)
         return reply

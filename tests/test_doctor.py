@@ -12,7 +12,7 @@ from bot.cli import main
 from bot.doctor import Status, render, run_doctor
 from config.settings import Settings
 from tests.servers.ollama import FakeOllama
-from tests.servers.slack import FakeSlackWebApi
+from tests.servers.slack import FakeSlack
 
 BOT_TOKEN = "xoxb-1111-2222-secretbotvalue"
 APP_TOKEN = "xapp-1-A111-3333-secretappvalue"
@@ -96,7 +96,7 @@ def test_ollama_not_needed_when_every_role_is_offline(tmp_path: Path, http: http
 
 
 def test_slack_tokens_are_verified_and_never_printed(tmp_path: Path, http: httpx.Client) -> None:
-    with FakeSlackWebApi({BOT_TOKEN}) as slack:
+    with FakeSlack(bot_token=BOT_TOKEN, app_token=APP_TOKEN) as slack:
         settings = make_settings(
             tmp_path,
             slack_bot_token=BOT_TOKEN,
@@ -116,7 +116,7 @@ def test_slack_tokens_are_verified_and_never_printed(tmp_path: Path, http: httpx
 
 
 def test_rejected_slack_token_fails(tmp_path: Path, http: httpx.Client) -> None:
-    with FakeSlackWebApi(set()) as slack:
+    with FakeSlack(bot_token="xoxb-a-different-valid-token", app_token=APP_TOKEN) as slack:
         report = run_doctor(
             make_settings(
                 tmp_path, slack_bot_token=BOT_TOKEN, slack_app_token=APP_TOKEN, slack_api_url=slack.api_url

@@ -54,7 +54,7 @@ class LocalHTTPServer:
                 request = Request(self.command, path, query, dict(self.headers), self.rfile.read(length))
                 with outer._lock:
                     outer.requests.append(request)
-                handler = outer.routes.get((self.command, path))
+                handler = outer.routes.get((self.command, path)) or outer.route_for(path)
                 response = handler(request) if handler else Response.json({"error": "not found"}, 404)
                 self.send_response(response.status)
                 for name, value in response.headers.items():
@@ -79,6 +79,10 @@ class LocalHTTPServer:
 
     def route(self, method: str, path: str, handler: Handler) -> None:
         self.routes[(method, path)] = handler
+
+    def route_for(self, path: str) -> Handler | None:
+        """Fallback for paths no exact route matches (subclasses route whole prefixes)."""
+        return None
 
     def __enter__(self) -> LocalHTTPServer:
         self._thread.start()

@@ -66,7 +66,9 @@ class RetrievalRelevanceGrader:
             for number in step.new_value
             if isinstance(number, int)
         }
-        answer = _normalize(" ".join(str(step.content) for step in trace.steps if isinstance(step, FinalOutputStep)))
+        answer = _normalize(
+            " ".join(str(step.content) for step in trace.steps if isinstance(step, FinalOutputStep))
+        )
         used, unused = [], []
         for number, (step_id, result) in enumerate(passages, start=1):
             (used if number in cited or _quoted(result.content, answer) else unused).append(

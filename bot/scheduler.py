@@ -1,0 +1,104 @@
+"""Idle memorization with APScheduler 3 (`BackgroundScheduler`).
+
+Every turn (re)schedules `memorize:<user>:<session>` at last activity + `idle_minutes`; the turn
+threshold memorizes at once (after the reply). At start-up, sessions idle past the timeout and
+not yet memorized are memorized, so nothing is lost across a restart or crash. A failed run is
+retried with backoff and logged; the session stays un-memorized until one succeeds. The
+conversation service's per-session lock keeps a memorize run from overlapping a turn.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from apscheduler.schedulers.background import BackgroundScheduler
+
+from bot.service import ConversationService, Reply
+from config.clock import Clock, utc_now
+from profiles.session import Session
+
+logger = logging.getLogger(__name__)
+
+RETRY_MINUTES = (1, 2, 5, 15, 30, 60)
+
+
+class MemorizeScheduler:
+    def __init__(
+        self,
+        *,
+        service: ConversationService,
+        idle_minutes: float,
+        clock: Clock = utc_now,
+        retry_minutes: tuple[float, ...] = RETRY_MINUTES,
+    ) -> None:
+        self._service = service
+        self._idle = timedelta(minutes=idle_minutes)
+        self._idle_minutes = idle_minutes
+        self._clock = clock
+        self._retry_minutes = retry_minutes
+        self._scheduler = BackgroundScheduler(
+            timezone="UTC", job_defaults={"misfire_grace_time": None, "coalesce": True}
+        )
+
+    def start(self) -> int:
+        """Start, and memorize sessions left idle (and unmemorized) while the bot was down."""
+        self._scheduler.start()
+        overdue = self._service.sessions.list_idle_unmemorized(self._idle_minutes)
+        for session in overdue:
+            self._schedule(session.user_id, session.session_id, delay=timedelta(0))
+        if overdue:
+            logger.info("Memorizing %d session(s) left idle while the bot was down", len(overdue))
+        return len(overdue)
+
+    def shutdown(self, *, wait: bool = True) -> None:
+        """Stop; with `wait`, running memorize jobs finish first."""
+        if self._scheduler.running:
+            self._scheduler.shutdown(wait=wait)
+
+    def on_turn(self, session: Session, reply: Reply | None = None) -> None:
+        """After every stored turn: memorize now if the turn threshold was reached, else at idle."""
+        if reply is not None and reply.memorize_due:
+            self._schedule(session.user_id, session.session_id, delay=timedelta(0))
+        elif session.needs_memorizing:
+            due = session.last_activity_at + self._idle - self._clock()
+            self._schedule(session.user_id, session.session_id, delay=max(due, timedelta(0)))
+
+    def job_ids(self) -> list[str]:
+        return [job.id for job in self._scheduler.get_jobs()]
+
+    # --- internals ------------------------------------------------------------------------
+
+    def _schedule(self, user_id: str, session_id: str, *, delay: timedelta, attempt: int = 0) -> None:
+        self._scheduler.add_job(
+            self._memorize,
+            "date",
+            run_date=self._clock() + delay,
+            args=[user_id, session_id, attempt],
+            id=f"memorize:{user_id}:{session_id}",
+            replace_existing=True,
+        )
+
+    def _memorize(self, user_id: str, session_id: str, attempt: int) -> None:
+        session = self._service.sessions.get(user_id, session_id)
+        if session is None or not session.needs_memorizing:
+            return
+        try:
+            result = self._service.memorize(user_id, session_id)
+        except Exception as exc:
+            wait = self._retry_minutes[min(attempt, len(self._retry_minutes) - 1)]
+            logger.warning(
+                "Memorizing session %s failed (attempt %d: %s); retrying in %g min",
+                session_id,
+                attempt + 1,
+                exc,
+                wait,
+            )
+            self._schedule(user_id, session_id, delay=timedelta(minutes=wait), attempt=attempt + 1)
+            return
+        logger.info(
+            "Memorized session %s through turn %d (%d change(s))",
+            session_id,
+            result.through_turn,
+            len(result.applied),
+        )
