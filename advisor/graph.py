@@ -37,9 +37,9 @@ class Toolkit:
     data: DataSources
 
 
-def session_repository(store: BaseStore, config: AppConfig) -> SessionRepository:
+def session_repository(store: BaseStore, config: AppConfig, clock: Clock = utc_now) -> SessionRepository:
     """Sessions keep two messages per raw turn the memorizer may still need."""
-    return SessionRepository(store, max_messages=2 * config.agents.memorizer.max_raw_turns)
+    return SessionRepository(store, max_messages=2 * config.agents.memorizer.max_raw_turns, clock=clock)
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ def build_advisor(
     clock: Clock = utc_now,
 ) -> Advisor:
     profiles = ProfileRepository(store, clock=clock)
-    sessions = session_repository(store, config)
+    sessions = session_repository(store, config, clock)
     memorizer = Memorizer(
         model=models.memorizer, profiles=profiles, sessions=sessions, config=config.agents.memorizer
     )

@@ -70,10 +70,11 @@ class MemorizeScheduler:
     # --- internals ------------------------------------------------------------------------
 
     def _schedule(self, user_id: str, session_id: str, *, delay: timedelta, attempt: int = 0) -> None:
+        # The injected clock decides how long to wait; APScheduler itself runs on real time.
         self._scheduler.add_job(
             self._memorize,
             "date",
-            run_date=self._clock() + delay,
+            run_date=utc_now() + delay,
             args=[user_id, session_id, attempt],
             id=f"memorize:{user_id}:{session_id}",
             replace_existing=True,
