@@ -157,9 +157,9 @@ def check_slack(settings: Settings, http: httpx.Client) -> Check:
             status=Status.WARN,
             detail=f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not set",
             fix=(
-                "Create a Slack app for Socket Mode, install it to your workspace, and put its bot token "
-                "(xoxb-...) as SLACK_BOT_TOKEN and an app-level token with connections:write (xapp-...) as "
-                "SLACK_APP_TOKEN in .env (see .env.example). Until then `make run` uses the terminal."
+                "Create the Slack app from slack-manifest.yaml (README: 'Install in your Slack workspace'), "
+                "install it, and put its bot token (xoxb-...) as SLACK_BOT_TOKEN and an app-level token with "
+                "connections:write (xapp-...) as SLACK_APP_TOKEN in .env. Until then `make run` uses the terminal."
             ),
         )
     assert settings.slack_bot_token is not None
@@ -243,10 +243,7 @@ def _summary(report: Report) -> str:
         return "Result: something must be fixed before the advisor can start (see FAIL above)."
     model = "Ollama" if report.status_of("ollama") is Status.OK else "offline mode (no language model)"
     if report.status_of("slack") is Status.OK:
-        return (
-            f"Result: ready. Slack tokens work, but this version has no Slack transport yet: "
-            f"`make run` starts the terminal chat with {model}."
-        )
+        return f"Result: ready. `make run` starts the Slack bot with {model}."
     return f"Result: ready. `make run` starts the terminal chat with {model}."
 
 
