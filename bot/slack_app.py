@@ -83,14 +83,17 @@ class InFlight:
 
 def create_app(
     *,
-    client: WebClient,
+    settings: Any,
     service: ConversationService,
     seen: SeenEvents,
     eval_config: EvalConfig,
     scheduler: MemorizeScheduler | None = None,
     in_flight: InFlight | None = None,
+    client: WebClient | None = None,
 ) -> App:
-    app = App(client=client)
+    """A Bolt app whose WebClient talks to `settings.slack_api_url` (Slack's, or a test server)
+    and retries rate-limited calls honouring Retry-After."""
+    app = App(client=client or slack_client(settings))
     in_flight = in_flight or InFlight()
     if scheduler is not None:
         service.on_turn = scheduler.on_turn

@@ -8,7 +8,7 @@ import threading
 
 from bot.dedup import SeenEvents
 from bot.scheduler import MemorizeScheduler
-from bot.slack_app import InFlight, SlackBot, create_app, slack_client
+from bot.slack_app import InFlight, SlackBot, create_app
 from bot.wiring import AppRuntime
 from config.clock import Clock, utc_now
 
@@ -23,7 +23,7 @@ def build_slack_bot(runtime: AppRuntime, *, clock: Clock = utc_now) -> SlackBot:
     )
     in_flight = InFlight()
     app = create_app(
-        client=slack_client(settings),
+        settings=settings,
         service=runtime.service,
         seen=SeenEvents(settings.data_dir / "slack" / "seen-events.txt"),
         eval_config=runtime.config.eval,

@@ -304,6 +304,18 @@ def test_mentions_point_to_dms_and_home_shows_the_profile(harness: Harness) -> N
     assert (
         "*Household*" in text and "stale" in text and "updated" in text
     )  # the fixture profile is months old
+    harness.slack.push(
+        "events_api",
+        {
+            "type": "event_callback",
+            "team_id": TEAM,
+            "event_id": "EvTab",
+            "event": {"type": "app_home_opened", "user": "U1", "channel": "DU1", "tab": "messages"},
+        },
+    )
+    harness.slack.wait_for(lambda: harness.slack.calls_to("assistant.threads.setSuggestedPrompts"))
+    prompts = harness.slack.calls_to("assistant.threads.setSuggestedPrompts")[0].params["prompts"]
+    assert "When should I charge my EV?" in [prompt["message"] for prompt in prompts]
 
 
 def test_seen_events_survive_a_restart(data_dir: Path) -> None:

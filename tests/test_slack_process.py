@@ -15,7 +15,7 @@ import httpx
 import yaml
 
 from bot.dedup import SeenEvents
-from bot.slack_app import InFlight, SlackBot, create_app, slack_client
+from bot.slack_app import InFlight, SlackBot, create_app
 from bot.wiring import build_runtime
 from config.settings import Settings
 from tests.advisor_helpers import CONFIGURED_PROFILE, app_config
@@ -143,7 +143,7 @@ def test_stop_lets_a_running_turn_finish(data_dir: Path) -> None:
         slow = SlowService(runtime.service, delay=2.0)
         in_flight = InFlight()
         app = create_app(
-            client=slack_client(settings),
+            settings=settings,
             service=slow,
             seen=SeenEvents(None),
             eval_config=runtime.config.eval,
