@@ -29,25 +29,13 @@ from advisor.graph import Toolkit, build_advisor
 from advisor.llm.factory import ModelSet
 from advisor.tools.data import build_data_sources
 from advisor.tools.toolkit import build_tools
+from bot.samples import CONFIGURED
 from bot.service import ConversationService
 from config.files import AgentsConfig, AppConfig, EvalConfig, ToolsConfig
 from config.settings import Settings
 from profiles.json_store import JsonFileStore
 
-PROFILE = {
-    "user_id": "bench-user",
-    "equipment": {"ev_model": "Tesla Model 3", "ev_battery_kwh": 57.5, "ev_charger_kw": 11.5},
-    "household": {"work_schedule": "WFH", "occupants": 2},
-    "location": {
-        "lat": 37.7749,
-        "lon": -122.4194,
-        "zip_code": "94102",
-        "city": "San Francisco",
-        "timezone": "America/Los_Angeles",
-        "utility_provider": "PG&E",
-        "rate_schedule": "EV2-A",
-    },
-}
+PROFILE = {**CONFIGURED, "user_id": "bench-user"}  # the sample scenarios' configured household
 
 
 class ScriptedModel(BaseChatModel):

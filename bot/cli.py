@@ -123,8 +123,6 @@ def slack(settings: Settings) -> int:
     from slack_sdk.errors import SlackApiError
 
     from bot.slack_runner import build_slack_bot, run_until_signalled
-    from bot.wiring import build_runtime
-    from knowledge.store import KnowledgeBaseLockedError
 
     if not settings.slack_configured:
         print(
@@ -132,17 +130,10 @@ def slack(settings: Settings) -> int:
             file=sys.stderr,
         )
         return EXIT_CONFIG
+    runtime, status = _start_runtime(settings)
+    if runtime is None:
+        return status
     try:
-        runtime = build_runtime(settings, progress=print)
-    except ConfigError as exc:
-        print(f"Configuration error: {exc}", file=sys.stderr)
-        return EXIT_CONFIG
-    except KnowledgeBaseLockedError as exc:
-        print(str(exc), file=sys.stderr)
-        return EXIT_FAILED
-    try:
-        for notice in runtime.notices:
-            print(f"Note: {notice}")
         try:
             bot = build_slack_bot(runtime)
         except SlackApiError as exc:
@@ -159,7 +150,6 @@ def slack(settings: Settings) -> int:
 
 def chat(settings: Settings, *, user: str | None, new_session: bool) -> int:
     from bot.chat import run_chat, terminal_user_id
-    from bot.wiring import build_runtime
     from profiles.ids import InvalidIdError, validate_label
 
     user_id = user or terminal_user_id(getpass.getuser())
@@ -168,19 +158,10 @@ def chat(settings: Settings, *, user: str | None, new_session: bool) -> int:
     except InvalidIdError as exc:
         print(f"--user: {exc}", file=sys.stderr)
         return EXIT_CONFIG
-    from knowledge.store import KnowledgeBaseLockedError
-
+    runtime, status = _start_runtime(settings)
+    if runtime is None:
+        return status
     try:
-        runtime = build_runtime(settings, progress=print)
-    except ConfigError as exc:
-        print(f"Configuration error: {exc}", file=sys.stderr)
-        return EXIT_CONFIG
-    except KnowledgeBaseLockedError as exc:
-        print(str(exc), file=sys.stderr)
-        return EXIT_FAILED
-    try:
-        for notice in runtime.notices:
-            print(f"Note: {notice}")
         if runtime.models.offline:
             print(
                 "OFFLINE MODE: answers are assembled from templates and calculations, without a language model."
@@ -193,6 +174,25 @@ def chat(settings: Settings, *, user: str | None, new_session: bool) -> int:
         )
     finally:
         runtime.close()
+
+
+def _start_runtime(settings: Settings):
+    """Build the app (ingesting the knowledge base first) and say what start-up noticed; on a
+    problem, print one clear message and return (None, exit code)."""
+    from bot.wiring import build_runtime
+    from knowledge.store import KnowledgeBaseLockedError
+
+    try:
+        runtime = build_runtime(settings, progress=print)
+    except ConfigError as exc:
+        print(f"Configuration error: {exc}", file=sys.stderr)
+        return None, EXIT_CONFIG
+    except KnowledgeBaseLockedError as exc:
+        print(str(exc), file=sys.stderr)
+        return None, EXIT_FAILED
+    for notice in runtime.notices:
+        print(f"Note: {notice}")
+    return runtime, EXIT_OK
 
 
 def ingest_command(settings: Settings) -> int:
