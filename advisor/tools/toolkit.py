@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Literal
+from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from langchain.tools import ToolRuntime
@@ -49,7 +49,7 @@ class TurnContext:
 def build_tools(data: DataSources) -> list[BaseTool]:
     @tool(return_direct=True)
     def plan_ev_charging(
-        runtime: ToolRuntime[TurnContext],
+        runtime: ToolRuntime[TurnContext, Any],
         current_soc_pct: float = 30,
         target_soc_pct: float = 80,
         ready_by_hour: int = 7,
@@ -61,31 +61,31 @@ def build_tools(data: DataSources) -> list[BaseTool]:
         ).model_dump_json()
 
     @tool(return_direct=True)
-    def compare_charging_costs(runtime: ToolRuntime[TurnContext], kwh: float, ready_by_hour: int = 7) -> str:
+    def compare_charging_costs(runtime: ToolRuntime[TurnContext, Any], kwh: float, ready_by_hour: int = 7) -> str:
         """Cost of charging kwh now vs in the cheapest hours before ready_by_hour."""
         return compare_charging(data, runtime.context, kwh, ready_by_hour).model_dump_json()
 
     @tool(return_direct=True)
     def get_tariff_prices(
-        runtime: ToolRuntime[TurnContext], day: Literal["today", "tomorrow"] = "today"
+        runtime: ToolRuntime[TurnContext, Any], day: Literal["today", "tomorrow"] = "today"
     ) -> str:
         """The user's time-of-use periods and $/kWh prices for a day."""
         return tariff_prices(data, runtime.context, day).model_dump_json()
 
     @tool(return_direct=True)
-    def get_weather_forecast(runtime: ToolRuntime[TurnContext], hours: int = 24) -> str:
+    def get_weather_forecast(runtime: ToolRuntime[TurnContext, Any], hours: int = 24) -> str:
         """Hourly temperature and cloud cover at the user's home."""
         return weather_forecast(data, runtime.context, hours).model_dump_json()
 
     @tool(return_direct=True)
     def get_solar_forecast(
-        runtime: ToolRuntime[TurnContext], day: Literal["today", "tomorrow"] = "today"
+        runtime: ToolRuntime[TurnContext, Any], day: Literal["today", "tomorrow"] = "today"
     ) -> str:
         """Expected output of the user's solar panels for a day, and surplus hours."""
         return solar_forecast(data, runtime.context, day).model_dump_json()
 
     @tool(return_direct=True)
-    def get_typical_solar_production(runtime: ToolRuntime[TurnContext]) -> str:
+    def get_typical_solar_production(runtime: ToolRuntime[TurnContext, Any]) -> str:
         """Typical yearly and monthly output of the user's solar panels (PVWatts)."""
         return typical_solar(data, runtime.context).model_dump_json()
 
