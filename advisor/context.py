@@ -26,6 +26,8 @@ _SECTIONS = {
     "home": ("equipment", "household"),
     "general": ("equipment", "household", "location"),
 }
+# Fields of a section that say nothing about a topic (the car, for a heat pump question).
+_NOT_FOR_TOPIC = {"home": frozenset({"ev_model", "ev_battery_kwh", "ev_charger_kw"})}
 FIELD_LABELS = {
     "solar_capacity_kw": "solar {} kW",
     "ev_model": "EV {}",
@@ -67,13 +69,14 @@ def profile_facts(profile: UserProfile | None, topic: str) -> list[str]:
     if profile is None:
         return []
     facts = []
+    left_out = _NOT_FOR_TOPIC.get(topic, frozenset())
     for section in _SECTIONS.get(topic, _SECTIONS["general"]):
         value = getattr(profile, section)
         if value is None:
             continue
         for name, template in FIELD_LABELS.items():
             field = getattr(value, name, None)
-            if field is not None:
+            if field is not None and name not in left_out:
                 facts.append(template.format(field))
     return facts
 

@@ -331,3 +331,14 @@ def test_apply_change_source_is_kept_in_the_record(repos) -> None:
         source=ChangeSource(kind="memorizer", session_id="s1", turn=2, text="we're 3 now"),
     )
     assert record.source.text == "we're 3 now" and record.old_value == 2
+
+
+def test_profile_facts_in_the_prompt_fit_the_topic() -> None:
+    from advisor.context import profile_facts
+
+    profile = UserProfile.model_validate(
+        {**CONFIGURED_PROFILE, "equipment": {**CONFIGURED_PROFILE["equipment"], "heating_type": "gas"}}
+    )
+    home = profile_facts(profile, "home")
+    assert "heating: gas" in home and not any(fact.startswith("EV") for fact in home)
+    assert "EV Tesla Model 3" in profile_facts(profile, "ev_charging")

@@ -61,7 +61,9 @@ def build_tools(data: DataSources) -> list[BaseTool]:
         ).model_dump_json()
 
     @tool(return_direct=True)
-    def compare_charging_costs(runtime: ToolRuntime[TurnContext, Any], kwh: float, ready_by_hour: int = 7) -> str:
+    def compare_charging_costs(
+        runtime: ToolRuntime[TurnContext, Any], kwh: float, ready_by_hour: int = 7
+    ) -> str:
         """Cost of charging kwh now vs in the cheapest hours before ready_by_hour."""
         return compare_charging(data, runtime.context, kwh, ready_by_hour).model_dump_json()
 
