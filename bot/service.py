@@ -177,10 +177,10 @@ class ConversationService:
             return self._failed(user_id, session_id, FAILED_REPLY, recorder)
 
         answer = "\n\n".join([*result.get("notices", []), result.get("response", "")]).strip()
-        sessions.append_message(user_id, session_id, "assistant", answer)
-        session = sessions.set_pending(
-            user_id, session_id, result.get("pending_slot"), result.get("pending_question")
-        )
+        session = sessions.append_message(user_id, session_id, "assistant", answer)
+        pending = (result.get("pending_slot"), result.get("pending_question"))
+        if pending != (session.pending_slot, session.pending_question):  # one write fewer per ordinary turn
+            session = sessions.set_pending(user_id, session_id, *pending)
         if result.get("intent") == "goodbye":
             session = sessions.end(user_id, session_id)
         recorder.final_output(answer, node=_answering_node(result))

@@ -86,11 +86,16 @@ class KnowledgeRetriever:
         self.store = store
         self.embeddings = embeddings
         self.mode = "hybrid (BM25 + dense, RRF)" if store.hybrid and embeddings is not None else "BM25"
+        self._retrievers: dict[int, KnowledgeBaseRetriever] = {}  # one per k, built once
 
     def retrieve(
         self, query: str, k: int = 4, config: RunnableConfig | None = None
     ) -> list[RetrievedDocument]:
-        retriever = KnowledgeBaseRetriever(store=self.store, embeddings=self.embeddings, k=k)
+        retriever = self._retrievers.get(k)
+        if retriever is None:
+            retriever = self._retrievers[k] = KnowledgeBaseRetriever(
+                store=self.store, embeddings=self.embeddings, k=k
+            )
         documents = retriever.invoke(query, config=config)
         return [_to_retrieved(document) for document in documents]
 

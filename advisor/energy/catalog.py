@@ -8,6 +8,7 @@ tariff sheets): every answer that uses them says so, and a live OpenEI lookup re
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from advisor.energy.tariff import Tariff, tariff_from_urdb
@@ -108,6 +109,7 @@ def known_utilities() -> list[str]:
     return sorted({owner for owner, _ in _PLANS})
 
 
+@lru_cache(maxsize=64)
 def catalog_tariff(utility: str, plan: str) -> Tariff | None:
     """The catalog tariff for a plan, or None. The plan name decides (see `utility_of_plan`)."""
     spec = _PLANS.get((utility, plan))

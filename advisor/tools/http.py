@@ -17,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
 from email.utils import parsedate_to_datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -176,12 +177,18 @@ class ApiClient:
     def _from_fixture(self, fixture: str) -> ApiResult:
         path = self._fixtures_dir / f"{fixture}.json"
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(_fixture_text(path))
         except FileNotFoundError:
             raise ApiError(self.name, f"mock mode has no fixture {path.name}") from None
         except json.JSONDecodeError as exc:
             raise ApiError(self.name, f"fixture {path.name} is not valid JSON ({exc})") from None
         return ApiResult(data=data, fetched_at=self._clock(), is_mock=True)
+
+
+@lru_cache(maxsize=32)
+def _fixture_text(path: Path) -> str:
+    """Fixtures are read once per process (mock mode serves them on every call)."""
+    return path.read_text(encoding="utf-8")
 
 
 def _retry_after(response: httpx.Response, *, default: float, now: datetime) -> float:
