@@ -65,9 +65,17 @@ def embed_text(text: str, dimensions: int = EMBED_DIMENSIONS) -> list[float]:
 
 
 class FakeOllama(LocalHTTPServer):
-    def __init__(self, models: list[str] | None = None, script: list[Step] | None = None) -> None:
+    def __init__(
+        self,
+        models: list[str] | None = None,
+        script: list[Step] | None = None,
+        embedder: Callable[[str], list[float]] = embed_text,
+    ) -> None:
+        """`embedder` serves /api/embed: the fast lexical `embed_text` by default, or the semantic
+        MiniLM (`tests.servers.minilm.embed_minilm`) where retrieval quality is measured."""
         super().__init__()
         self.models = list(models or [])
+        self.embedder = embedder
         self.script: list[Step] = list(script or [])
         self.chat_requests: list[dict[str, Any]] = []
         self.responder: Callable[[dict[str, Any]], Step] | None = None  # chooses by request, overrides script
@@ -125,4 +133,6 @@ class FakeOllama(LocalHTTPServer):
         body = request.json()
         inputs = body.get("input")
         texts = [inputs] if isinstance(inputs, str) else list(inputs or [])
-        return Response.json({"model": body.get("model"), "embeddings": [embed_text(text) for text in texts]})
+        return Response.json(
+            {"model": body.get("model"), "embeddings": [self.embedder(text) for text in texts]}
+        )
