@@ -241,3 +241,19 @@ def test_openei_picks_the_newest_matching_plan(server: LocalHTTPServer, http: ht
     assert tariff.source.endswith("fixture-ev2a") and tariff.as_of.year == 2026
     with pytest.raises(ApiError, match="no residential tariff named like EV-TOU-5"):
         client.find_tariff(plan="EV-TOU-5", lat=37.7, lon=-122.4)
+
+
+def test_an_api_that_refuses_the_key_header_gets_the_query_parameter(
+    server: LocalHTTPServer, http: httpx.Client
+) -> None:
+    def only_query_keys(request):
+        if f"api_key={KEY}" in request.query:
+            return Response.json({"ok": True})
+        return Response.json({"error": {"code": "API_KEY_MISSING"}}, 403)
+
+    server.route("GET", "/data", only_query_keys)
+    client = make_client(server, http, Clock(), cache_ttl_seconds=0)
+    assert client.get_json("/data", {"a": 1}, fixture="unused").data == {"ok": True}
+    assert [KEY in r.query for r in server.requests] == [False, True]  # header first, then the parameter
+    client.get_json("/data", {"a": 2}, fixture="unused")
+    assert len(server.requests) == 3 and KEY in server.requests[2].query  # remembered: no second refusal

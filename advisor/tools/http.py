@@ -73,6 +73,7 @@ class ApiClient:
         self._fixtures_dir = fixtures_dir
         self._api_key = api_key
         self._api_key_header = api_key_header
+        self._key_in_query = False  # set once an API refuses the header
         self._clock = clock
         self._sleep = sleep
         self._cache: OrderedDict[str, tuple[float, ApiResult]] = OrderedDict()
@@ -134,9 +135,7 @@ class ApiClient:
 
     def _fetch(self, path: str, params: dict[str, Any]) -> ApiResult:
         url = self.config.base_url + path
-        headers = (
-            {self._api_key_header: self._api_key.get_secret_value()} if self._api_key is not None else {}
-        )
+        headers, params = self._with_key(params)
         attempts = self.config.retries + 1
         last_reason = "no attempt made"
         for attempt in range(1, attempts + 1):
@@ -160,6 +159,16 @@ class ApiClient:
                 if status == 429 or status >= 500:
                     last_reason = f"HTTP {status}"
                     wait = _retry_after(response, default=wait, now=self._clock())
+                elif status in (401, 403) and self._api_key is not None and not self._key_in_query:
+                    # Header auth refused: use the documented `api_key` query parameter from now on
+                    # (request logs stay at WARNING and key values are redacted from every record).
+                    logger.info(
+                        "%s refused the key in a header (HTTP %d); sending it as api_key", self.name, status
+                    )
+                    self._key_in_query = True
+                    headers, params = self._with_key(params)
+                    last_reason = f"HTTP {status} with the key in a header"
+                    continue
                 else:
                     raise ApiError(self.name, f"HTTP {status}: {_short_body(response)}")
             if attempt < attempts:
@@ -173,6 +182,15 @@ class ApiClient:
                 )
                 self._sleep(wait)
         raise ApiError(self.name, f"{last_reason} after {attempts} attempt(s)")
+
+    def _with_key(self, params: dict[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
+        """The key as `X-Api-Key` (never in a URL), or as `api_key` if this API refused the header."""
+        params = {k: v for k, v in params.items() if k != "api_key"}
+        if self._api_key is None:
+            return {}, params
+        if self._key_in_query:
+            return {}, {**params, "api_key": self._api_key.get_secret_value()}
+        return {self._api_key_header: self._api_key.get_secret_value()}, params
 
     def _from_fixture(self, fixture: str) -> ApiResult:
         path = self._fixtures_dir / f"{fixture}.json"
