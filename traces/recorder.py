@@ -177,19 +177,16 @@ class TraceRecorder(BaseCallbackHandler):
         model = (
             metadata.get("ls_model_name") or (serialized or {}).get("kwargs", {}).get("model") or "unknown"
         )
-        with self._lock:
-            self._pending[run_id] = {
-                "start": time.perf_counter(),
-                "at": self._clock(),
-                "node": role or metadata.get("langgraph_node") or "unknown",
-                "model": str(model),
-                "provider": metadata.get("ls_provider"),
-                "input": [_message_dict(message) for message in (messages[0] if messages else [])],
-            }
+        self._begin(
+            run_id,
+            role or metadata.get("langgraph_node") or "unknown",
+            model=str(model),
+            provider=metadata.get("ls_provider"),
+            input=[_message_dict(message) for message in (messages[0] if messages else [])],
+        )
 
     def on_llm_end(self, response: Any, *, run_id: UUID, **kwargs: Any) -> None:
-        with self._lock:
-            pending = self._pending.pop(run_id, None)
+        pending = self._end(run_id)
         if pending is None:
             return
         generation = response.generations[0][0] if response.generations and response.generations[0] else None
@@ -213,7 +210,7 @@ class TraceRecorder(BaseCallbackHandler):
             tokens_in=usage.get("input_tokens"),
             tokens_out=usage.get("output_tokens"),
             tokens_total=usage.get("total_tokens"),
-            latency_ms=int((time.perf_counter() - pending["start"]) * 1000),
+            latency_ms=_elapsed_ms(pending),
             extra={"tokens_estimated": True} if estimated else None,
         )
         with self._lock:
@@ -222,8 +219,7 @@ class TraceRecorder(BaseCallbackHandler):
                     self._llm_step_of_tool_call[call["id"]] = step_id
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
-        with self._lock:
-            pending = self._pending.pop(run_id, None)
+        pending = self._end(run_id)
         if pending is None:
             return
         self._add(
@@ -234,7 +230,7 @@ class TraceRecorder(BaseCallbackHandler):
             provider=pending["provider"],
             input=pending["input"],
             output={"error": _clip(f"{type(error).__name__}: {error}", 500)},
-            latency_ms=int((time.perf_counter() - pending["start"]) * 1000),
+            latency_ms=_elapsed_ms(pending),
         )
         self.error(node=pending["node"], kind="llm_error", message=f"{type(error).__name__}: {error}")
 
@@ -249,19 +245,16 @@ class TraceRecorder(BaseCallbackHandler):
         **kwargs: Any,
     ) -> None:
         arguments = inputs if isinstance(inputs, dict) else _parse_json(input_str)
-        with self._lock:
-            self._pending[run_id] = {
-                "start": time.perf_counter(),
-                "at": self._clock(),
-                "name": (serialized or {}).get("name") or kwargs.get("name") or "unknown",
-                "arguments": {k: v for k, v in (arguments or {}).items() if k != "runtime"},
-                "tool_call_id": kwargs.get("tool_call_id"),
-                "node": (metadata or {}).get("langgraph_node", "tools"),
-            }
+        self._begin(
+            run_id,
+            (metadata or {}).get("langgraph_node", "tools"),
+            name=(serialized or {}).get("name") or kwargs.get("name") or "unknown",
+            arguments={k: v for k, v in (arguments or {}).items() if k != "runtime"},
+            tool_call_id=kwargs.get("tool_call_id"),
+        )
 
     def on_tool_end(self, output: Any, *, run_id: UUID, **kwargs: Any) -> None:
-        with self._lock:
-            pending = self._pending.pop(run_id, None)
+        pending = self._end(run_id)
         if pending is None:
             return
         content = getattr(output, "content", output)
@@ -274,8 +267,7 @@ class TraceRecorder(BaseCallbackHandler):
         )
 
     def on_tool_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
-        with self._lock:
-            pending = self._pending.pop(run_id, None)
+        pending = self._end(run_id)
         if pending is not None:
             self._tool_step(
                 pending, result=None, success=False, error=_clip(f"{type(error).__name__}: {error}", 500)
@@ -290,17 +282,10 @@ class TraceRecorder(BaseCallbackHandler):
         metadata: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
-        with self._lock:
-            self._pending[run_id] = {
-                "start": time.perf_counter(),
-                "at": self._clock(),
-                "query": query,
-                "node": (metadata or {}).get("langgraph_node", "recall"),
-            }
+        self._begin(run_id, (metadata or {}).get("langgraph_node", "recall"), query=query)
 
     def on_retriever_end(self, documents: Sequence[Any], *, run_id: UUID, **kwargs: Any) -> None:
-        with self._lock:
-            pending = self._pending.pop(run_id, None)
+        pending = self._end(run_id)
         if pending is None:
             return
         results = [
@@ -322,12 +307,11 @@ class TraceRecorder(BaseCallbackHandler):
             query=_clip(pending["query"], 2000),
             results=results,
             match_count=len(results),
-            latency_ms=int((time.perf_counter() - pending["start"]) * 1000),
+            latency_ms=_elapsed_ms(pending),
         )
 
     def on_retriever_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
-        with self._lock:
-            pending = self._pending.pop(run_id, None)
+        pending = self._end(run_id)
         if pending is not None:
             self.error(
                 node=pending["node"], kind="retrieval_error", message=f"{type(error).__name__}: {error}"
@@ -361,6 +345,20 @@ class TraceRecorder(BaseCallbackHandler):
 
     # --- internals -------------------------------------------------------------------------
 
+    def _begin(self, run_id: UUID, node: str, **fields: Any) -> None:
+        """Remember a started LLM / tool / retriever run until its end callback."""
+        with self._lock:
+            self._pending[run_id] = {
+                "start": time.perf_counter(),
+                "at": self._clock(),
+                "node": node,
+                **fields,
+            }
+
+    def _end(self, run_id: UUID) -> dict[str, Any] | None:
+        with self._lock:
+            return self._pending.pop(run_id, None)
+
     def _tool_step(
         self, pending: dict[str, Any], *, result: Any, success: bool, error: str | None = None
     ) -> None:
@@ -374,7 +372,7 @@ class TraceRecorder(BaseCallbackHandler):
             tool_name=pending["name"],
             arguments=_jsonable(pending["arguments"]),
             result=result,
-            latency_ms=int((time.perf_counter() - pending["start"]) * 1000),
+            latency_ms=_elapsed_ms(pending),
             success=success,
             error=error,
             extra={"tool_call_id": pending.get("tool_call_id")} if pending.get("tool_call_id") else None,
@@ -402,6 +400,10 @@ class TraceRecorder(BaseCallbackHandler):
             )
             self._steps.append(step)
         return step_id
+
+
+def _elapsed_ms(pending: dict[str, Any]) -> int:
+    return int((time.perf_counter() - pending["start"]) * 1000)
 
 
 def _message_dict(message: BaseMessage) -> dict[str, Any]:
