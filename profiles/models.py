@@ -7,7 +7,7 @@ household schedule confirmed 220 days ago is stale even if the EV was updated ye
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -116,6 +116,38 @@ class ExtractedFact(_Model):
     source_text: str = Field(max_length=2000)
 
 
+class ChangeSource(_Model):
+    """Where a fact came from (FR-016): who said it, in which session and turn, in which words."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["onboarding", "memorizer", "user_statement", "command", "manual"]
+    session_id: str | None = None
+    turn: int | None = Field(None, ge=1)
+    text: str | None = Field(None, max_length=2000)
+
+
+Operation = Literal["set", "updated", "confirmed", "forgotten", "reverted"]
+
+
+class HistoryEntry(_Model):
+    """One value change kept in the profile, so a user can see where a fact came from and undo it.
+
+    Confirmations (same value re-stated) only refresh the section's timestamp and are not kept."""
+
+    group: int = Field(1, ge=1)  # changes made together (one turn, one command) share a group
+    field: str = Field(min_length=3, max_length=100)
+    operation: Operation
+    old_value: Any = None
+    new_value: Any = None
+    at: UtcDatetime
+    source: ChangeSource
+    undoes: int | None = None  # for "reverted": the group it undid
+
+
+HISTORY_LIMIT = 100  # newest entries kept per profile
+
+
 class UserProfile(_Model):
     user_id: str = Field(min_length=1, max_length=128)
     equipment: Equipment | None = None
@@ -123,6 +155,9 @@ class UserProfile(_Model):
     household: Household | None = None
     location: Location | None = None
     notes: list[ProfileNote] = Field(default_factory=list)
+    # Not in spec 000: the change history (old -> new, when, source) behind "undo" and "where did
+    # you get that?". Kept inside the profile document so a change and its record are one write.
+    history: list[HistoryEntry] = Field(default_factory=list, max_length=HISTORY_LIMIT)
     created_at: UtcDatetime = Field(default_factory=utc_now)
     updated_at: UtcDatetime = Field(default_factory=utc_now)
 

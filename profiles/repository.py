@@ -8,7 +8,8 @@ with the old and new value and where the fact came from (FR-012, FR-014, FR-016)
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from langgraph.store.base import BaseStore
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -16,7 +17,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from config.clock import Clock, utc_now
 from profiles.ids import validate_key, validate_label
 from profiles.locks import shared_locks
-from profiles.models import SECTION_MODELS, ProfileNote, UserProfile, UtcDatetime
+from profiles.models import (
+    HISTORY_LIMIT,
+    SECTION_MODELS,
+    ChangeSource,
+    HistoryEntry,
+    Operation,
+    ProfileNote,
+    UserProfile,
+    UtcDatetime,
+)
+from profiles.wording import plain_reason
 
 logger = logging.getLogger(__name__)
 
@@ -48,17 +59,6 @@ class StoredProfileError(ProfileError):
     """The stored file parses as JSON but is not a valid profile (e.g. edited by hand)."""
 
 
-class ChangeSource(BaseModel):
-    """Where a fact came from (FR-016): who said it, in which session and turn, in which words."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    kind: Literal["onboarding", "memorizer", "user_statement", "manual"]
-    session_id: str | None = None
-    turn: int | None = Field(None, ge=1)
-    text: str | None = Field(None, max_length=2000)
-
-
 class ChangeRecord(BaseModel):
     """The outcome of one `apply_change`: old → new, or a confirmation of the same value."""
 
@@ -66,12 +66,44 @@ class ChangeRecord(BaseModel):
 
     user_id: str
     field: str
-    operation: Literal["set", "updated", "confirmed"]
+    operation: Operation
     old_value: Any = None
     new_value: Any = None
     previous_updated_at: UtcDatetime | None = None
     updated_at: UtcDatetime
     source: ChangeSource
+
+
+class RefusedChange(BaseModel):
+    """A value that did not validate: nothing was saved for it; `reason` is in plain words."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
+
+    field: str
+    value: Any
+    reason: str
+    error: InvalidValueError = Field(exclude=True, repr=False)
+
+
+class AppliedChanges(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    applied: list[ChangeRecord] = Field(default_factory=list)
+    refused: list[RefusedChange] = Field(default_factory=list)
+
+
+def _last_group(history: list[HistoryEntry]) -> list[HistoryEntry]:
+    """The newest group of value changes not undone yet (one group: what one turn or command
+    changed). Undoing twice walks further back; it never undoes the undo."""
+    undone = {entry.undoes for entry in history if entry.operation == "reverted"}
+    candidates = [e for e in history if e.operation != "reverted" and e.group not in undone]
+    if not candidates:
+        return []
+    return [e for e in candidates if e.group == candidates[-1].group]
+
+
+def _next_group(history: list[HistoryEntry]) -> int:
+    return history[-1].group + 1 if history else 1
 
 
 def editable_fields() -> list[str]:
@@ -154,31 +186,135 @@ class ProfileRepository:
         Re-stating the current value confirms it: the section's `updated_at` is refreshed and the
         record says "confirmed". A null never erases a known value (it is rejected).
         """
+        result = self.apply_changes(user_id, [(field_path, value)], source=source)
+        if result.refused:
+            raise result.refused[0].error
+        return result.applied[0]
+
+    def apply_changes(
+        self, user_id: str, changes: Sequence[tuple[str, Any]], *, source: ChangeSource
+    ) -> AppliedChanges:
+        """Set several fields in one write. Each value is validated on its own: an invalid one is
+        refused (with a reason the user can act on) and the others are still saved."""
+        for field_path, _ in changes:
+            split_field_path(field_path)  # unknown paths are a programming error: raise at once
+        with self._locks.hold(user_id):
+            now = self._clock()
+            profile = self.get(user_id) or UserProfile(user_id=user_id, created_at=now, updated_at=now)
+            applied: list[ChangeRecord] = []
+            refused: list[RefusedChange] = []
+            group = _next_group(profile.history)
+            for field_path, value in changes:
+                try:
+                    profile, record = self._set(profile, field_path, value, source=source, now=now, group=group)
+                except InvalidValueError as exc:
+                    refused.append(RefusedChange(field=field_path, value=value, reason=exc.reason, error=exc))
+                    continue
+                applied.append(record)
+            if applied:
+                self._write(profile)
+        for record in applied:
+            logger.info("Profile %s: %s %s (source: %s)", user_id, record.operation, record.field, source.kind)
+        return AppliedChanges(applied=applied, refused=refused)
+
+    def forget(self, user_id: str, fields: Iterable[str], *, source: ChangeSource) -> list[ChangeRecord]:
+        """Remove known values on the user's request (the one way a value becomes empty again).
+        Fields that hold nothing are skipped; the change history keeps what was removed."""
+        paths = list(dict.fromkeys(fields))
+        for field_path in paths:
+            split_field_path(field_path)
+        with self._locks.hold(user_id):
+            profile = self.get(user_id)
+            if profile is None:
+                return []
+            now = self._clock()
+            records = []
+            group = _next_group(profile.history)
+            for field_path in paths:
+                section_name, field_name = split_field_path(field_path)
+                section = profile.section(section_name)
+                old = getattr(section, field_name) if section is not None else None
+                if old is None:
+                    continue
+                profile, record = self._replace(
+                    profile, field_path, old, None, "forgotten", source=source, now=now, group=group
+                )
+                records.append(record)
+            if records:
+                self._write(profile)
+        return records
+
+    def undo_last(self, user_id: str, *, source: ChangeSource) -> list[ChangeRecord]:
+        """Revert the most recent group of changes (those made by one source turn): each field
+        goes back to its previous value, or is removed when it had none. Returns what changed."""
+        with self._locks.hold(user_id):
+            profile = self.get(user_id)
+            if profile is None:
+                return []
+            group = _last_group(profile.history)
+            if not group:
+                return []
+            now = self._clock()
+            records = []
+            next_group = _next_group(profile.history)
+            for entry in reversed(group):
+                section_name, field_name = split_field_path(entry.field)
+                section = profile.section(section_name)
+                current = getattr(section, field_name) if section is not None else None
+                if current != entry.new_value:
+                    continue  # changed again since: leave the newer value alone
+                profile, record = self._replace(
+                    profile,
+                    entry.field,
+                    current,
+                    entry.old_value,
+                    "reverted",
+                    source=source,
+                    now=now,
+                    group=next_group,
+                    undoes=entry.group,
+                )
+                records.append(record)
+            if records:
+                self._write(profile)
+        return records
+
+    # --- internals ------------------------------------------------------------------------
+
+    def _set(
+        self, profile: UserProfile, field_path: str, value: Any, *, source: ChangeSource, now: Any, group: int
+    ) -> tuple[UserProfile, ChangeRecord]:
         section_name, field_name = split_field_path(field_path)
         if value is None:
             raise InvalidValueError(field_path, value, "a missing value never erases a known one")
-        with self._locks.hold(user_id):
-            profile = self.get(user_id)
-            now = self._clock()
-            if profile is None:
-                profile = UserProfile(user_id=user_id, created_at=now, updated_at=now)
-            section_model = SECTION_MODELS[section_name]
-            section = profile.section(section_name)
-            current = section.model_dump() if section is not None else {}
-            old_value = current.get(field_name)
-            try:
-                updated_section = section_model.model_validate(
-                    {**current, field_name: value, "updated_at": now}
-                )
-            except ValidationError as exc:
-                reason = "; ".join(error["msg"] for error in exc.errors())
-                raise InvalidValueError(field_path, value, reason) from None
-            new_value = getattr(updated_section, field_name)
-            operation = "set" if old_value is None else ("confirmed" if old_value == new_value else "updated")
-            updated_profile = profile.model_copy(update={section_name: updated_section, "updated_at": now})
-            self._write(UserProfile.model_validate(updated_profile.model_dump()))
+        section = profile.section(section_name)
+        current = section.model_dump() if section is not None else {}
+        old_value = current.get(field_name)
+        try:
+            updated_section = SECTION_MODELS[section_name].model_validate(
+                {**current, field_name: value, "updated_at": now}
+            )
+        except ValidationError:
+            raise InvalidValueError(field_path, value, plain_reason(field_path, value)) from None
+        new_value = getattr(updated_section, field_name)
+        operation = "set" if old_value is None else ("confirmed" if old_value == new_value else "updated")
+        history = profile.history
+        if operation != "confirmed":
+            entry = HistoryEntry(
+                group=group,
+                field=field_path,
+                operation=operation,
+                old_value=old_value,
+                new_value=new_value,
+                at=now,
+                source=source,
+            )
+            history = [*history, entry][-HISTORY_LIMIT:]
+        updated = profile.model_copy(
+            update={section_name: updated_section, "updated_at": now, "history": history}
+        )
         record = ChangeRecord(
-            user_id=user_id,
+            user_id=profile.user_id,
             field=field_path,
             operation=operation,
             old_value=old_value,
@@ -187,10 +323,56 @@ class ProfileRepository:
             updated_at=now,
             source=source,
         )
-        logger.info("Profile %s: %s %s (source: %s)", user_id, operation, field_path, source.kind)
-        return record
+        return UserProfile.model_validate(updated.model_dump()), record
 
-    # --- internals ------------------------------------------------------------------------
+    def _replace(
+        self,
+        profile: UserProfile,
+        field_path: str,
+        old: Any,
+        new: Any,
+        operation: Operation,
+        *,
+        source: ChangeSource,
+        now: Any,
+        group: int,
+        undoes: int | None = None,
+    ) -> tuple[UserProfile, ChangeRecord]:
+        """Set a field to `new` (None allowed: forget / undo), keeping history; never validated away."""
+        section_name, field_name = split_field_path(field_path)
+        section = profile.section(section_name)
+        data = section.model_dump() if section is not None else {}
+        updated_section = SECTION_MODELS[section_name].model_validate(
+            {**data, field_name: new, "updated_at": now}
+        )
+        entry = HistoryEntry(
+            group=group,
+            field=field_path,
+            operation=operation,
+            old_value=old,
+            new_value=new,
+            at=now,
+            source=source,
+            undoes=undoes,
+        )
+        updated = profile.model_copy(
+            update={
+                section_name: updated_section,
+                "updated_at": now,
+                "history": [*profile.history, entry][-HISTORY_LIMIT:],
+            }
+        )
+        record = ChangeRecord(
+            user_id=profile.user_id,
+            field=field_path,
+            operation=operation,
+            old_value=old,
+            new_value=new,
+            previous_updated_at=section.updated_at if section is not None else None,
+            updated_at=now,
+            source=source,
+        )
+        return UserProfile.model_validate(updated.model_dump()), record
 
     @staticmethod
     def _namespace(user_id: str) -> tuple[str, str]:

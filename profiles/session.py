@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,6 +17,32 @@ class SessionMessage(BaseModel):
     content: str
     timestamp: UtcDatetime = Field(default_factory=utc_now)
     turn: int = Field(ge=1)
+
+
+class SessionFact(BaseModel):
+    """A fact the user stated in this session and what became of it, so the idle memorizer never
+    re-applies (or re-refuses) what a turn already handled."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    turn: int = Field(ge=1)
+    field: str = Field(min_length=3, max_length=100)
+    value: Any = None
+    status: Literal["saved", "confirmed", "refused", "forgotten", "undone"]
+    words: str = Field("", max_length=500)
+
+
+class LastRequest(BaseModel):
+    """The last question answered with data, and its parameters, so a follow-up ("what about by
+    6am instead?") re-plans with one thing changed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    turn: int = Field(ge=1)
+    intent: str = Field(max_length=40)
+    topic: str = Field(max_length=40)
+    question: str = Field(max_length=2000)
+    params: dict[str, Any] = Field(default_factory=dict)
 
 
 class Session(BaseModel):
@@ -36,6 +62,10 @@ class Session(BaseModel):
     # Onboarding in progress: the slot asked for last, and the question to answer once filled.
     pending_slot: str | None = None
     pending_question: str | None = Field(None, max_length=20000)
+    # Onboarding questions the user skipped ("not sure"): not asked again in this thread.
+    skipped_slots: list[str] = Field(default_factory=list, max_length=20)
+    facts: list[SessionFact] = Field(default_factory=list, max_length=200)
+    last_request: LastRequest | None = None
 
     @property
     def needs_memorizing(self) -> bool:

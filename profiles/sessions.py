@@ -104,6 +104,56 @@ class SessionRepository:
             self._write(updated)
             return updated
 
+    def commit_turn(
+        self,
+        user_id: str,
+        session_id: str,
+        *,
+        user_text: str,
+        reply_text: str,
+        updates: dict[str, Any] | None = None,
+        channel: str | None = None,
+        thread_ts: str | None = None,
+    ) -> Session:
+        """Store one whole turn in a single write: the user's message, the reply, and the session
+        state the turn changed (`updates`: pending question, facts, last request, ...).
+        Creates the session on its first turn."""
+        with self._locks.hold((user_id, session_id)):
+            now = self._clock()
+            session = self.get(user_id, session_id) or Session(
+                session_id=session_id,
+                user_id=user_id,
+                channel=channel,
+                thread_ts=thread_ts,
+                created_at=now,
+                last_activity_at=now,
+            )
+            turn = session.turn_count + 1
+            messages = [
+                *session.messages,
+                SessionMessage(role="user", content=user_text, timestamp=now, turn=turn),
+                SessionMessage(role="assistant", content=reply_text, timestamp=now, turn=turn),
+            ]
+            fields = dict(updates or {})
+            through = min(max(session.memorized_through_turn, int(fields.pop("memorized_through_turn", 0))), turn)
+            data = {
+                **session.model_dump(),
+                **fields,
+                "messages": self._cap(messages, through, session_id),
+                "turn_count": turn,
+                "last_activity_at": now,
+                "memorized_through_turn": through,
+            }
+            data["status"] = fields.get("status", "active")  # a new message reopens an ended thread
+            try:
+                updated = Session.model_validate(data)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(str(part) for part in first["loc"])
+                raise SessionError(f"turn state is not valid at {where}: {first['msg']}") from None
+            self._write(updated)
+            return updated
+
     def mark_memorized(self, user_id: str, session_id: str, through_turn: int) -> Session:
         """Record that turns up to `through_turn` were memorized; never moves backwards."""
         with self._locks.hold((user_id, session_id)):

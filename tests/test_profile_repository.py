@@ -93,12 +93,14 @@ def test_values_are_coerced_by_the_model(profiles: ProfileRepository) -> None:
 @pytest.mark.parametrize(
     ("field", "value", "reason"),
     [
-        ("equipment.heating_type", "coal", "'gas', 'electric' or 'heat_pump'"),
-        ("location.zip_code", "9410", "pattern"),
-        ("location.lat", 123.0, "less than or equal to 90"),
-        ("household.occupants", 0, "greater than or equal to 1"),
-        ("preferences.budget_priority", "extreme", "'low', 'medium' or 'high'"),
-        ("location.timezone", "Mars/Olympus", "IANA timezone"),
+        ("equipment.heating_type", "coal", "one of: gas, electric resistance heat, a heat pump"),
+        ("location.zip_code", "9410", "five digits"),
+        ("location.lat", 123.0, "between -90 and 90"),
+        ("household.occupants", 0, "between 1 and 50"),
+        ("household.occupants", 1000, "between 1 and 50"),
+        ("equipment.battery_capacity_kwh", -5.0, "more than 0 kWh"),
+        ("preferences.budget_priority", "extreme", "one of: low, medium, high"),
+        ("location.timezone", "Mars/Olympus", "timezone name"),
         ("household.work_schedule", None, "never erases"),
     ],
 )
