@@ -22,6 +22,7 @@ from advisor.nodes.recall import make_recall
 from advisor.nodes.recommend import make_recommend
 from advisor.state import AdvisorState
 from advisor.tools.data import DataSources
+from advisor.understanding.rules import RuleUnderstander, Understander
 from config.clock import Clock, utc_now
 from config.files import AppConfig
 from knowledge.models import Retriever
@@ -74,6 +75,7 @@ def build_advisor(
     config: AppConfig,
     retriever: Retriever | None = None,
     clock: Clock = utc_now,
+    understander: Understander | None = None,
 ) -> Advisor:
     profiles = ProfileRepository(store, clock=clock)
     sessions = session_repository(store, config, clock)
@@ -82,7 +84,7 @@ def build_advisor(
     )
 
     graph = StateGraph(AdvisorState)
-    graph.add_node("intake", make_intake(config.agents.memorizer))
+    graph.add_node("intake", make_intake(config.agents.memorizer, understander or RuleUnderstander()))
     graph.add_node(
         "recall",
         make_recall(
@@ -103,7 +105,7 @@ def build_advisor(
         ),
     )
     graph.add_node(
-        "recommend", make_recommend(models.recommend, history_turns=config.agents.recommend.history_turns)
+        "recommend", make_recommend(models.recommend, history_tokens=config.agents.recommend.history_tokens)
     )
     graph.add_node("memorizer", make_memorize(memorizer))
 

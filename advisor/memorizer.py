@@ -24,9 +24,10 @@ from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel, Field, ValidationError
 
 from advisor.llm.errors import invoke_model
-from advisor.llm.offline import CONVERSATION_KEY, extract_facts
+from advisor.llm.payloads import CONVERSATION_KEY
 from advisor.prompts import MEMORIZER_SYSTEM, SUMMARIZE_SYSTEM
 from advisor.state import MemorizerState
+from advisor.understanding.rules import stated_facts
 from config.files import MemorizerConfig
 from profiles.models import SECTION_MODELS, ExtractedFact, ProfileNote
 from profiles.repository import (
@@ -38,9 +39,26 @@ from profiles.repository import (
     split_field_path,
 )
 from profiles.sessions import SessionRepository
+from profiles.wording import describe_saved
 from traces.recorder import current_trace
 
 logger = logging.getLogger(__name__)
+
+
+class ExtractionResult(BaseModel):
+    """What the memorizer model must return; its JSON schema is sent as Ollama's `format`, so the
+    runtime constrains decoding to it (what `with_structured_output(method="json_schema")` does
+    for ChatOllama, kept as a plain `invoke` so the trace callbacks and transport errors stay the same)."""
+
+    facts: list[ExtractedFact] = Field(default_factory=list)
+
+
+EXTRACTION_SCHEMA = ExtractionResult.model_json_schema()
+
+
+class MemorizeOutputError(ValueError):
+    """The memorizer model's reply did not validate: nothing is applied, the session is not marked
+    memorized, and the scheduler retries."""
 
 
 class MemorizeResult(BaseModel):
@@ -54,16 +72,8 @@ class MemorizeResult(BaseModel):
     errors: list[dict[str, Any]] = Field(default_factory=list)
 
     def describe_changes(self) -> str:
-        """'Saved to your profile: household.work_schedule: Office 9-5 -> WFH.' (empty when nothing)."""
-        parts = []
-        for change in self.applied:
-            if change.operation == "confirmed":
-                parts.append(f"{change.field} confirmed ({change.new_value})")
-            elif change.old_value is None:
-                parts.append(f"{change.field} = {change.new_value}")
-            else:
-                parts.append(f"{change.field}: {change.old_value} -> {change.new_value}")
-        return f"Saved to your profile: {'; '.join(parts)}." if parts else ""
+        """'Saved: you work from home.' in plain words (empty when nothing changed)."""
+        return describe_saved([change for change in self.applied if change.operation != "confirmed"])
 
 
 def field_catalog() -> str:
@@ -161,7 +171,7 @@ class Memorizer:
         ]
         if not conversation:
             return {"extracted_facts": []}
-        _record_stated(conversation)
+        _record_stated(conversation, handled={(fact.turn, fact.field) for fact in session.facts})
         numbered = "\n".join(f"[{item['turn']}] {item['text']}" for item in conversation)
         messages = [
             SystemMessage(MEMORIZER_SYSTEM),
@@ -170,13 +180,22 @@ class Memorizer:
                 additional_kwargs={CONVERSATION_KEY: conversation},
             ),
         ]
-        reply = invoke_model(self._model, messages, role="memorizer", config=config, format="json")
+        reply = invoke_model(self._model, messages, role="memorizer", config=config, format=EXTRACTION_SCHEMA)
         facts, errors = _parse_facts(str(reply.content))
+        unreadable = [error for error in errors if error["type"] == "unreadable_output"]
+        if unreadable:
+            if (trace := current_trace()) is not None:
+                trace.error(node="memorizer.extract", kind="unreadable_output", message=unreadable[0]["message"])
+            raise MemorizeOutputError(f"the memorizer's reply did not validate: {unreadable[0]['message']}")
         return {"extracted_facts": facts, "errors": errors}
 
     def _apply(self, state: MemorizerState) -> dict[str, Any]:
         validated, rejected, changes = [], [], []
+        session = self._sessions.get(state["user_id"], state["session_id"])
+        handled = {(fact.turn, fact.field) for fact in (session.facts if session else [])}
         for fact in sorted(state.get("extracted_facts", []), key=lambda f: f.source_turn):
+            if (fact.source_turn, fact.field) in handled:
+                continue  # saved (or refused) in its own turn: never re-applied
             if fact.confidence < self._config.confidence_threshold:
                 rejected.append(
                     {"fact": fact.model_dump(), "reason": f"confidence {fact.confidence:.2f} below threshold"}
@@ -280,7 +299,7 @@ def _parse_facts(content: str) -> tuple[list[ExtractedFact], list[dict[str, Any]
     return facts, errors
 
 
-def _record_stated(conversation: list[dict[str, Any]]) -> None:
+def _record_stated(conversation: list[dict[str, Any]], *, handled: set[tuple[int, str]]) -> None:
     """Trace the user messages this run reads and the facts deterministic patterns find in them,
     independently of the model, so a run that misses a fact is caught by the hygiene grader."""
     trace = current_trace()
@@ -296,8 +315,8 @@ def _record_stated(conversation: list[dict[str, Any]]) -> None:
             "turn": fact["source_turn"],
             "text": fact["source_text"],
         }
-        for fact in extract_facts(conversation)
-        if fact["confidence"] >= 0.7
+        for fact in stated_facts(conversation)
+        if (fact["source_turn"], fact["field"]) not in handled  # saved or refused in its own turn
     ]
     if stated:
         trace.state_change("stated_facts", stated, node="memorizer.extract")

@@ -12,12 +12,13 @@ from typing import Annotated, Any, Literal, TypedDict
 from langchain_core.messages import BaseMessage
 
 from advisor.tools.models import RateSchedule, SolarEstimate, WeatherForecast
+from advisor.understanding.models import RequestParams, Understanding
 from knowledge.models import RetrievedDocument
 from profiles.models import ExtractedFact, UserProfile
 from profiles.staleness import SectionAge
 
 Intent = Literal[
-    "live_data", "knowledge", "profile_statement", "smalltalk", "goodbye", "slot_answer", "unclear"
+    "live_data", "knowledge", "profile_statement", "correction", "forget", "smalltalk", "goodbye", "unclear"
 ]
 Topic = Literal["ev_charging", "solar", "rates", "weather", "home", "general"]
 Route = Literal["analyzer", "recommend", "done"]
@@ -54,6 +55,12 @@ class AdvisorState(TypedDict, total=False):
     memorized_through_turn: int
     profile_changes: list[dict[str, Any]]
     cited_passages: list[int]  # 1-based numbers of the passages the answer cites
+    # --- working memory (issue 9): read from the session by the service, written back in one commit ---
+    understanding: Understanding  # what this message means (intake)
+    params: RequestParams  # the request's parameters (a follow-up merges over the last ones)
+    last_request: dict[str, Any] | None  # the last data question: turn, intent, topic, question, params
+    skipped_slots: list[str]  # onboarding questions the user skipped in this thread
+    session_facts: list[dict[str, Any]]  # facts stated this turn and what became of them
 
 
 class MemorizerState(TypedDict, total=False):

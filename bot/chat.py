@@ -9,11 +9,13 @@ from collections.abc import Callable
 from bot.service import ConversationService
 from config.clock import utc_now
 from profiles.staleness import section_ages
+from profiles.wording import DERIVED_FIELDS, statement
 
 SESSION_PREFIX = "cli-"
 HELP = """Commands:
   /help      this help
   /profile   what I remember about you, with the age of each part
+  /forget X  forget part of your profile (e.g. /forget zip, /forget ev, /forget everything)
   /new       start a new conversation (the current one is memorized first)
   /quit      memorize this conversation and leave (also: Ctrl-D)
 Anything else is a question, e.g. "When should I charge my EV?" or "How do heat pumps work?\""""
@@ -58,6 +60,14 @@ def run_chat(
         if command == "/profile":
             write(describe_profile(service, user_id, staleness_days))
             continue
+        if command == "/forget" or command.startswith("/forget "):
+            what = text.strip()[len("/forget") :].strip()
+            if not what:
+                write("What should I forget? For example: /forget zip, /forget ev, /forget everything.")
+                continue
+            reply = service.handle_turn(user_id, session_id, f"forget {'everything' if what.lower() in ('all', 'everything') else 'my ' + what}")
+            write(f"advisor> {reply.text}")
+            continue
         if command == "/new":
             _memorize(service, user_id, session_id, write)
             session_id = new_session_id()
@@ -96,10 +106,16 @@ def describe_profile(service: ConversationService, user_id: str, staleness_days:
         section = getattr(profile, name)
         if section is None:
             continue
-        values = {k: v for k, v in section.model_dump(exclude={"updated_at"}).items() if v is not None}
+        values = [
+            statement(f"{name}.{field}", value)
+            for field, value in section.model_dump(exclude={"updated_at"}).items()
+            if value is not None and f"{name}.{field}" not in DERIVED_FIELDS
+        ]
+        if not values:
+            continue
         age = ages[name]
         when = "never confirmed" if age.age_days is None else f"{age.age_days} days old"
         marker = " (STALE: please confirm)" if age.stale else ""
-        lines.append(f"  {name}: {values} [{when}]{marker}")
+        lines.append(f"  {name} [{when}]{marker}: {'; '.join(values)}")
     lines.extend(f"  note: {note.content}" for note in profile.notes[-3:])
     return "\n".join(lines)

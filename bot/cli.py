@@ -166,12 +166,23 @@ def chat(settings: Settings, *, user: str | None, new_session: bool) -> int:
             print(
                 "OFFLINE MODE: answers are assembled from templates and calculations, without a language model."
             )
-        return run_chat(
-            runtime.service,
-            user_id=user_id,
-            new_session=new_session,
-            staleness_days=runtime.config.eval.staleness_days,
+        from bot.scheduler import MemorizeScheduler
+
+        # Catch up: the user's earlier conversations with un-memorized turns get their idle job.
+        scheduler = MemorizeScheduler(
+            service=runtime.service, idle_minutes=runtime.config.agents.memorizer.idle_minutes
         )
+        runtime.service.on_turn = scheduler.on_turn
+        scheduler.start(user_id=user_id)
+        try:
+            return run_chat(
+                runtime.service,
+                user_id=user_id,
+                new_session=new_session,
+                staleness_days=runtime.config.eval.staleness_days,
+            )
+        finally:
+            scheduler.shutdown(wait=True)
     finally:
         runtime.close()
 

@@ -164,7 +164,6 @@ def _run(
         traces=traces,
         labels=models.labels,
         offline=True,
-        history_turns=config.agents.recommend.history_turns,
         clock=clock,
     )
     service.handle_turn(user, "sample-thread", question)
@@ -250,7 +249,7 @@ def generate(out: Path = SAMPLES_DIR) -> dict[str, Path]:
                     f,
                     profile=CONFIGURED,
                     question="What are the current rates?",
-                    config=_config(recommend={"history_turns": 10000}),
+                    config=_config(recommend={"history_tokens": 1_000_000}),
                     models=_offline_models(),
                     history=eighteen_months_of_history(),
                 ),

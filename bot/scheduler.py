@@ -1,9 +1,11 @@
 """Idle memorization with APScheduler 3 (`BackgroundScheduler`).
 
 Every turn (re)schedules `memorize:<user>:<session>` at last activity + `idle_minutes`; the turn
-threshold memorizes at once (after the reply). At start-up, sessions idle past the timeout and
-not yet memorized are memorized, so nothing is lost across a restart or crash. A failed run is
-retried with backoff and logged; the session stays un-memorized until one succeeds. The
+threshold memorizes at once (after the reply). At start-up every session with un-memorized turns
+gets its job back, due at its last activity + `idle_minutes` (now, if that has passed), so a
+thread active just before a restart or crash is still memorized. A failed run is retried with
+backoff; after the last retry the session stays un-memorized and is picked up again by its next
+turn or the next start, never silently dropped. The
 conversation service's per-session lock keeps a memorize run from overlapping a turn.
 """
 
@@ -41,15 +43,16 @@ class MemorizeScheduler:
             timezone="UTC", job_defaults={"misfire_grace_time": None, "coalesce": True}
         )
 
-    def start(self) -> int:
-        """Start, and memorize sessions left idle (and unmemorized) while the bot was down."""
+    def start(self, *, user_id: str | None = None) -> int:
+        """Start, and give every un-memorized session (of `user_id`, or all) its memorize job back:
+        at last activity + idle, or now when that has passed. Returns how many were scheduled."""
         self._scheduler.start()
-        overdue = self._service.sessions.list_idle_unmemorized(self._idle_minutes)
-        for session in overdue:
-            self._schedule(session.user_id, session.session_id, delay=timedelta(0))
-        if overdue:
-            logger.info("Memorizing %d session(s) left idle while the bot was down", len(overdue))
-        return len(overdue)
+        pending = self._service.sessions.list_unmemorized(user_id)
+        for session in pending:
+            self._schedule_idle(session)
+        if pending:
+            logger.info("Scheduled memorizing for %d session(s) with un-memorized turns", len(pending))
+        return len(pending)
 
     def shutdown(self, *, wait: bool = True) -> None:
         """Stop; with `wait`, running memorize jobs finish first."""
@@ -61,13 +64,20 @@ class MemorizeScheduler:
         if reply is not None and reply.memorize_due:
             self._schedule(session.user_id, session.session_id, delay=timedelta(0))
         elif session.needs_memorizing:
-            due = session.last_activity_at + self._idle - self._clock()
-            self._schedule(session.user_id, session.session_id, delay=max(due, timedelta(0)))
+            self._schedule_idle(session)
+
+    def due_at(self, user_id: str, session_id: str):
+        job = self._scheduler.get_job(f"memorize:{user_id}:{session_id}")
+        return job.next_run_time if job else None
 
     def job_ids(self) -> list[str]:
         return [job.id for job in self._scheduler.get_jobs()]
 
     # --- internals ------------------------------------------------------------------------
+
+    def _schedule_idle(self, session: Session) -> None:
+        due = session.last_activity_at + self._idle - self._clock()
+        self._schedule(session.user_id, session.session_id, delay=max(due, timedelta(0)))
 
     def _schedule(self, user_id: str, session_id: str, *, delay: timedelta, attempt: int = 0) -> None:
         # The injected clock decides how long to wait; APScheduler itself runs on real time.
@@ -87,7 +97,16 @@ class MemorizeScheduler:
         try:
             result = self._service.memorize(user_id, session_id)
         except Exception as exc:
-            wait = self._retry_minutes[min(attempt, len(self._retry_minutes) - 1)]
+            if attempt >= len(self._retry_minutes):
+                logger.error(
+                    "Memorizing session %s failed %d times (%s); its turns stay un-memorized until "
+                    "its next turn or the next start",
+                    session_id,
+                    attempt + 1,
+                    exc,
+                )
+                return
+            wait = self._retry_minutes[attempt]
             logger.warning(
                 "Memorizing session %s failed (attempt %d: %s); retrying in %g min",
                 session_id,

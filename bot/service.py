@@ -24,7 +24,9 @@ from advisor.nodes.intake import EMPTY_REPLY
 from config.clock import Clock, utc_now
 from profiles.ids import validate_key, validate_label
 from profiles.locks import KeyedLocks
+from profiles.models import UserProfile
 from profiles.session import Session
+from profiles.wording import describe_saved
 from traces.recorder import TraceRecorder, recording
 from traces.storage import TraceStore
 
@@ -67,20 +69,18 @@ class ConversationService:
         traces: TraceStore | None = None,
         labels: dict[str, str] | None = None,
         offline: bool = False,
-        history_turns: int = 1,
         on_turn: TurnListener | None = None,
         callbacks: ExtraCallbacks | None = None,
         clock: Clock = utc_now,
     ) -> None:
         """`traces` stores one trace per turn and memorize run; `labels` names the model per role in
-        them; `history_turns` previous exchanges go to the model; `on_turn` is told after every stored
+        them; `on_turn` is told after every stored
         turn (the scheduler reschedules idle memorizing); `callbacks` adds per-turn LangChain callbacks
         (e.g. ContextForge's instrumentor) from (user, session, turn)."""
         self._advisor = advisor
         self._traces = traces
         self._labels = labels or {}
         self._offline = offline
-        self._history_messages = max(0, 2 * history_turns)
         self.on_turn = on_turn
         self._callbacks = callbacks
         self._clock = clock
@@ -147,42 +147,41 @@ class ConversationService:
         self, user_id: str, session_id: str, text: str, *, channel: str | None, thread_ts: str | None
     ) -> tuple[Reply, Session]:
         sessions = self._advisor.sessions
-        before = sessions.get_or_create(user_id, session_id, channel=channel, thread_ts=thread_ts)
-        history = _as_messages(before, self._history_messages)
-        session = sessions.append_message(user_id, session_id, "user", text)
-        recorder = self._recorder(user_id, session_id, session.turn_count, kind="turn")
+        before = sessions.get(user_id, session_id)
+        turn = (before.turn_count if before else 0) + 1
+        recorder = self._recorder(user_id, session_id, turn, kind="turn")
         state = {
             "user_id": user_id,
             "session_id": session_id,
             "message": text,
-            "messages": history,
-            "turn_count": session.turn_count,
-            "memorized_through_turn": session.memorized_through_turn,
-            "pending_slot": session.pending_slot,
-            "pending_question": session.pending_question,
+            "messages": _as_messages(before),
+            "turn_count": turn,
+            "memorized_through_turn": before.memorized_through_turn if before else 0,
+            "pending_slot": before.pending_slot if before else None,
+            "pending_question": before.pending_question if before else None,
+            "last_request": before.last_request.model_dump() if before and before.last_request else None,
+            "skipped_slots": list(before.skipped_slots) if before else [],
             "errors": [],
         }
+        commit = {"user_text": text, "channel": channel, "thread_ts": thread_ts}
         try:
             with recording(recorder):
                 result = self._advisor.graph.invoke(
-                    state, config=self._config(recorder, user_id, session_id, session.turn_count)
+                    state, config=self._config(recorder, user_id, session_id, turn)
                 )
         except ModelUnavailableError as exc:
-            logger.warning("Turn %d of %s: %s", session.turn_count, session_id, exc)
+            logger.warning("Turn %d of %s: %s", turn, session_id, exc)
             recorder.error(node=exc.role, kind="model_unavailable", message=exc.reason)
-            return self._failed(user_id, session_id, UNAVAILABLE_REPLY.format(reason=exc.reason), recorder)
+            return self._failed(user_id, session_id, UNAVAILABLE_REPLY.format(reason=exc.reason), recorder, commit)
         except Exception as exc:
-            logger.exception("Turn %d of %s failed", session.turn_count, session_id)
+            logger.exception("Turn %d of %s failed", turn, session_id)
             recorder.error(node="graph", kind=type(exc).__name__, message=str(exc))
-            return self._failed(user_id, session_id, FAILED_REPLY, recorder)
+            return self._failed(user_id, session_id, FAILED_REPLY, recorder, commit)
 
-        answer = "\n\n".join([*result.get("notices", []), result.get("response", "")]).strip()
-        session = sessions.append_message(user_id, session_id, "assistant", answer)
-        pending = (result.get("pending_slot"), result.get("pending_question"))
-        if pending != (session.pending_slot, session.pending_question):  # one write fewer per ordinary turn
-            session = sessions.set_pending(user_id, session_id, *pending)
-        if result.get("intent") == "goodbye":
-            session = sessions.end(user_id, session_id)
+        answer = "\n\n".join(part for part in [*result.get("notices", []), result.get("response", "")] if part).strip()
+        session = sessions.commit_turn(
+            user_id, session_id, reply_text=answer, updates=_session_updates(before, result, turn), **commit
+        )
         recorder.final_output(answer, node=_answering_node(result))
         self._save(recorder)
         docs = result.get("retrieved_docs", [])
@@ -237,9 +236,15 @@ class ConversationService:
             logger.exception("Could not save trace %s", recorder.run_id)
 
     def _failed(
-        self, user_id: str, session_id: str, text: str, recorder: TraceRecorder
+        self, user_id: str, session_id: str, text: str, recorder: TraceRecorder, commit: dict[str, Any]
     ) -> tuple[Reply, Session]:
-        session = self._advisor.sessions.append_message(user_id, session_id, "assistant", text)
+        """The user's message is kept (the idle memorizer still reads it). Facts saved before the
+        failure are said, so the reply never hides a change it made."""
+        before = self._advisor.sessions.get(user_id, session_id)
+        turn = (before.turn_count if before else 0) + 1
+        saved = describe_saved(_changes_of_turn(self._advisor.profiles.get(user_id), session_id, turn))
+        text = f"{saved}\n\n{text}" if saved else text
+        session = self._advisor.sessions.commit_turn(user_id, session_id, reply_text=text, **commit)
         recorder.final_output(text, node="service")
         self._save(recorder)
         reply = Reply(
@@ -263,6 +268,44 @@ def _answering_node(result: dict[str, Any]) -> str:
     )
 
 
-def _as_messages(session: Session, count: int) -> list[BaseMessage]:
-    recent = session.messages[-count:] if count else []
+def _changes_of_turn(profile: UserProfile | None, session_id: str, turn: int) -> list[dict[str, Any]]:
+    entries = profile.history if profile else []
+    return [
+        {"field": e.field, "operation": e.operation, "old_value": e.old_value, "new_value": e.new_value}
+        for e in entries
+        if e.source.session_id == session_id and e.source.turn == turn and e.operation in ("set", "updated")
+    ]
+
+
+def _as_messages(session: Session | None) -> list[BaseMessage]:
+    """The session's raw messages (capped by the repository); the recommend node trims them to its
+    token budget, and older turns live on as profile notes."""
+    recent = session.messages if session else []
     return [HumanMessage(m.content) if m.role == "user" else AIMessage(m.content) for m in recent]
+
+
+def _session_updates(before: Session | None, result: dict[str, Any], turn: int) -> dict[str, Any]:
+    """The session state this turn changed, written with the turn's two messages in one write."""
+    updates: dict[str, Any] = {
+        "pending_slot": result.get("pending_slot"),
+        "pending_question": result.get("pending_question"),
+        "skipped_slots": result.get("skipped_slots", before.skipped_slots if before else []),
+    }
+    facts = result.get("session_facts") or []
+    if facts:
+        kept = [fact.model_dump() for fact in before.facts] if before else []
+        updates["facts"] = [*kept, *facts][-200:]
+    if result.get("route") == "analyzer" or (result.get("intent") == "live_data" and result.get("tool_observations")):
+        params = result.get("params")
+        updates["last_request"] = {
+            "turn": turn,
+            "intent": "live_data",
+            "topic": result.get("topic", "general"),
+            "question": str(result.get("message", ""))[:2000],
+            "params": params.filled() if params is not None else {},
+        }
+    if result.get("intent") == "goodbye":
+        updates["status"] = "ended"
+    if result.get("memorized_through_turn"):
+        updates["memorized_through_turn"] = result["memorized_through_turn"]
+    return updates

@@ -91,7 +91,6 @@ def build_runtime(
         traces=TraceStore(settings.traces_dir),
         labels=models.labels,
         offline=models.offline,
-        history_turns=config.agents.recommend.history_turns,
         clock=clock,
     )
     return AppRuntime(

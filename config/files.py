@@ -44,9 +44,10 @@ class AnalyzerConfig(RoleConfig):
 
 class RecommendConfig(RoleConfig):
     temperature: float = Field(0.3, ge=0.0, le=2.0)
-    # Previous exchanges of the thread given to the model. Older history is left to the memorizer's
-    # notes: loading it all is what blows the token budget (evaluation scenario D).
-    history_turns: int = Field(1, ge=0, le=10000)
+    # Token budget for the thread's recent messages in the prompt (trimmed newest-first with
+    # LangChain's trim_messages). Older history is left to the memorizer's notes: loading it all is
+    # what blows the token budget (evaluation scenario D); past the budget the prompt stays flat.
+    history_tokens: int = Field(600, ge=0, le=1_000_000)
 
 
 class MemorizerConfig(RoleConfig):

@@ -193,17 +193,22 @@ class SessionRepository:
     def list_idle_unmemorized(self, idle_minutes: float) -> list[Session]:
         """Sessions silent for more than `idle_minutes` whose latest turns were never memorized."""
         cutoff = self._clock() - timedelta(minutes=idle_minutes)
+        return [session for session in self.list_unmemorized() if session.last_activity_at < cutoff]
+
+    def list_unmemorized(self, user_id: str | None = None) -> list[Session]:
+        """Every session (of one user, or all) with turns the memorizer has not read, oldest first."""
+        prefix = (SESSION_NAMESPACE,) if user_id is None else self._namespace(user_id)
         found: list[Session] = []
         offset = 0
         while True:
-            page = self._store.search((SESSION_NAMESPACE,), limit=_SCAN_PAGE, offset=offset)
+            page = self._store.search(prefix, limit=_SCAN_PAGE, offset=offset)
             for item in page:
                 try:
                     session = self._parse(item.value)
                 except SessionError as exc:
                     logger.error("Skipping session %s/%s: %s", "/".join(item.namespace), item.key, exc)
                     continue
-                if session.needs_memorizing and session.last_activity_at < cutoff:
+                if session.needs_memorizing:
                     found.append(session)
             if len(page) < _SCAN_PAGE:
                 break

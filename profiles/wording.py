@@ -163,7 +163,7 @@ def describe_saved(changes: Iterable[Any]) -> str:
         if operation == "confirmed":
             confirmed.append(text)
         elif operation == "updated":
-            updated.append(f"{text} (was {number(old)})")
+            updated.append(f"{text} (was {shown_value(field, old)})")
         elif operation == "set":
             saved.append(text)
     sentences = []

@@ -88,24 +88,25 @@ def test_work_from_home_then_bye_updates_the_profile_with_its_source(data_dir: P
 
     first = service.handle_turn("T1-U1", "thread-1", "I started working from home last month")
     assert first.intent == "profile_statement" and not first.memorized
-    assert (
-        service.profiles.get("T1-U1").household.work_schedule == "Office 9-5"
-    )  # not yet: memorized at the end
-    clock.now += timedelta(minutes=3)
-    bye = service.handle_turn("T1-U1", "thread-1", "bye")
-
-    assert bye.intent == "goodbye" and bye.memorized
+    # saved in the turn (FR-012), and the reply says exactly that, in plain words
     household = service.profiles.get("T1-U1").household
     assert household.work_schedule == "WFH" and household.updated_at == clock.now
-    (change,) = [c for c in bye.profile_changes if c["field"] == "household.work_schedule"]
+    assert first.text == "Updated: you work from home (was Office 9-5)."
+    (change,) = first.profile_changes
     assert (change["old_value"], change["new_value"], change["operation"]) == ("Office 9-5", "WFH", "updated")
     assert change["source"] == {
-        "kind": "memorizer",
+        "kind": "user_statement",
         "session_id": "thread-1",
         "turn": 1,
         "text": "I started working from home last month",
     }
-    assert "Saved to your profile: household.work_schedule: Office 9-5 -> WFH." in bye.text
+    clock.now += timedelta(minutes=3)
+    bye = service.handle_turn("T1-U1", "thread-1", "bye")
+
+    assert bye.intent == "goodbye" and bye.memorized
+    assert bye.text == "Bye! Thanks for chatting."  # the memorizer never re-applies the turn's fact
+    history = service.profiles.get("T1-U1").history
+    assert [(entry.field, entry.source.kind) for entry in history] == [("household.work_schedule", "user_statement")]
     session = service.sessions.get("T1-U1", "thread-1")
     assert session.memorized_through_turn == 2 and session.status == "ended"
 
@@ -128,8 +129,8 @@ def test_remember_that_saves_at_once(data_dir: Path, clock: Clock) -> None:
     runtime = make_runtime(data_dir, clock=clock)
     runtime.advisor.profiles.import_profile(CONFIGURED_PROFILE)
     reply = runtime.service.handle_turn("T1-U1", "thread-1", "Remember that we are 4 people now")
-    assert reply.memorized and "Thanks, saving that to your profile now." in reply.text
     assert runtime.service.profiles.get("T1-U1").household.occupants == 4
+    assert reply.text.startswith("Updated: there are 4 people in your home (was ")
 
 
 def test_knowledge_question_without_a_knowledge_base_says_so(data_dir: Path, clock: Clock) -> None:
@@ -159,9 +160,9 @@ def test_turn_threshold_memorizes_after_the_reply_not_inside_the_turn(data_dir: 
     lines = iter(["I work from home now"] + ["When should I charge my EV?"] * 9 + ["/quit"])
     output: list[str] = []
     run_chat(runtime.service, user_id="T1-U1", read=lambda prompt: next(lines), write=output.append)
-    tenth_reply = [line for line in output if line.startswith("advisor> ")][9]
-    assert "Saved to your profile" not in tenth_reply  # the reply itself did not wait for the memorizer
-    assert (
-        "Saved to your profile: household.work_schedule: Office 9-5 -> WFH." in output
-    )  # printed right after
-    assert runtime.service.profiles.get("T1-U1").household.work_schedule == "WFH"
+    replies = [line for line in output if line.startswith("advisor> ")]
+    assert replies[0] == "advisor> Updated: you work from home (was Office 9-5)."  # saved in its turn
+    session = runtime.service.sessions.get("T1-U1", "chat-T1-U1") or runtime.service.sessions.latest("T1-U1")
+    assert session.memorized_through_turn == 10  # the threshold run happened after the tenth reply
+    history = runtime.service.profiles.get("T1-U1").history
+    assert len(history) == 1  # ... and did not apply the statement a second time

@@ -13,10 +13,11 @@ from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from advisor.intent import classify, validate_message
-from advisor.memorizer import Memorizer, normalize_value
+from advisor.memorizer import MemorizeOutputError, Memorizer, normalize_value
 from advisor.nodes.intake import make_intake
 from advisor.onboarding import missing_slots, parse_answer
 from advisor.tools.open_meteo import Place
+from advisor.understanding.rules import RuleUnderstander
 from config.files import MemorizerConfig
 from knowledge.models import RetrievedDocument
 from profiles.json_store import JsonFileStore
@@ -65,7 +66,7 @@ def test_intents(text: str, intent: str) -> None:
 
 
 def run_intake(text: str, **state: Any) -> dict[str, Any]:
-    return make_intake(MemorizerConfig(turn_threshold=10))({"message": text, **state})
+    return make_intake(MemorizerConfig(turn_threshold=10), RuleUnderstander())({"message": text, **state})
 
 
 def test_low_confidence_asks_one_clarifying_question() -> None:
@@ -76,26 +77,29 @@ def test_low_confidence_asks_one_clarifying_question() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "state", "expected"),
+    ("text", "state", "now", "after"),
     [
-        ("bye", {}, True),
-        ("Remember that I work from home now", {}, True),
-        ("When should I charge my EV?", {"turn_count": 10, "memorized_through_turn": 0}, True),
-        ("When should I charge my EV?", {"turn_count": 12, "memorized_through_turn": 5}, False),
-        ("I work from home now", {}, False),
+        ("bye", {}, True, False),
+        # "remember that" and plain statements are saved by recall in the turn, not by the memorizer
+        ("Remember that I work from home now", {}, False, False),
+        ("I work from home now", {}, False, False),
+        ("When should I charge my EV?", {"turn_count": 10, "memorized_through_turn": 0}, False, True),
+        ("When should I charge my EV?", {"turn_count": 12, "memorized_through_turn": 5}, False, False),
     ],
 )
-def test_memorize_on_goodbye_remember_or_threshold(text: str, state: dict, expected: bool) -> None:
+def test_memorizer_runs_on_goodbye_and_after_the_turn_threshold(
+    text: str, state: dict, now: bool, after: bool
+) -> None:
     update = run_intake(text, **state)
-    assert (update["should_memorize"] or update["memorize_due"]) is expected
-    # only goodbye and "remember" memorize inside the turn; the threshold is left for after the reply
-    assert update["should_memorize"] is (expected and not state)
+    assert update["should_memorize"] is now and update["memorize_due"] is after
 
 
-def test_pending_slot_makes_the_next_message_an_answer_unless_the_user_moves_on() -> None:
-    assert run_intake("94102", pending_slot="location")["intent"] == "slot_answer"
+def test_pending_slot_reads_the_next_message_as_an_answer_unless_the_user_moves_on() -> None:
+    answer = run_intake("94102", pending_slot="location")["understanding"]
+    assert answer.slot_answer.status == "answered"
+    assert [(f.field, f.value) for f in answer.facts] == [("location.zip_code", "94102")]
     moved_on = run_intake("How do heat pumps work?", pending_slot="location")
-    assert moved_on["intent"] == "knowledge" and moved_on["pending_slot"] is None
+    assert moved_on["intent"] == "knowledge" and moved_on["understanding"].slot_answer.status == "not_answered"
 
 
 # --- recall / onboarding ----------------------------------------------------------------------
@@ -156,10 +160,23 @@ def test_an_unusable_answer_re_asks_and_erases_nothing(data_dir: Path) -> None:
     service.handle_turn("T1-N", "t", "When should I charge my EV?")
     service.handle_turn("T1-N", "t", "94102")
     before = service.profiles.get("T1-N")
-    reply = service.handle_turn("T1-N", "t", "no idea, sorry")
+    reply = service.handle_turn("T1-N", "t", "the one with the blue logo 123")
     assert reply.text.startswith("Sorry, I didn't catch that. Which electric utility")
     assert reply.asked_for == "utility"
     assert service.profiles.get("T1-N") == before
+
+
+def test_not_knowing_skips_the_question_and_saves_nothing(data_dir: Path) -> None:
+    runtime = make_runtime(data_dir)
+    service = runtime.service
+    service.handle_turn("T1-N", "t", "When should I charge my EV?")
+    service.handle_turn("T1-N", "t", "94102")
+    before = service.profiles.get("T1-N")
+    reply = service.handle_turn("T1-N", "t", "no idea, sorry")
+    assert reply.text.startswith("No problem, I'll skip that.")
+    assert reply.asked_for == "ev"  # the rate plan goes with the utility; the plan still needs the car
+    assert service.profiles.get("T1-N") == before
+    assert service.sessions.get("T1-N", "t").skipped_slots == ["utility", "rate_schedule"]
 
 
 class RecordingRetriever:
@@ -299,11 +316,13 @@ def test_latest_statement_wins_and_restating_confirms(repos) -> None:
     assert confirmed.applied[0].operation == "confirmed"
 
 
-def test_unreadable_model_output_is_reported_and_nothing_changes(repos) -> None:
+def test_unreadable_model_output_fails_the_run_and_nothing_is_marked(repos) -> None:
     before = repos[0].get("T1-U1")
-    result = memorize(repos, "Sure! The user works from home.")
-    assert result.facts == [] and result.errors[0]["type"] == "unreadable_output"
+    through = repos[1].get("T1-U1", "s1").memorized_through_turn
+    with pytest.raises(MemorizeOutputError, match="did not validate"):
+        memorize(repos, "Sure! The user works from home.")
     assert repos[0].get("T1-U1") == before
+    assert repos[1].get("T1-U1", "s1").memorized_through_turn == through  # retried later, not dropped
 
 
 def test_turns_older_than_max_raw_turns_become_a_note_once(repos) -> None:

@@ -219,9 +219,9 @@ def test_idle_session_is_memorized_by_the_scheduler(data_dir: Path) -> None:
     with running_bot(data_dir, idle_minutes=0.02) as running:  # 1.2 seconds
         running.dm("U1", "I work from home now")
         running.wait_replies(1)
-        profiles = running.runtime.service.profiles
+        sessions = running.runtime.service.sessions
         started = time.monotonic()
-        eventually(lambda: profiles.get(f"{TEAM}-U1").household.work_schedule == "WFH")
+        eventually(lambda: not sessions.latest(f"{TEAM}-U1").needs_memorizing)
         assert time.monotonic() - started < 15  # 1.2 s of idle time, then the job runs
         traces = running.runtime.service.traces.list_for_user(f"{TEAM}-U1")
         assert any("memorize" in path.read_text() for path in traces)  # the memorize run wrote its own trace
@@ -231,11 +231,11 @@ def test_a_restart_memorizes_sessions_left_idle(data_dir: Path) -> None:
     with running_bot(data_dir, idle_minutes=30) as running:
         running.dm("U1", "I work from home now")
         running.wait_replies(1)
-        assert running.runtime.service.profiles.get(f"{TEAM}-U1").household.work_schedule == "Office 9-5"
+        assert running.runtime.service.sessions.latest(f"{TEAM}-U1").needs_memorizing
     later = lambda: datetime.now(timezone.utc) + timedelta(hours=2)  # noqa: E731 - the bot was down for two hours
     with running_bot(data_dir, idle_minutes=30, clock=later) as restarted:
-        profiles = restarted.runtime.service.profiles
-        eventually(lambda: profiles.get(f"{TEAM}-U1").household.work_schedule == "WFH", timeout=15)
+        sessions = restarted.runtime.service.sessions
+        eventually(lambda: not sessions.latest(f"{TEAM}-U1").needs_memorizing, timeout=15)
 
 
 def test_reconnects_after_disconnect_and_keeps_answering(harness: Harness) -> None:

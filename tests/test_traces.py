@@ -125,7 +125,10 @@ def test_a_turn_records_every_step_type_with_node_names(data_dir: Path) -> None:
 def test_memorize_runs_write_their_own_traces(data_dir: Path) -> None:
     runtime = make_runtime(data_dir, clock=lambda: T0)
     runtime.advisor.profiles.import_profile(CONFIGURED_PROFILE)
-    runtime.service.handle_turn("T1-U1", "t1", "I started working from home last month")
+    # A turn stored without its fact saved (as after a crash mid-turn): the memorizer catches it.
+    runtime.service.sessions.commit_turn(
+        "T1-U1", "t1", user_text="I started working from home last month", reply_text="(lost)"
+    )
     runtime.service.memorize("T1-U1", "t1")
     newest = load_trace(runtime.service.traces.latest("T1-U1"))
     assert newest.metadata["kind"] == "memorize"

@@ -21,9 +21,10 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from advisor.llm.payloads import CONTEXT_KEY, CONVERSATION_KEY, PARAMS_KEY
+from advisor.understanding.rules import stated_facts
+
 OFFLINE_LABEL = "_(Offline mode: assembled from templates and calculations, without a language model.)_"
-CONTEXT_KEY = "advisor_context"
-CONVERSATION_KEY = "conversation"
 
 Role = Literal["analyzer", "recommend", "memorizer"]
 
@@ -126,9 +127,23 @@ def _analyze(messages: list[BaseMessage], available: list[str]) -> AIMessage:
     if choice is None:
         return AIMessage(content="No tool needed.")
     name, args = choice
+    params = (human.additional_kwargs.get(PARAMS_KEY) if human else None) or {}
+    args = {**args, **_tool_args(name, params)}
     return AIMessage(
         content="", tool_calls=[{"name": name, "args": args, "id": f"offline-{name}", "type": "tool_call"}]
     )
+
+
+def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The request's parameters (read by intake, merged for a follow-up) as this tool's arguments."""
+    args: dict[str, Any] = {}
+    if tool == "plan_ev_charging":
+        for key in ("ready_by_hour", "target_soc_pct", "current_soc_pct", "one_session"):
+            if params.get(key) is not None:
+                args[key] = int(params[key]) if key == "ready_by_hour" else params[key]
+    if tool in ("get_tariff_prices", "get_solar_forecast") and params.get("day") == "tomorrow":
+        args["day"] = "tomorrow"
+    return args
 
 
 # --- recommend: template answers -----------------------------------------------------------
@@ -146,13 +161,6 @@ def offline_answer(context: dict[str, Any]) -> str:
     parts: list[str] = []
     observations = context.get("observations") or []
     passages = context.get("passages") or []
-    if intent == "profile_statement_saved":
-        parts.append("Thanks, saving that to your profile now.")
-    if intent == "profile_statement":
-        parts.append(
-            "Thanks, noted. I'll save that to your profile when this conversation ends "
-            '(say "remember that …" to save it right away).'
-        )
     for observation in observations:
         parts.append(
             observation["summary"] if observation.get("ok", True) else f"Sorry: {observation['summary']}"
@@ -185,116 +193,12 @@ def offline_answer(context: dict[str, Any]) -> str:
     return "\n\n".join(parts)
 
 
-# --- memorizer: fact patterns --------------------------------------------------------------
-
-_NEGATION = re.compile(r"\b(?:don'?t|do\s+not|no\s+longer|never|not|isn'?t|aren'?t|won'?t)\b", re.IGNORECASE)
-_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
-_EV_MODELS = [
-    (r"\bmodel\s*y\b", "Tesla Model Y"),
-    (r"\bmodel\s*3\b", "Tesla Model 3"),
-    (r"\bmodel\s*s\b", "Tesla Model S"),
-    (r"\bmodel\s*x\b", "Tesla Model X"),
-    (r"\bbolt\b", "Chevrolet Bolt EV"),
-    (r"\bleaf\b", "Nissan Leaf"),
-    (r"\bioniq\s*5\b", "Hyundai Ioniq 5"),
-    (r"\bmach-?e\b", "Ford Mustang Mach-E"),
-    (r"\bev6\b", "Kia EV6"),
-]
-_PATTERNS: list[tuple[str, re.Pattern[str], Any, float]] = [
-    (
-        "household.work_schedule",
-        re.compile(r"\b(?:work(?:ing)?\s+from\s+home|wfh|work\s+remotely|remote\s+now)\b", re.I),
-        "WFH",
-        0.9,
-    ),
-    ("household.work_schedule", re.compile(r"\bhybrid\b", re.I), "Hybrid", 0.8),
-    (
-        "household.work_schedule",
-        re.compile(r"\b(?:back\s+(?:in|to)\s+the\s+office|office\s+9[-\s]?(?:to\s+)?5)\b", re.I),
-        "Office 9-5",
-        0.8,
-    ),
-    ("equipment.heating_type", re.compile(r"\bheat\s*pump\b", re.I), "heat_pump", 0.9),
-    ("equipment.heating_type", re.compile(r"\bgas\s+(?:furnace|heat(?:ing)?)\b", re.I), "gas", 0.8),
-    ("equipment.has_battery_storage", re.compile(r"\b(?:powerwall|home\s+battery)\b", re.I), True, 0.8),
-    ("equipment.cooling_type", re.compile(r"\bmini[-\s]?split\b", re.I), "mini_split", 0.8),
-    ("equipment.cooling_type", re.compile(r"\bcentral\s+(?:ac|a/c|air)\b", re.I), "central_ac", 0.8),
-]
-_HAVE = re.compile(
-    r"\b(?:have|has|got|bought|installed|put\s+in|drive|leased|switched\s+to|added|now\s+own|use)\b", re.I
-)
-_OCCUPANTS = re.compile(
-    r"\b(?:we(?:'re|\s+are)\s+(\d+|two|three|four|five|six|seven|eight)(?:\s+(?:people|of\s+us|now))?|"
-    r"(\d+|two|three|four|five|six|seven|eight)\s+(?:people|of\s+us)\s+(?:now|at\s+home|in\s+the\s+house|here)|"
-    r"family\s+of\s+(\d+|two|three|four|five|six|seven|eight))\b",
-    re.I,
-)
-_SOLAR = re.compile(
-    r"\b(\d{1,3}(?:\.\d+)?)\s*kw\b[^.]*\bsolar\b|\bsolar\b[^.]*?\b(\d{1,3}(?:\.\d+)?)\s*kw\b", re.I
-)
-_BATTERY = re.compile(r"\b(\d{1,3}(?:\.\d+)?)\s*kwh\s+(?:home\s+)?battery\b", re.I)
-_ZIP_MOVE = re.compile(r"\b(?:moved\s+to|zip(?:\s+code)?\s+is(?:\s+now)?)\s+(\d{5})\b", re.I)
-_PLAN = re.compile(r"\b(EV2-?A|E-?ELEC|E-?TOU-?C|EV-?TOU-?5)\b", re.I)
+# --- memorizer: the rule reader's facts ----------------------------------------------------
 
 
 def extract_facts(conversation: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """ExtractedFact dicts from user messages [{turn, text}]; a negated statement gets low confidence."""
-    facts: list[dict[str, Any]] = []
-    for message in conversation:
-        turn, text = int(message["turn"]), str(message["text"])
-        for clause in re.split(r"(?<=[.!?;])\s+|\bbut\b", text):
-            facts.extend(_clause_facts(clause.strip(), turn))
-    return facts
-
-
-def _fact(field: str, value: Any, confidence: float, turn: int, clause: str) -> dict[str, Any]:
-    if _NEGATION.search(clause):
-        confidence = min(confidence, 0.4)  # "I don't work from home" is not "WFH"
-    return {
-        "field": field,
-        "new_value": str(value),
-        "confidence": confidence,
-        "source_turn": turn,
-        "source_text": clause,
-    }
-
-
-def _clause_facts(clause: str, turn: int) -> list[dict[str, Any]]:
-    found: dict[str, dict[str, Any]] = {}
-    for field, pattern, value, confidence in _PATTERNS:
-        if field not in found and pattern.search(clause):
-            if field.startswith("equipment.") and not _HAVE.search(clause):
-                confidence = 0.5  # mentioned, not owned ("how do heat pumps work?")
-            found[field] = _fact(
-                field, str(value).lower() if isinstance(value, bool) else value, confidence, turn, clause
-            )
-    if _HAVE.search(clause):
-        for pattern, name in _EV_MODELS:
-            if re.search(pattern, clause, re.I):
-                found["equipment.ev_model"] = _fact("equipment.ev_model", name, 0.85, turn, clause)
-                break
-    if match := _OCCUPANTS.search(clause):
-        word = next(group for group in match.groups() if group)
-        count = int(word) if word.isdigit() else _NUMBERS[word.lower()]
-        found["household.occupants"] = _fact("household.occupants", count, 0.85, turn, clause)
-    if match := _SOLAR.search(clause):
-        size = match.group(1) or match.group(2)
-        found["equipment.solar_capacity_kw"] = _fact(
-            "equipment.solar_capacity_kw", size, 0.85 if _HAVE.search(clause) else 0.5, turn, clause
-        )
-    if match := _BATTERY.search(clause):
-        found["equipment.battery_capacity_kwh"] = _fact(
-            "equipment.battery_capacity_kwh", match.group(1), 0.8, turn, clause
-        )
-    if match := _ZIP_MOVE.search(clause):
-        found["location.zip_code"] = _fact("location.zip_code", match.group(1), 0.9, turn, clause)
-    if (match := _PLAN.search(clause)) and re.search(
-        r"\b(?:on|switched|moved|changed|plan\s+is)\b", clause, re.I
-    ):
-        found["location.rate_schedule"] = _fact(
-            "location.rate_schedule", match.group(1).upper(), 0.85, turn, clause
-        )
-    return list(found.values())
+    """ExtractedFact dicts from user messages [{turn, text}], read by the same rules as intake."""
+    return stated_facts(conversation)
 
 
 def _memorize(messages: list[BaseMessage]) -> str:

@@ -22,6 +22,7 @@ from langgraph.errors import GraphRecursionError
 from pydantic import ValidationError
 
 from advisor.llm.errors import ModelUnavailableError, describe, is_transport_failure
+from advisor.llm.payloads import PARAMS_KEY
 from advisor.prompts import ANALYZER_SYSTEM
 from advisor.state import AdvisorState
 from advisor.tools.models import Observation, RateSchedule, SolarEstimate, WeatherForecast
@@ -66,7 +67,7 @@ def make_analyzer(*, agents: dict[str, Any], recursion_limit: int, clock: Clock)
         last: dict[str, Any] | None = None
         try:
             for snapshot in agent.stream(
-                {"messages": [HumanMessage(state["message"])]},
+                {"messages": [request_message(state)]},
                 config=patch_config(config, recursion_limit=recursion_limit),
                 context=context,
                 stream_mode="values",
@@ -108,6 +109,18 @@ def make_analyzer(*, agents: dict[str, Any], recursion_limit: int, clock: Clock)
         return {"tool_observations": observations, "errors": errors, **_typed_data(observations)}
 
     return analyzer
+
+
+def request_message(state: AdvisorState) -> HumanMessage:
+    """The question with its parameters stated once, as text for a model and as data for the
+    offline one (a follow-up's merged parameters override what the old question's words said)."""
+    params = state.get("params")
+    filled = params.filled() if params is not None else {}
+    text = state["message"]
+    if filled:
+        details = ", ".join(f"{key}={value}" for key, value in filled.items())
+        text = f"{text}\n(Request details — use these as tool arguments: {details})"
+    return HumanMessage(text, additional_kwargs={PARAMS_KEY: filled})
 
 
 def _observation(message: ToolMessage) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Intake: validate the text, classify the intent, and decide whether to memorize this turn."""
+"""Intake: validate the text and understand it once (intent, stated facts, slot answer, request
+parameters); every later node reads the `Understanding` instead of re-parsing the words."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage
 
-from advisor.intent import clarifying_question, classify, validate_message
-from advisor.llm.offline import extract_facts
+from advisor.intent import CLARIFY_BELOW, IntentResult, clarifying_question, validate_message
 from advisor.state import AdvisorState
+from advisor.understanding.models import ReadingContext, RequestParams, Understanding
+from advisor.understanding.rules import Understander
 from config.files import MemorizerConfig
 from traces.recorder import current_trace
 
@@ -19,61 +21,102 @@ EMPTY_REPLY = (
 TRUNCATED_NOTICE = "Your message was very long, so I read only its first 1000 words."
 
 
-def make_intake(memorizer: MemorizerConfig):
+def make_intake(memorizer: MemorizerConfig, understander: Understander):
     def intake(state: AdvisorState) -> dict[str, Any]:
         checked = validate_message(state.get("message"))
         if checked.empty:
             return {"response": EMPTY_REPLY, "route": "done", "intent": "unclear", "intent_confidence": 0.0}
         notices = [TRUNCATED_NOTICE] if checked.truncated else []
-        result = classify(checked.text)
-        intent, confidence = result.intent, result.confidence
-        pending = state.get("pending_slot")
-        if pending and not (intent in ("goodbye", "live_data", "knowledge") and confidence >= 0.8):
-            intent, confidence = "slot_answer", 0.9  # an answer to the onboarding question we asked
+        understanding = understander.understand(checked.text, reading_context(state))
+        last = state.get("last_request") or {}
+        question = understanding.question or checked.text
+        if understanding.follow_up and last.get("question"):
+            question = str(last["question"])  # re-plan the last request with the changed parameter
         turn = state.get("turn_count", 0)
+        goodbye = understanding.intent == "goodbye"
         due = turn - state.get("memorized_through_turn", 0) >= memorizer.turn_threshold
         update: dict[str, Any] = {
-            "message": checked.text,
+            "message": question,
             "messages": [HumanMessage(checked.text)],
-            "intent": intent,
-            "intent_confidence": confidence,
-            "topic": result.topic,
+            "understanding": understanding,
+            "params": understanding.params,
+            "intent": understanding.intent,
+            "intent_confidence": understanding.confidence,
+            "topic": understanding.topic,
             "notices": notices,
-            # Goodbye and "remember that ..." memorize inside the turn (the reply confirms it); the
-            # turn threshold only flags it, so an ordinary turn never pays for the memorizer.
-            "should_memorize": intent == "goodbye" or result.remember,
-            "memorize_due": due and not (intent == "goodbye" or result.remember),
+            # Goodbye memorizes inside the turn (what the idle job would catch); stated facts were
+            # already saved by recall. The turn threshold only flags a run after the reply.
+            "should_memorize": goodbye,
+            "memorize_due": due and not goodbye,
             "route": "recall",
         }
-        if not pending and result.needs_clarification:
+        if _needs_clarification(understanding, state):
+            result = IntentResult(
+                intent=understanding.intent, confidence=understanding.confidence, topic=understanding.topic
+            )
             update.update(response=clarifying_question(result), route="done")
-        if pending and intent != "slot_answer":
-            update.update(pending_slot=None, pending_question=None)  # the user moved on
-        _record(checked.text, update, turn)
+        _record(checked.text, understanding, update, turn)
         return update
 
     return intake
 
 
-def _record(text: str, update: dict[str, Any], turn: int) -> None:
-    """Trace: the input, the routing decision, and the facts the user stated (found by the same
-    deterministic patterns the offline memorizer uses), so graders can spot facts never saved."""
+def reading_context(state: AdvisorState) -> ReadingContext:
+    last = state.get("last_request") or {}
+    params = last.get("params") or {}
+    return ReadingContext(
+        pending_slot=state.get("pending_slot"),
+        last_intent=last.get("intent"),
+        last_topic=last.get("topic"),
+        last_params=RequestParams.model_validate(params) if last else None,
+    )
+
+
+def _needs_clarification(understanding: Understanding, state: AdvisorState) -> bool:
+    if state.get("pending_slot") or understanding.facts or understanding.slot_answer is not None:
+        return False
+    if understanding.intent == "unclear":
+        return True
+    return understanding.wants_answer and understanding.confidence < CLARIFY_BELOW and not understanding.follow_up
+
+
+def _record(text: str, understanding: Understanding, update: dict[str, Any], turn: int) -> None:
+    """Trace: the input, the reading, and the facts the user stated about themself (the hygiene
+    grader checks each was saved or refused in the turn)."""
     trace = current_trace()
     if trace is None:
         return
     trace.user_input(text)
     trace.state_change(
         "intent",
-        {"intent": update["intent"], "confidence": update["intent_confidence"], "topic": update["topic"]},
+        {
+            "intent": understanding.intent,
+            "confidence": understanding.confidence,
+            "topic": understanding.topic,
+            "source": understanding.source,
+        },
         node="intake",
         reason="clarifying question" if update["route"] == "done" else None,
     )
+    if understanding.params.filled():
+        trace.state_change(
+            "request_params",
+            understanding.params.filled(),
+            node="intake",
+            reason="follow-up: merged over the last request" if understanding.follow_up else None,
+        )
     stated = [
-        {"field": fact["field"], "value": fact["new_value"], "turn": turn, "text": fact["source_text"]}
-        for fact in extract_facts([{"turn": max(turn, 1), "text": text}])
-        if fact["confidence"] >= 0.7
+        {"field": fact.field, "value": fact.value, "turn": max(turn, 1), "text": fact.words}
+        for fact in understanding.facts
     ]
     if stated:
         trace.state_change("stated_facts", stated, node="intake")
+    if understanding.mentions:
+        trace.state_change(
+            "not_saved",
+            [mention.model_dump() for mention in understanding.mentions],
+            node="intake",
+            reason="not a plain statement about the user",
+        )
     if update["should_memorize"] or update["memorize_due"]:
         trace.state_change("memorize", "now" if update["should_memorize"] else "after reply", node="intake")

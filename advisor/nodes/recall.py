@@ -1,5 +1,11 @@
-"""Recall: read the profile, apply onboarding answers, find stale sections and missing slots,
-and retrieve knowledge only when the question needs it."""
+"""Recall: read the profile, apply what the user just said (facts, forget, undo) before anything
+decides what is missing, then find stale sections and missing slots, and retrieve knowledge
+only when the question needs it.
+
+Stated facts are saved in the turn (FR-012) through `ProfileRepository.apply_changes`, and the
+reply says exactly what was saved or refused (`profiles.wording`): nothing is claimed that the
+store does not hold.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +14,29 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
-from advisor.context import describe_saved
 from advisor.intent import classify
-from advisor.onboarding import missing_slots, parse_answer, question_for
+from advisor.onboarding import missing_slots, question_for
+from advisor.places import find_city, zip_place
 from advisor.state import AdvisorState
 from advisor.tools.data import DataSources
 from advisor.tools.http import ApiError
 from advisor.tools.open_meteo import Place
+from advisor.understanding.models import Understanding
 from config.clock import Clock
 from config.files import EvalConfig
 from knowledge.models import Retriever
-from profiles.models import SECTION_MODELS, UserProfile
-from profiles.repository import ChangeSource, InvalidValueError, ProfileRepository
+from profiles.models import SECTION_MODELS, ChangeSource, UserProfile
+from profiles.repository import AppliedChanges, ChangeRecord, ProfileRepository, editable_fields
 from profiles.staleness import stale_sections
+from profiles.wording import (
+    DERIVED_FIELDS,
+    NOUNS,
+    describe_refused,
+    describe_removed,
+    describe_saved,
+    join,
+    statement,
+)
 from traces.recorder import current_trace
 
 logger = logging.getLogger(__name__)
@@ -30,6 +46,22 @@ GREETING = (
     "things like heat pumps or time-of-use pricing. What would you like to know?"
 )
 GOODBYE = "Bye! Thanks for chatting."
+NOTHING_TO_SAVE = (
+    "I couldn't find anything in that I can save. I keep: your ZIP code or city, utility and rate plan, "
+    "EV, charger, solar, home battery, heating and cooling, household size, work schedule and priorities."
+)
+SKIP_NOTE = {
+    "location": "Without a ZIP code or city I can't look up your weather, solar or local prices.",
+    "utility": "Without your utility I can't look up your prices.",
+    "rate_schedule": "Without your rate plan I can't tell which hours are cheap for you.",
+    "ev": "Without your EV's model or battery size I can't work out how long charging takes.",
+    "solar_size": "Without your system's size I can't estimate what your panels make.",
+}
+_REASONS = {
+    "someone_else": "it sounds like it's about someone else's home, and I only keep facts about yours",
+    "hypothetical": "it sounds like something you're considering, not something you have",
+    "unverified": "you didn't sound sure; tell me once you've checked",
+}
 
 
 def make_recall(
@@ -45,60 +77,96 @@ def make_recall(
         try:
             return data.open_meteo.geocode(query)
         except ApiError as exc:
-            logger.info("Geocoding failed (%s); using the built-in ZIP table", exc.reason)
+            logger.info("Geocoding failed (%s); using the built-in tables", exc.reason)
             return None
 
     def recall(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         user_id = state["user_id"]
+        understanding: Understanding = state["understanding"]
         profile = profiles.get(user_id)
         _record_read(user_id, profile)
-        message, intent, topic = state["message"], state["intent"], state.get("topic", "general")
-        update: dict[str, Any] = {"user_profile": profile, "pending_slot": None, "pending_question": None}
-        notices = list(state.get("notices", []))
-        changes: list[dict[str, Any]] = []
+        source = ChangeSource(
+            kind="onboarding"
+            if understanding.slot_answer is not None and understanding.slot_answer.status == "answered"
+            else "user_statement",
+            session_id=state.get("session_id"),
+            turn=state.get("turn_count") or None,
+            text=state["messages"][-1].content[:2000] if state.get("messages") else None,
+        )
+        if understanding.forget or understanding.forget_everything:
+            return _forget(profiles, user_id, understanding, source)
+        if understanding.undo:
+            return _undo(profiles, user_id, source)
 
-        if intent == "slot_answer":
-            slot = state["pending_slot"]
-            found = parse_answer(slot, message, profile=profile, geocode=geocode)
-            source = ChangeSource(
-                kind="onboarding",
-                session_id=state.get("session_id"),
-                turn=state.get("turn_count") or None,
-                text=message[:2000],
-            )
-            for field, value in found.items():
-                try:
-                    change = profiles.apply_change(user_id, field, value, source=source)
-                    changes.append(change.model_dump(mode="json"))
-                    _record_write(user_id, change.field, change.old_value, change.new_value, node="recall")
-                except InvalidValueError as exc:
-                    notices.append(f"I couldn't use {value!r} for {field.split('.')[-1]}: {exc.reason}.")
-            if not changes:
-                return {
-                    **update,
-                    "response": "Sorry, I didn't catch that. " + question_for(slot, profile),
-                    "pending_slot": slot,
-                    "pending_question": state.get("pending_question"),
-                    "route": "done",
-                    "notices": notices,
-                }
+        # --- 1. what the user just said counts at once --------------------------------------
+        changes, place_note = _changes(understanding, geocode)
+        result = profiles.apply_changes(user_id, changes, source=source) if changes else AppliedChanges()
+        for change in result.applied:
+            _record_write(user_id, change)
+        stale_place = _stale_place(result, changes, profile)
+        if stale_place:  # a new ZIP we cannot place: never keep the old town's coordinates with it
+            for change in profiles.forget(user_id, stale_place, source=source):
+                _record_write(user_id, change)
+        if result.applied:
             profile = profiles.get(user_id)
-            notices.append(f"Got it: {describe_saved(changes)}.")
-            pending_question = state.get("pending_question")
-            if pending_question:
-                result = classify(pending_question)
-                message, intent, topic = pending_question, result.intent, result.topic
-            else:
-                intent = "smalltalk"
-            update.update(message=message, intent=intent, topic=topic, user_profile=profile)
+        if result.refused and (trace := current_trace()) is not None:
+            trace.state_change(
+                "refused_facts",
+                [{"field": r.field, "value": r.value, "reason": r.reason} for r in result.refused],
+                node="recall",
+                reason="did not validate; the reply says why",
+            )
+        said = _said(understanding, result, place_note)
+        session_facts = _session_facts(understanding, result, state.get("turn_count") or 1)
+        notices = [*state.get("notices", []), *([said] if said else [])]
 
-        update["profile_changes"] = changes
-        update["notices"] = notices
+        # --- 2. what to answer: the question, the resumed question, or the next slot -------------
+        message, intent, topic = state["message"], state["intent"], state.get("topic", "general")
+        slot_answer = understanding.slot_answer
+        pending_slot, pending_question = state.get("pending_slot"), state.get("pending_question")
+        skipped = list(state.get("skipped_slots") or [])
+        if slot_answer is not None and slot_answer.status == "skipped" and slot_answer.slot not in skipped:
+            # Without the utility, its rate plan cannot be asked either.
+            skipped += [slot_answer.slot] + (["rate_schedule"] if slot_answer.slot == "utility" else [])
+            notices.append("No problem, I'll skip that. " + SKIP_NOTE.get(slot_answer.slot, ""))
+        answered_slot = slot_answer is not None and slot_answer.status != "not_answered"
+        if not understanding.wants_answer and pending_question and answered_slot:
+            resumed = classify(pending_question)
+            message, intent, topic = pending_question, resumed.intent, resumed.topic
+        update: dict[str, Any] = {
+            "user_profile": profile,
+            "message": message,
+            "intent": intent,
+            "topic": topic,
+            "pending_slot": None,
+            "pending_question": None,
+            "skipped_slots": skipped,
+            "session_facts": session_facts,
+            "profile_changes": [change.model_dump(mode="json") for change in result.applied],
+            "notices": notices,
+        }
+        if pending_slot and slot_answer is not None and slot_answer.status == "not_answered" and not (
+            understanding.wants_answer or understanding.facts
+        ):
+            return {
+                **update,
+                "response": "Sorry, I didn't catch that. " + question_for(pending_slot, profile),
+                "pending_slot": pending_slot,
+                "pending_question": pending_question,
+                "route": "done",
+            }
+
         stale = stale_sections(profile, evaluation.staleness_days, clock()) if profile else []
         update["stale_sections"] = stale
-
-        missing = missing_slots(profile, intent, topic)
-        if missing or (intent == "smalltalk" and profile is None):
+        needed = missing_slots(profile, intent, topic)
+        missing = [slot for slot in needed if slot not in skipped]
+        if intent == "live_data" and not missing and any(slot in skipped for slot in needed):
+            # The user skipped something the plan needs: give the general picture, honestly labelled.
+            intent = "knowledge"
+            update["intent"] = intent
+            notices.append("So instead of a plan, here's the general picture:")
+        first_contact = profile is None and intent in ("smalltalk", "unclear")
+        if missing or first_contact:
             slot = missing[0] if missing else "location"
             if (trace := current_trace()) is not None:
                 trace.state_change(
@@ -107,13 +175,16 @@ def make_recall(
             return {
                 **update,
                 "missing_slots": missing or ["location"],
-                "response": question_for(slot, profile, first_contact=profile is None),
+                "response": question_for(slot, profile, first_contact=profile is None and not said),
                 "pending_slot": slot,
                 "pending_question": message if intent == "live_data" else None,
                 "route": "done",
             }
+        if intent in ("profile_statement", "correction", "forget"):
+            response = "" if said else (NOTHING_TO_SAVE if understanding.remember else _not_saved(understanding))
+            return {**update, "missing_slots": [], "response": response, "route": "done"}
         if intent == "smalltalk":
-            greeting = "You're all set up. " + GREETING if changes else GREETING
+            greeting = "You're all set up. " + GREETING if result.applied and answered_slot else GREETING
             return {**update, "missing_slots": [], "response": greeting, "route": "done"}
         if intent == "goodbye":
             return {**update, "missing_slots": [], "response": GOODBYE, "route": "done"}
@@ -133,6 +204,153 @@ def make_recall(
     return recall
 
 
+# --- facts -> changes -------------------------------------------------------------------------
+
+
+def _changes(understanding: Understanding, geocode) -> tuple[list[tuple[str, Any]], str | None]:
+    """The field changes a message's facts make, with a place's coordinates and timezone derived
+    from the ZIP or city (geocoder first, then the built-in tables)."""
+    changes: list[tuple[str, Any]] = [(fact.field, fact.value) for fact in understanding.facts]
+    fields = {field for field, _ in changes}
+    note = None
+    place: Any = None
+    if "location.zip_code" in fields:
+        code = next(value for field, value in changes if field == "location.zip_code")
+        found = geocode(str(code))
+        place = found or zip_place(str(code))
+        if place is not None and "location.city" not in fields:
+            changes.append(("location.city", place.name))
+    elif "location.city" in fields:
+        name = next(value for field, value in changes if field == "location.city")
+        place = find_city(str(name)) or geocode(str(name))
+    elif understanding.place_query:
+        place = geocode(understanding.place_query) or find_city(understanding.place_query)
+        if place is not None:
+            changes.append(("location.city", place.name))
+        else:
+            note = (
+                f"I couldn't find a place called {understanding.place_query!r}. "
+                "Could you give me your ZIP code instead?"
+            )
+    if place is not None:
+        changes += [("location.lat", place.lat), ("location.lon", place.lon)]
+        if place.timezone:
+            changes.append(("location.timezone", place.timezone))
+    return changes, note
+
+
+def _stale_place(result: AppliedChanges, changes: list[tuple[str, Any]], profile: UserProfile | None) -> list[str]:
+    moved = any(c.field == "location.zip_code" and c.operation == "updated" for c in result.applied)
+    derived = {field for field, _ in changes} & {"location.lat", "location.city"}
+    if not moved or derived or profile is None or profile.location is None:
+        return []
+    return ["location.city", "location.lat", "location.lon"]
+
+
+def _said(understanding: Understanding, result: AppliedChanges, place_note: str | None) -> str:
+    """Exactly what happened to each stated fact, in plain words."""
+    parts = []
+    saved = describe_saved(result.applied)
+    if saved:
+        parts.append(saved)
+    assumptions = [
+        f"{fact.said} → {statement(fact.field, fact.value)} (assuming {fact.assumption})"
+        for fact in understanding.facts
+        if fact.assumption and any(change.field == fact.field for change in result.applied)
+    ]
+    if assumptions:
+        parts.append("I read " + join(assumptions) + "; tell me if that's off.")
+    facts = {fact.field: fact for fact in understanding.facts}
+    for refused in result.refused:
+        fact = facts.get(refused.field)
+        parts.append(describe_refused(refused.field, refused.value, refused.reason, fact.unit if fact else None))
+    if place_note:
+        parts.append(place_note)
+    return " ".join(parts)
+
+
+def _not_saved(understanding: Understanding) -> str:
+    """Why a statement saved nothing (about someone else, hypothetical, unsure)."""
+    reasons = []
+    for reason, text in _REASONS.items():
+        fields = [mention.field for mention in understanding.mentions if mention.reason == reason]
+        if fields:
+            nouns = join(sorted({NOUNS.get(field, field).replace("your ", "") for field in fields}))
+            reasons.append(f"I haven't saved anything about {nouns}: {text}.")
+    return " ".join(reasons) or (
+        "Noted. That isn't something I keep in your profile, so I haven't saved it. What would you like to know?"
+    )
+
+
+def _session_facts(understanding: Understanding, result: AppliedChanges, turn: int) -> list[dict[str, Any]]:
+    """What became of each stated fact this turn (the memorizer skips these later)."""
+    outcome: dict[str, str] = {change.field: "confirmed" if change.operation == "confirmed" else "saved" for change in result.applied}
+    outcome.update({refused.field: "refused" for refused in result.refused})
+    return [
+        {"turn": turn, "field": fact.field, "value": fact.value, "status": outcome[fact.field], "words": fact.words}
+        for fact in understanding.facts
+        if fact.field in outcome
+    ]
+
+
+# --- forget and undo ----------------------------------------------------------------------
+
+
+def _forget(profiles: ProfileRepository, user_id: str, understanding: Understanding, source: ChangeSource):
+    fields = editable_fields() if understanding.forget_everything else understanding.forget
+    records = profiles.forget(user_id, fields, source=source.model_copy(update={"kind": "user_statement"}))
+    for record in records:
+        _record_write(user_id, record)
+    if records:
+        text = describe_removed(records)
+    else:
+        text = "There was nothing to forget: your profile doesn't hold " + (
+            "anything yet." if understanding.forget_everything else f"{join([NOUNS.get(f, f) for f in fields[:2]])}."
+        )
+    return _done(profiles, user_id, records, text)
+
+
+def _undo(profiles: ProfileRepository, user_id: str, source: ChangeSource):
+    records = profiles.undo_last(user_id, source=source)
+    for record in records:
+        _record_write(user_id, record)
+    if records:
+        text = describe_removed(records, verb="Undone")
+    else:
+        text = "There's nothing of yours I saved that I could undo. Tell me what's wrong and I'll fix it."
+    return _done(profiles, user_id, records, text)
+
+
+def _done(profiles: ProfileRepository, user_id: str, records: list[ChangeRecord], text: str) -> dict[str, Any]:
+    profile = profiles.get(user_id)
+    return {
+        "user_profile": profile,
+        "response": f"{text} {holds(profile)}".strip(),
+        "profile_changes": [record.model_dump(mode="json") for record in records],
+        "pending_slot": None,
+        "pending_question": None,
+        "route": "done",
+    }
+
+
+def holds(profile: UserProfile | None) -> str:
+    """'Your profile now holds: your ZIP code is 94110, ...' in plain words."""
+    facts = []
+    for section in SECTION_MODELS:
+        data = getattr(profile, section) if profile else None
+        if data is None:
+            continue
+        for name in SECTION_MODELS[section].model_fields:
+            field = f"{section}.{name}"
+            value = getattr(data, name)
+            if name != "updated_at" and value is not None and field not in DERIVED_FIELDS:
+                facts.append(statement(field, value))
+    return f"Your profile now holds: {join(facts)}." if facts else "Your profile is now empty."
+
+
+# --- trace --------------------------------------------------------------------------------
+
+
 def _record_read(user_id: str, profile: UserProfile | None) -> None:
     """Trace the profile read with each section's timestamp (what the staleness grader judges)."""
     trace = current_trace()
@@ -149,20 +367,20 @@ def _record_read(user_id: str, profile: UserProfile | None) -> None:
             {
                 "user_id": user_id,
                 "sections": sections,
-                "profile": profile.model_dump(mode="json", exclude={"notes"}),
+                "profile": profile.model_dump(mode="json", exclude={"notes", "history"}),
             }
         ]
     trace.memory_read(("profiles", user_id), "profile", results, node="recall")
 
 
-def _record_write(user_id: str, field: str, old: Any, new: Any, *, node: str) -> None:
+def _record_write(user_id: str, change: ChangeRecord) -> None:
     trace = current_trace()
     if trace is not None:
         trace.memory_write(
             ("profiles", user_id),
             "profile",
-            operation="update",
-            data={field: new},
-            changes=[(field, old, new)],
-            node=node,
+            operation="delete" if change.new_value is None else "update",
+            data={change.field: change.new_value},
+            changes=[(change.field, change.old_value, change.new_value)],
+            node="recall",
         )

@@ -6,12 +6,13 @@ import re
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages.utils import count_tokens_approximately, trim_messages
 from langchain_core.runnables import RunnableConfig
 
 from advisor.context import Passage, RecommendContext, clip, profile_facts, render, stale_facts
 from advisor.llm.errors import invoke_model
-from advisor.llm.offline import CONTEXT_KEY
+from advisor.llm.payloads import CONTEXT_KEY
 from advisor.prompts import RECOMMEND_SYSTEM
 from advisor.state import AdvisorState
 from traces.recorder import current_trace
@@ -19,9 +20,9 @@ from traces.recorder import current_trace
 _CITATION = re.compile(r"\[(\d{1,2})\]")
 
 
-def make_recommend(model: BaseChatModel, *, history_turns: int = 1):
+def make_recommend(model: BaseChatModel, *, history_tokens: int = 600):
     def recommend(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
-        context = build_context(state, history_turns=history_turns)
+        context = build_context(state, history_tokens=history_tokens)
         messages = [
             SystemMessage(RECOMMEND_SYSTEM),
             HumanMessage(render(context), additional_kwargs={CONTEXT_KEY: context.model_dump(mode="json")}),
@@ -39,17 +40,30 @@ def make_recommend(model: BaseChatModel, *, history_turns: int = 1):
     return recommend
 
 
-def build_context(state: AdvisorState, *, history_turns: int = 1) -> RecommendContext:
+def recent_history(messages: list[BaseMessage], max_tokens: int) -> list[BaseMessage]:
+    """The newest messages that fit the token budget, starting on a user message (LangChain's
+    trim_messages with its approximate counter: no tokenizer download, stable across models)."""
+    if max_tokens <= 0 or not messages:
+        return []
+    clipped = [type(m)(clip(str(m.content))) for m in messages]
+    return trim_messages(
+        clipped,
+        max_tokens=max_tokens,
+        token_counter=count_tokens_approximately,
+        strategy="last",
+        start_on="human",
+    )
+
+
+def build_context(state: AdvisorState, *, history_tokens: int = 600) -> RecommendContext:
     profile = state.get("user_profile")
     topic = state.get("topic", "general")
     history = state.get("messages", [])[:-1]  # without this turn's question
     previous = [
-        f"{'user' if isinstance(message, HumanMessage) else 'you'}: {clip(str(message.content))}"
-        for message in (history[-2 * history_turns :] if history_turns else [])
+        f"{'user' if isinstance(message, HumanMessage) else 'you'}: {message.content}"
+        for message in recent_history(history, history_tokens)
     ]
     intent = state.get("intent", "unclear")
-    if intent == "profile_statement" and state.get("should_memorize"):
-        intent = "profile_statement_saved"
     return RecommendContext(
         question=state["message"],
         intent=intent,

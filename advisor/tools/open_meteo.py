@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict
@@ -72,6 +73,8 @@ class OpenMeteoClient:
         )
         data = result.data if isinstance(result.data, dict) else {}
         for item in data.get("results") or []:
+            if not _matches(query, item):
+                continue  # a search returns its nearest names: never take another place for this one
             try:
                 return Place(
                     name=str(item["name"]),
@@ -84,6 +87,17 @@ class OpenMeteoClient:
             except (KeyError, TypeError, ValueError):
                 continue
         return None
+
+
+def _matches(query: str, item: Any) -> bool:
+    """A ZIP must be among the result's postcodes; a name must be the result's name."""
+    if not isinstance(item, dict):
+        return False
+    wanted = query.strip().lower()
+    if wanted.isdigit():
+        return wanted in [str(code) for code in item.get("postcodes") or []]
+    name = wanted.split(",")[0].strip()
+    return str(item.get("name", "")).strip().lower() == name
 
 
 def _parse_hourly(result: ApiResult, *, redate: bool) -> HourlyWeather:

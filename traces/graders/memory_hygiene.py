@@ -87,6 +87,14 @@ class MemoryHygieneGrader:
             for step in trace.steps
             if isinstance(step, MemoryWriteStep)
             for change in step.changes or []
+        } | {  # refused with a reason the user was told: handled, not missed
+            str(item.get("field"))
+            for step in trace.steps
+            if isinstance(step, StateChangeStep)
+            and step.state_key == "refused_facts"
+            and isinstance(step.new_value, list)
+            for item in step.new_value
+            if isinstance(item, dict)
         }
         memorize_ran = (trace.metadata or {}).get("kind") == "memorize" or any(
             isinstance(step, StateChangeStep) and step.state_key == "memorized_through_turn"

@@ -1,0 +1,9 @@
+"""Keys under which nodes attach structured data to the messages they send a model.
+
+A language model reads the rendered text; the offline model reads these structured copies
+instead of re-parsing text. Kept apart from `offline.py` so nodes never import the offline model.
+"""
+
+CONTEXT_KEY = "advisor_context"  # recommend: the RecommendContext
+CONVERSATION_KEY = "conversation"  # memorizer: [{turn, text}] of the user's messages
+PARAMS_KEY = "request_params"  # analyzer: the request's parameters (ready-by hour, target %, ...)

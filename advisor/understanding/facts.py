@@ -1,0 +1,435 @@
+"""Facts a person states about their home, read precisely from one clause at a time.
+
+Precision over recall: a value is only read when the words leave no doubt what it is (a number
+with its unit and the thing it belongs to, a name from the utility / vehicle / city tables).
+Signs and units are kept as said ("-5 kWh" is -5, and validation refuses it); conversions are
+stated as assumptions the reply repeats ("32 A at 240 V ≈ 7.68 kW").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from advisor.energy.catalog import normalize_plan
+from advisor.energy.utilities import find_utility
+from advisor.energy.vehicles import find_vehicle, vehicle_spec
+from advisor.places import find_city, is_real_zip
+from advisor.understanding.models import Mention, StatedFact
+from advisor.understanding.text import Clause
+
+# Level 2 chargers run at 240 V; a charger's continuous draw is 80 % of its circuit breaker
+# (NEC 625.41, as knowledge/docs/charger-circuit-sizing.md explains: a 40 A breaker feeds 32 A).
+VOLTS_L2 = 240
+CONTINUOUS_SHARE = 0.8
+OUTLET_KW = 1.44  # Level 1: 12 A continuous on a 120 V household outlet
+POWERWALL_KWH = 13.5
+
+_NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a single": 1, "just one": 1,
+}
+_NUM = r"(?<![\w.])(-?\d+(?:\.\d+)?)"
+_COUNT = r"(-?\d+|" + "|".join(_NUMBER_WORDS) + r")"
+
+_CAR_WORDS = re.compile(r"\b(?:car|ev|vehicle|tesla|model\s*[3ysx]|truck|its\s+battery|it\s+has|it's\s+got)\b", re.I)
+_HOME_BATTERY_WORDS = re.compile(
+    r"\b(?:home\s+batter(?:y|ies)|house\s+batter(?:y|ies)|battery\s+storage|backup\s+batter(?:y|ies)|"
+    r"storage\s+batter(?:y|ies)|powerwalls?|enphase\s+batter(?:y|ies)|wall\s+battery|solar\s+batter(?:y|ies))\b",
+    re.I,
+)
+_CHARGER_WORDS = re.compile(
+    r"\b(?:charger|wall\s*connector|evse|level\s*2|l2|charging\s+station|wallbox|chargepoint|juicebox|"
+    r"charge\s+(?:at|with)|charging\s+(?:at|with))\b",
+    re.I,
+)
+_OWN = re.compile(
+    r"\b(?:i|we)\s+(?:\w+\s+)?(?:have|has|own|drive|got|bought|leased|lease|use|run|installed|put\s+in|added)\b|"
+    r"\b(?:my|our)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
+    r"^\s*(?:(?:also|now|just|recently)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one clause says, before it is judged to be about the user or not."""
+
+    field: str
+    value: str | int | float | bool
+    said: str
+    unit: str | None = None
+    assumption: str | None = None
+
+
+def read_clause(clause: Clause, *, message: str, pending_slot: str | None = None) -> Iterator[Reading]:
+    """Every value the clause states, whoever it is about (the caller decides)."""
+    text = clause.text
+    yield from _zip(text, message=message, pending_slot=pending_slot)
+    yield from _city(text, pending_slot=pending_slot)
+    yield from _utility(text, pending_slot=pending_slot)
+    yield from _plan(text, pending_slot=pending_slot)
+    yield from _vehicle(text, pending_slot=pending_slot)
+    yield from _batteries(text, message=message)
+    yield from _charger(text)
+    yield from _solar(text, pending_slot=pending_slot)
+    yield from _heating(text, negated=clause.negated)
+    yield from _cooling(text, negated=clause.negated)
+    yield from _occupants(text)
+    yield from _schedule(text)
+    yield from _usage(text)
+    yield from _preferences(text)
+
+
+# Values a negation turns into an answer ("no AC", "no home battery"): not dropped when negated.
+_NEGATION_IS_VALUE = {("equipment.cooling_type", "none"), ("equipment.has_battery_storage", False)}
+
+
+def facts_in(
+    clauses: list[Clause], *, message: str, pending_slot: str | None = None
+) -> tuple[list[StatedFact], list[Mention]]:
+    """Facts about the user, and what looked like a fact but was not one about them (and why)."""
+    facts: list[StatedFact] = []
+    mentions: list[Mention] = []
+    for clause in clauses:
+        for reading in read_clause(clause, message=message, pending_slot=pending_slot):
+            reason = _not_a_fact(clause, reading)
+            if reason is not None:
+                mentions.append(Mention(field=reading.field, words=clause.text[:500], reason=reason))
+                continue
+            if any(fact.field == reading.field for fact in facts):
+                continue  # the first statement of a field wins within one message
+            facts.append(
+                StatedFact(
+                    field=reading.field,
+                    value=reading.value,
+                    said=reading.said[:200],
+                    unit=reading.unit,
+                    words=clause.text[:500],
+                    assumption=reading.assumption,
+                )
+            )
+    return facts, mentions
+
+
+def _not_a_fact(clause: Clause, reading: Reading) -> str | None:
+    if clause.someone_else:
+        return "someone_else"
+    if clause.hypothetical:
+        return "hypothetical"
+    if clause.question and not _statement_inside_question(clause.text, reading):
+        return "question"
+    negation_matters = reading.field not in ("location.zip_code", "location.city", "household.occupants")
+    if clause.negated and negation_matters and (reading.field, reading.value) not in _NEGATION_IS_VALUE:
+        return "negated"
+    if clause.hedged:
+        return "unverified"
+    return None
+
+
+def _statement_inside_question(text: str, reading: Reading) -> bool:
+    """'With my 11 kW charger, when should I charge?' states the charger inside a question."""
+    return bool(re.search(r"\b(?:my|our)\b", text, re.I)) and reading.field not in (
+        "equipment.heating_type",
+        "equipment.cooling_type",
+        "household.work_schedule",
+        "preferences.budget_priority",
+        "preferences.comfort_priority",
+        "preferences.green_priority",
+    ) and not re.search(r"\b(?:should|could|would)\s+(?:i|we)\s+(?:get|buy|switch|install|change)\b", text, re.I)
+
+
+# --- location ------------------------------------------------------------------------------
+
+_ZIP = re.compile(r"(?<![\d$.-])(\d{5})(?:-\d{4})?(?![\d.]|\s*(?:kwh|kw|miles|mi\b|dollars|bucks|\$|watts|w\b|%))", re.I)
+_ZIP_CONTEXT = re.compile(
+    r"\b(?:zip|zipcode|postcode|postal|live|living|located|based|in|moved|area|from|at)\b", re.I
+)
+
+
+def _zip(text: str, *, message: str, pending_slot: str | None) -> Iterator[Reading]:
+    for match in _ZIP.finditer(text):
+        code = match.group(1)
+        alone = re.fullmatch(r"\s*\d{5}(?:-\d{4})?\s*[.!]?\s*", message) is not None
+        if not (_ZIP_CONTEXT.search(text) or pending_slot == "location" or alone):
+            continue
+        if is_real_zip(code):
+            yield Reading("location.zip_code", code, said=code)
+            return
+
+
+_PLACE_LEAD = re.compile(
+    r"\b(?:live|living|located|based|moved|relocated|reside|residing|i'm|im|i\s+am|we're|we\s+are|home\s+is)"
+    r"\s+(?:now\s+)?(?:in|to|near|outside(?:\s+of)?)\s+(?P<place>[A-Za-z][A-Za-z .'-]*(?:,\s*[A-Za-z]{2,}(?:\s+[A-Za-z]+)?)?)",
+    re.I,
+)
+
+
+def _city(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
+    candidates = [m.group("place") for m in _PLACE_LEAD.finditer(text)]
+    if pending_slot == "location":
+        candidates.append(text)
+    for candidate in candidates:
+        words = re.split(r"\s+", re.split(r"\s+(?:with|and|on|but|for|since|where|so|,?\s*zip)\b", candidate, flags=re.I)[0].strip(" .,!"))
+        for size in range(min(len(words), 4), 0, -1):  # longest known city name first
+            place = find_city(" ".join(words[:size]))
+            if place is not None:
+                yield Reading("location.city", place.name, said=" ".join(words[:size]))
+                return
+
+
+# --- utility and plan -----------------------------------------------------------------------
+
+_SWITCH_TO = re.compile(r"\b(?:switched|moved|changed|went|go)\b.*?\bto\b(?P<rest>.*)", re.I)
+
+
+def _utility(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
+    switched = _SWITCH_TO.search(text)
+    scope = switched.group("rest") if switched and find_utility(switched.group("rest")) else text
+    found = find_utility(scope, answer=pending_slot == "utility")
+    if found is not None:
+        utility, words = found
+        yield Reading("location.utility_provider", utility.name, said=words)
+
+
+_PLAN_CODE = re.compile(
+    r"\b([A-Z][A-Z0-9]{0,5}(?:[-/][A-Z0-9]{1,6}){1,3})\b(?:\s+(?:plan|rate|schedule|tariff))?"
+)
+_PLAN_WORDS = re.compile(r"\b(?:plan|rate|schedule|tariff|tou)\b", re.I)
+
+
+def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
+    switched = _SWITCH_TO.search(text)
+    scope = switched.group("rest") if switched else text
+    words = re.findall(r"[A-Za-z0-9-]+", scope)
+    for size in (1, 2, 3):  # "EV2-A", "e tou c", "EV TOU 5"
+        for start in range(len(words) - size + 1):
+            phrase = " ".join(words[start : start + size])
+            plan = normalize_plan(phrase)
+            if plan:
+                yield Reading("location.rate_schedule", plan, said=phrase)
+                return
+    if _PLAN_WORDS.search(scope) or pending_slot == "rate_schedule":
+        for match in _PLAN_CODE.finditer(scope):
+            code = match.group(1)
+            if re.search(r"\d|-", code) and not re.fullmatch(r"\d+-\d+", code) and not find_utility(code):
+                yield Reading("location.rate_schedule", code, said=code)  # kept as printed on the bill
+                return
+
+
+# --- equipment ------------------------------------------------------------------------------
+
+
+def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
+    found = find_vehicle(text)
+    if found is None:
+        return
+    spec, words = found
+    if not (_OWN.search(text) or pending_slot == "ev" or re.match(r"^\s*(?:a\s+|an\s+)?" + re.escape(words), text, re.I)):
+        return
+    battery = _kwh_near_car(text)
+    if battery is not None and battery > 0:
+        spec = vehicle_spec(spec.name, battery) or spec
+    yield Reading("equipment.ev_model", spec.name, said=words)
+
+
+def _kwh_near_car(text: str) -> float | None:
+    match = re.search(_NUM + r"\s*-?\s*kwh\b", text, re.I)
+    return float(match.group(1)) if match else None
+
+
+def _batteries(text: str, *, message: str) -> Iterator[Reading]:
+    car_here = bool(_CAR_WORDS.search(text)) or find_vehicle(text) is not None
+    home_here = bool(_HOME_BATTERY_WORDS.search(text))
+    kwh = re.search(_NUM + r"\s*-?\s*kwh\b", text, re.I)
+    powerwalls = re.search(_COUNT + r"\s+powerwalls?\b", text, re.I)
+    negated_battery = re.search(
+        r"\b(?:no|don'?t\s+have\s+an?|do\s+not\s+have\s+an?|without\s+an?)\s+(?:home\s+|backup\s+)?(?:batter(?:y|ies)|powerwall|battery\s+storage)\b",
+        text,
+        re.I,
+    )
+    if negated_battery and not car_here:
+        yield Reading("equipment.has_battery_storage", False, said=negated_battery.group(0))
+        return
+    if kwh and car_here and not home_here:
+        yield Reading("equipment.ev_battery_kwh", float(kwh.group(1)), said=kwh.group(0), unit="kWh")
+        return
+    battery_words = home_here or re.search(r"\bbatter(?:y|ies)\b", text, re.I)
+    car_in_message = find_vehicle(message) is not None or _CAR_WORDS.search(message) is not None
+    if kwh and battery_words and not car_here and (home_here or not car_in_message):
+        if float(kwh.group(1)) > 0:  # "-5 kWh" is refused below; it says nothing about owning one
+            yield Reading("equipment.has_battery_storage", True, said=kwh.group(0))
+        yield Reading("equipment.battery_capacity_kwh", float(kwh.group(1)), said=kwh.group(0), unit="kWh")
+        return
+    if powerwalls and not kwh:
+        count = _count(powerwalls.group(1))
+        yield Reading("equipment.has_battery_storage", True, said=powerwalls.group(0))
+        yield Reading(
+            "equipment.battery_capacity_kwh",
+            round(count * POWERWALL_KWH, 1),
+            said=powerwalls.group(0),
+            unit="kWh",
+            assumption=f"a Powerwall stores {POWERWALL_KWH:g} kWh",
+        )
+        return
+    if home_here and not kwh:
+        yield Reading("equipment.has_battery_storage", True, said=_HOME_BATTERY_WORDS.search(text).group(0))
+        if re.search(r"\b(?:a|one|my|our)\s+powerwall\b", text, re.I):
+            yield Reading(
+                "equipment.battery_capacity_kwh",
+                POWERWALL_KWH,
+                said="a Powerwall",
+                unit="kWh",
+                assumption=f"a Powerwall stores {POWERWALL_KWH:g} kWh",
+            )
+
+
+def _charger(text: str) -> Iterator[Reading]:
+    if not _CHARGER_WORDS.search(text) and not re.search(r"\bcharg\w*\b", text, re.I):
+        return
+    kw = re.search(_NUM + r"\s*-?\s*(?:kw|kilowatts?)\b(?!h)", text, re.I)
+    if kw and _CHARGER_WORDS.search(text) and not re.search(r"\bsolar|panels?|pv\b", text, re.I):
+        yield Reading("equipment.ev_charger_kw", float(kw.group(1)), said=kw.group(0), unit="kW")
+        return
+    amps = re.search(_NUM + r"\s*-?\s*(?:a|amps?|amperes?)\b(?P<circuit>\s*(?:breaker|circuit))?", text, re.I)
+    if amps and (_CHARGER_WORDS.search(text) or re.search(r"\bcharg\w*\b", text, re.I)):
+        current = float(amps.group(1))
+        if amps.group("circuit") or re.search(r"\b(?:breaker|circuit)\b", text, re.I) and not re.search(r"\bcharger\s+is\b", text, re.I):
+            kw_value = round(current * CONTINUOUS_SHARE * VOLTS_L2 / 1000, 2)
+            note = f"a {current:g} A circuit feeds a charger {CONTINUOUS_SHARE:.0%} of that ({current * CONTINUOUS_SHARE:g} A) at {VOLTS_L2} V"
+        else:
+            kw_value = round(current * VOLTS_L2 / 1000, 2)
+            note = f"{current:g} A at {VOLTS_L2} V"
+        yield Reading("equipment.ev_charger_kw", kw_value, said=amps.group(0).strip(), unit="A", assumption=note)
+        return
+    outlet = re.search(
+        r"\b(?:standard|regular|normal|household|wall|120\s*-?\s*v(?:olt)?)\s+(?:outlet|plug|socket)\b|\blevel\s*1\b|\btrickle\b",
+        text,
+        re.I,
+    )
+    if outlet and re.search(r"\bcharg\w*|plug\w*\b", text, re.I):
+        yield Reading(
+            "equipment.ev_charger_kw",
+            OUTLET_KW,
+            said=outlet.group(0),
+            unit="kW",
+            assumption="a household outlet charges at about 12 A on 120 V",
+        )
+
+
+def _solar(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
+    solar_here = re.search(r"\b(?:solar|pv|panels?|photovoltaic|array)\b", text, re.I)
+    if not solar_here and pending_slot != "solar_size":
+        return
+    kw = re.search(_NUM + r"\s*-?\s*(?:kw|kilowatts?|kwp)\b(?!h)", text, re.I)
+    if kw and not _CHARGER_WORDS.search(text):
+        yield Reading("equipment.solar_capacity_kw", float(kw.group(1)), said=kw.group(0), unit="kW")
+    elif pending_slot == "solar_size" and (bare := re.fullmatch(r"\s*" + _NUM + r"\s*", text)):
+        yield Reading("equipment.solar_capacity_kw", float(bare.group(1)), said=bare.group(1), unit="kW")
+
+
+_REPLACED = re.compile(r"\b(?:replaced|swapped|switched|upgraded|changed|went|converted)\b.*?\b(?:with|to|for)\b(?P<new>.*)", re.I)
+_HEAT_PUMP = re.compile(r"\bheat\s*pumps?\b(?!\s+water)|\bmini[-\s]?splits?\b.*\bheat|\bductless\s+heat", re.I)
+_GAS_HEAT = re.compile(r"\bgas\s+(?:furnace|heat(?:ing|er)?|boiler)\b|\bheat\s+(?:with|using)\s+(?:natural\s+)?gas\b|\bfurnace\s+(?:is|runs\s+on)\s+gas\b|\bnatural\s+gas\s+(?:furnace|heat)", re.I)
+_ELECTRIC_HEAT = re.compile(r"\belectric\s+(?:baseboards?|heat(?:ing|ers)?|furnace|resistance)\b|\bbaseboard\s+heat(?:ers|ing)?\b|\bheat\s+with\s+electricity\b", re.I)
+
+
+def _heating(text: str, *, negated: bool) -> Iterator[Reading]:
+    replaced = _REPLACED.search(text)
+    scope = replaced.group("new") if replaced else text
+    if re.search(r"\bwater\s+heater\b", scope, re.I) and not re.search(r"\bheat\s+pump\b(?!\s+water)", scope, re.I):
+        return
+    for pattern, value in ((_HEAT_PUMP, "heat_pump"), (_GAS_HEAT, "gas"), (_ELECTRIC_HEAT, "electric")):
+        match = pattern.search(scope)
+        if match and (replaced or _OWN.search(text) or re.search(r"\bheat\s+with\b", text, re.I)):
+            yield Reading("equipment.heating_type", value, said=match.group(0))
+            return
+
+
+def _cooling(text: str, *, negated: bool) -> Iterator[Reading]:
+    none = re.search(
+        r"\b(?:no|don'?t\s+have(?:\s+any)?|do\s+not\s+have(?:\s+any)?|without(?:\s+any)?)\s+(?:central\s+)?(?:ac|a/c|air\s+con(?:ditioning|ditioner)?|aircon|air)\b",
+        text,
+        re.I,
+    )
+    if none:
+        yield Reading("equipment.cooling_type", "none", said=none.group(0))
+        return
+    if negated:
+        return
+    central = re.search(r"\bcentral\s+(?:ac|a/c|air(?:\s+conditioning)?|cooling)\b", text, re.I)
+    split = re.search(r"\b(?:mini[-\s]?splits?|ductless)\b", text, re.I)
+    if central and _OWN.search(text):
+        yield Reading("equipment.cooling_type", "central_ac", said=central.group(0))
+    elif split and _OWN.search(text):
+        yield Reading("equipment.cooling_type", "mini_split", said=split.group(0))
+
+
+# --- household and preferences -----------------------------------------------------------------
+
+_OCCUPANTS = [
+    re.compile(r"\b(?:we\s+are|we're|were|there\s+are|there're)\s+" + _COUNT + r"(?:\s+(?:of\s+us|people|persons|adults|in\s+(?:the|our|my)\s+\w+))?\s*[.!]?$", re.I),
+    re.compile(r"\b(?:we\s+are|we're|there\s+are)\s+" + _COUNT + r"\s+(?:of\s+us|people|persons)\b", re.I),
+    re.compile(r"\b(?:family|household|house(?:hold)?)\s+of\s+" + _COUNT + r"\b", re.I),
+    re.compile(_COUNT + r"\s+(?:people|persons|of\s+us)\s+(?:live|living|in\s+(?:the|my|our)|at\s+home|here)\b", re.I),
+]
+
+
+def _occupants(text: str) -> Iterator[Reading]:
+    if re.search(r"\b(?:i\s+live\s+(?:alone|by\s+myself|on\s+my\s+own)|it'?s\s+just\s+me)\b", text, re.I):
+        yield Reading("household.occupants", 1, said="live alone", unit="people")
+        return
+    for pattern in _OCCUPANTS:
+        match = pattern.search(text)
+        if match:
+            yield Reading("household.occupants", _count(match.group(1)), said=match.group(0).strip(), unit="people")
+            return
+
+
+_SCHEDULES = [
+    (re.compile(r"\b(?:work(?:ing)?\s+from\s+home|wfh|work\s+remote(?:ly)?|remote\s+work(?:er)?|home\s+all\s+day)\b", re.I), "WFH"),
+    (re.compile(r"\bhybrid\s+(?:schedule|work|job|now)\b|\bwork(?:ing)?\s+hybrid\b|\bi'?m\s+hybrid\b", re.I), "Hybrid"),
+    (re.compile(r"\b(?:retired|retiree)\b", re.I), "Retired"),
+    (re.compile(r"\b(?:night\s+shifts?|work\s+nights|overnight\s+shifts?|graveyard\s+shift)\b", re.I), "Night shift"),
+    (re.compile(r"\b(?:work|commute)\s+(?:in|to|at)\s+(?:an?\s+|the\s+)?office\b|\b9\s*(?:-|to)\s*5\b|\bnine\s+to\s+five\b|\boffice\s+job\b", re.I), "Office 9-5"),
+]
+
+
+def _schedule(text: str) -> Iterator[Reading]:
+    if re.search(r"\bused\s+to\b", text, re.I):
+        return
+    for pattern, value in _SCHEDULES:
+        match = pattern.search(text)
+        if match:  # someone else's job never gets here: the caller drops clauses about others
+            yield Reading("household.work_schedule", value, said=match.group(0))
+            return
+
+
+def _usage(text: str) -> Iterator[Reading]:
+    match = re.search(
+        r"\b(?:use|using|run|running)\s+(?:the\s+)?most\s+(?:energy|power|electricity)?\s*(?:in\s+the\s+|at\s+)?(mornings?|evenings?|nights?)\b",
+        text,
+        re.I,
+    )
+    if match:
+        value = "morning_heavy" if match.group(1).lower().startswith("morning") else "evening_heavy"
+        yield Reading("household.typical_usage_pattern", value, said=match.group(0))
+
+
+def _preferences(text: str) -> Iterator[Reading]:
+    level = "low" if re.search(r"\b(?:don'?t|do\s+not)\s+(?:really\s+)?care\b", text, re.I) else "high"
+    cares = re.search(r"\b(?:care|cares|priority|matters?|important|focus)\b", text, re.I)
+    if not cares:
+        return
+    if re.search(r"\b(?:saving\s+money|money|cost|costs|bills?|budget|cheap(?:est)?)\b", text, re.I):
+        yield Reading("preferences.budget_priority", level, said=cares.group(0))
+    if re.search(r"\b(?:environment|planet|carbon|emissions|green|climate|clean\s+energy)\b", text, re.I):
+        yield Reading("preferences.green_priority", level, said=cares.group(0))
+    if re.search(r"\bcomfort(?:able)?\b", text, re.I):
+        yield Reading("preferences.comfort_priority", level, said=cares.group(0))
+
+
+def _count(word: str) -> int:
+    lowered = word.lower()
+    return _NUMBER_WORDS.get(lowered) or int(lowered)

@@ -1,0 +1,128 @@
+"""What a message means, as one typed result (the `Understanding`), and what it is read against.
+
+Intake produces it once per turn; recall, onboarding, the analyzer and the memorizer read it, and
+nothing else re-parses the user's text. Its JSON schema is also what a language model is asked to
+fill in when one is available.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Intent = Literal[
+    "live_data",  # a question answered with their data now: prices, a charging plan, the forecast
+    "knowledge",  # a general question the knowledge base answers
+    "profile_statement",  # only facts about themselves (or "remember that ...")
+    "correction",  # "that's wrong", "undo"
+    "forget",  # "forget my ZIP"
+    "smalltalk",  # greetings, thanks
+    "goodbye",
+    "unclear",
+]
+Topic = Literal["ev_charging", "solar", "rates", "weather", "home", "general"]
+SlotStatus = Literal["answered", "skipped", "not_answered"]
+Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+
+class StatedFact(BaseModel):
+    """A fact the user stated about themself: the profile field, the value in the field's unit,
+    the value as they said it, their words, and how sure the reading is."""
+
+    model_config = ConfigDict(frozen=True)
+
+    field: str = Field(description="profile field path, e.g. location.zip_code")
+    value: str | int | float | bool = Field(description="value in the field's unit (kW, kWh, people)")
+    said: str = Field("", max_length=200, description="the value as the user said it, e.g. '32 amps'")
+    unit: str | None = Field(None, max_length=20, description="unit the user used, if any")
+    words: str = Field("", max_length=500, description="the user's words the fact comes from")
+    confidence: float = Field(0.9, ge=0, le=1)
+    assumption: str | None = Field(None, max_length=200, description="how the value was derived, said to the user")
+
+
+class Mention(BaseModel):
+    """Something that looked like a fact but is not one about the user (kept for the trace)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    field: str
+    words: str = Field("", max_length=500)
+    reason: Literal["question", "hypothetical", "someone_else", "negated", "unverified"]
+
+
+class RequestParams(BaseModel):
+    """Parameters of the question: a follow-up changes one of them and keeps the rest."""
+
+    model_config = ConfigDict(frozen=True)
+
+    ready_by_hour: int | None = Field(None, ge=0, le=23, description="local hour the car must be ready")
+    ready_by_minute: int | None = Field(None, ge=0, le=59)
+    ready_by_day: Weekday | Literal["today", "tomorrow"] | None = None
+    target_soc_pct: float | None = Field(None, description="charge level wanted, percent")
+    current_soc_pct: float | None = Field(None, description="charge level now, percent")
+    appliance: str | None = Field(None, max_length=40)
+    day: Literal["today", "tomorrow"] | None = None
+    typical_year: bool | None = Field(None, description="a typical year rather than a forecast")
+    one_session: bool | None = Field(None, description="charge in one uninterrupted session")
+
+    def merged_over(self, earlier: RequestParams) -> RequestParams:
+        """These parameters with the earlier question's filling the gaps (a follow-up)."""
+        data = earlier.model_dump()
+        data.update({key: value for key, value in self.model_dump().items() if value is not None})
+        if self.ready_by_hour is not None and self.ready_by_minute is None:
+            data["ready_by_minute"] = None
+        return RequestParams.model_validate(data)
+
+    def filled(self) -> dict[str, Any]:
+        return {key: value for key, value in self.model_dump().items() if value is not None}
+
+
+class SlotAnswer(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    slot: str
+    status: SlotStatus
+
+
+class Understanding(BaseModel):
+    """One message, understood: what the user wants, what they said about themselves, the answer
+    to the question we asked, and the question's parameters."""
+
+    model_config = ConfigDict(frozen=True)
+
+    intent: Intent
+    topic: Topic = "general"
+    asks: bool = Field(False, description="the message asks something (it may also state facts)")
+    question: str | None = Field(None, description="the question part, without the statements")
+    facts: list[StatedFact] = Field(default_factory=list)
+    mentions: list[Mention] = Field(default_factory=list)
+    slot_answer: SlotAnswer | None = None
+    params: RequestParams = Field(default_factory=RequestParams)
+    follow_up: bool = Field(False, description="changes a parameter of the previous question")
+    remember: bool = Field(False, description='an explicit "remember that ..."')
+    forget: list[str] = Field(default_factory=list, description="field paths the user asks to forget")
+    forget_everything: bool = False
+    undo: bool = Field(False, description='"that\'s wrong" / "undo" about the last saved facts')
+    hedged: bool = Field(False, description='the user was not sure ("I think", "maybe")')
+    place_query: str | None = Field(None, description="a place name answering the location question, to geocode")
+    confidence: float = Field(0.9, ge=0, le=1)
+    source: Literal["rules", "model"] = "rules"
+
+    @property
+    def wants_answer(self) -> bool:
+        return self.intent in ("live_data", "knowledge")
+
+
+class ReadingContext(BaseModel):
+    """What a message is read against: the question we asked last, the last request's
+    parameters (for follow-ups) and the recent conversation (for a model)."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    pending_slot: str | None = None
+    last_intent: str | None = None
+    last_topic: str | None = None
+    last_params: RequestParams | None = None
+    recent: list[str] = Field(default_factory=list)  # "user: ..." / "advisor: ..." lines, oldest first
+    known_fields: dict[str, Any] = Field(default_factory=dict)  # the profile's current values

@@ -1,0 +1,255 @@
+"""The rule reader: one message -> one `Understanding`, without a language model (offline mode).
+
+It separates what the user states about themself (saved at once) from what they ask (answered),
+reads the answer to the question we asked, "remember / forget / undo", and a follow-up that
+changes one parameter of the previous request ("what about by 6am instead?").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from advisor.intent import classify
+from advisor.understanding.facts import facts_in
+from advisor.understanding.models import ReadingContext, RequestParams, SlotAnswer, StatedFact, Understanding
+from advisor.understanding.params import read_params
+from advisor.understanding.text import clauses, clean
+
+SLOT_FIELDS = {
+    "location": ("location.zip_code", "location.city"),
+    "utility": ("location.utility_provider",),
+    "rate_schedule": ("location.rate_schedule",),
+    "ev": ("equipment.ev_model", "equipment.ev_battery_kwh"),
+    "solar_size": ("equipment.solar_capacity_kw",),
+}
+
+_GOODBYE = re.compile(
+    r"^\s*(?:ok(?:ay)?[,!. ]+)?(?:thanks?(?:\s+you)?[,!. ]+)?(?:bye|goodbye|good\s*bye|see\s+(?:you|ya)|"
+    r"that'?s\s+all(?:\s+for\s+now)?|cya|ttyl|i'?m\s+done|gotta\s+go|talk\s+(?:to\s+you\s+)?later)\b",
+    re.I,
+)
+_REMEMBER = re.compile(
+    r"^\s*(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+)?(?:remember|note|save|keep\s+in\s+mind|make\s+a\s+note)"
+    r"(?:\s+(?:that|this))?\s*[:,-]?\s*",
+    re.I,
+)
+_FORGET = re.compile(
+    r"^\s*(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+)?(?:forget|delete|remove|erase|clear|drop)\s+(?P<what>.+?)\s*[.!?]*$",
+    re.I,
+)
+_UNDO = re.compile(
+    r"^\s*(?:no[,.!]?\s+)?(?:that'?s|that\s+is|this\s+is|thats)\s+(?:wrong|not\s+right|incorrect|not\s+true|not\s+correct)\b|"
+    r"^\s*(?:undo|scratch\s+that|cancel\s+that|take\s+that\s+back|wrong)\b|^\s*(?:no[,.!]?\s+)?you\s+got\s+(?:it|that)\s+wrong\b",
+    re.I,
+)
+_SKIP = re.compile(
+    r"^\s*(?:skip|pass|later|next|no\s+idea|not\s+sure|unsure|dunno|idk|i\s+don'?t\s+know|don'?t\s+know|"
+    r"i'?m\s+not\s+sure|no\s+clue|rather\s+not(?:\s+say)?|prefer\s+not(?:\s+to\s+say)?|none\s+of\s+your\s+business|"
+    r"i\s+don'?t\s+have\s+(?:one|it|that)|n/?a|none|nope|no)\b",
+    re.I,
+)
+_FOLLOW_UP = re.compile(
+    r"^\s*(?:and\s+|ok(?:ay)?[,]?\s+|so\s+)?(?:what|how)\s+about\b|^\s*and\s+(?:if|what\s+if|by|for|with|to|at)\b|"
+    r"\binstead\b|^\s*what\s+if\b|^\s*(?:and\s+)?(?:if\s+)?(?:i|we)\s+only\s+need\b|^\s*(?:only|just)\s+\d|"
+    r"^\s*(?:ok(?:ay)?[,]?\s+)?(?:by|before|until)\s+\d|^\s*same\s+(?:but|for)\b|^\s*(?:and\s+)?tomorrow\b",
+    re.I,
+)
+_UTILITY_WORDS = re.compile(
+    r"\b(?:electric|power|energy|utility|utilities|light|edison|coop|co-op|cooperative|municipal|city\s+of|pud|emc|public\s+service)\b",
+    re.I,
+)
+
+# "forget my X" -> the fields X names (a place is all of its parts).
+_FORGET_TARGETS = [
+    (r"zip|postcode|postal", ("location.zip_code",)),
+    (r"city|location|address|where\s+i\s+live|town|place", (
+        "location.zip_code", "location.city", "location.lat", "location.lon", "location.timezone",
+    )),
+    (r"utility|provider|power\s+company", ("location.utility_provider",)),
+    (r"plan|rate|tariff|schedule\s+code", ("location.rate_schedule",)),
+    (r"charger|charging\s+speed", ("equipment.ev_charger_kw",)),
+    (r"home\s+battery|powerwall|battery\s+storage|storage", ("equipment.has_battery_storage", "equipment.battery_capacity_kwh")),
+    (r"ev|car|vehicle|tesla|model", ("equipment.ev_model", "equipment.ev_battery_kwh")),
+    (r"battery", ("equipment.has_battery_storage", "equipment.battery_capacity_kwh")),
+    (r"solar|panels?", ("equipment.solar_capacity_kw",)),
+    (r"heating|heat\s+pump|furnace|heat", ("equipment.heating_type",)),
+    (r"cooling|ac|a/c|air\s+conditioning", ("equipment.cooling_type",)),
+    (r"work|job|schedule", ("household.work_schedule",)),
+    (r"household|people|occupants|family", ("household.occupants",)),
+    (r"usage|habits", ("household.typical_usage_pattern",)),
+    (r"preferences?|priorities", ("preferences.budget_priority", "preferences.comfort_priority", "preferences.green_priority")),
+]
+
+
+class Understander(Protocol):
+    def understand(self, text: str, context: ReadingContext) -> Understanding: ...
+
+
+class RuleUnderstander:
+    """Deterministic reading for offline mode (and the fallback when a model's reading fails)."""
+
+    def understand(self, text: str, context: ReadingContext) -> Understanding:
+        return understand(text, context)
+
+
+def understand(text: str, context: ReadingContext | None = None) -> Understanding:
+    context = context or ReadingContext()
+    message = clean(text)
+    remember = bool(_REMEMBER.match(message)) and not re.match(r"^\s*(?:do|did)\s+you\s+remember", message, re.I)
+    body = _REMEMBER.sub("", message, count=1) if remember else message
+
+    forget = _FORGET.match(body)
+    if forget and not remember:
+        what = forget.group("what").lower()
+        if re.fullmatch(r"(?:it|that|this|what\s+i\s+(?:just\s+)?said)", what.strip()):
+            return Understanding(intent="correction", undo=True)
+        if re.search(r"\b(?:everything|all(?:\s+of\s+it)?|my\s+(?:whole\s+)?profile|all\s+my\s+data|about\s+me|me)\b", what):
+            return Understanding(intent="forget", forget_everything=True)
+        fields = _forget_fields(what)
+        if fields:
+            return Understanding(intent="forget", forget=fields)
+
+    found = clauses(body)
+    facts, mentions = facts_in(found, message=body, pending_slot=context.pending_slot)
+    hedged = any(clause.hedged for clause in found)
+    undo = bool(_UNDO.match(body)) and not facts
+
+    slot_answer, place_query = _slot_answer(body, context, [f.field for f in facts], hedged)
+    if slot_answer is not None and slot_answer.slot == "utility" and slot_answer.status == "answered" and not facts:
+        name = body.strip().strip(".!")
+        facts = [StatedFact(field="location.utility_provider", value=name, said=name, words=body[:500], confidence=0.7)]
+
+    questions = [clause.text for clause in found if clause.question]
+    question_text = " ".join(questions) if questions else None
+    params = read_params(body)  # "I'm at 20% now" may be its own sentence beside the question
+
+    if _GOODBYE.match(body) and len(body.split()) <= 10 and not questions:
+        return Understanding(
+            intent="goodbye", facts=facts, mentions=mentions, remember=remember, hedged=hedged, params=params
+        )
+    if undo:
+        return Understanding(intent="correction", undo=True)
+
+    if context.last_intent == "live_data" and _FOLLOW_UP.search(body) and (params.filled() or questions):
+        merged = params.merged_over(context.last_params or RequestParams())
+        return Understanding(
+            intent="live_data",
+            topic=context.last_topic or "general",  # type: ignore[arg-type]
+            asks=True,
+            question=question_text or body,
+            facts=facts,
+            mentions=mentions,
+            params=merged,
+            follow_up=True,
+            remember=remember,
+            hedged=hedged,
+            confidence=0.8,
+        )
+
+    if question_text:
+        result = classify(question_text)
+        intent = result.intent
+        confidence = result.confidence
+        if intent in ("profile_statement", "smalltalk", "goodbye", "unclear") and (
+            question_text.rstrip().endswith("?") or len(question_text.split()) >= 4
+        ):
+            intent, confidence = "knowledge", 0.7 if result.topic != "general" else 0.5
+        return Understanding(
+            intent=intent,
+            topic=result.topic,
+            asks=True,
+            question=question_text,
+            facts=facts,
+            mentions=mentions,
+            slot_answer=slot_answer,
+            params=params,
+            remember=remember,
+            hedged=hedged,
+            confidence=confidence,
+            place_query=place_query,
+        )
+    if facts or remember or (slot_answer is not None and slot_answer.status != "not_answered"):
+        return Understanding(
+            intent="profile_statement",
+            topic=classify(body).topic,
+            facts=facts,
+            mentions=mentions,
+            slot_answer=slot_answer,
+            params=params,
+            remember=remember,
+            hedged=hedged,
+            place_query=place_query,
+        )
+    result = classify(body)
+    intent = result.intent
+    if mentions and not questions:
+        intent = "profile_statement"  # about someone else, or unsure: say why nothing was saved
+    elif intent == "profile_statement":
+        intent = "unclear"
+    return Understanding(
+        intent=intent,
+        topic=result.topic,
+        asks=intent in ("live_data", "knowledge"),
+        question=body if intent in ("live_data", "knowledge") else None,
+        mentions=mentions,
+        slot_answer=slot_answer,
+        params=params,
+        hedged=hedged,
+        confidence=result.confidence,
+    )
+
+
+def _forget_fields(what: str) -> list[str]:
+    fields: list[str] = []
+    for pattern, targets in _FORGET_TARGETS:
+        if re.search(r"\b(?:" + pattern + r")\b", what, re.I):
+            fields.extend(target for target in targets if target not in fields)
+            if pattern.startswith("zip") or pattern.startswith("charger") or pattern.startswith("home"):
+                break  # "forget my ZIP" is not the whole place; "home battery" is not the EV's
+    return fields
+
+
+def _slot_answer(
+    body: str, context: ReadingContext, fields: list[str], hedged: bool
+) -> tuple[SlotAnswer | None, str | None]:
+    slot = context.pending_slot
+    if slot is None or slot not in SLOT_FIELDS:
+        return None, None
+    if any(field in SLOT_FIELDS[slot] for field in fields):
+        return SlotAnswer(slot=slot, status="answered"), None
+    if _SKIP.match(body) and len(body.split()) <= 8:
+        return SlotAnswer(slot=slot, status="skipped"), None
+    short = body.strip().strip(".!")
+    plain = (
+        2 <= len(short) <= 60
+        and len(short.split()) <= 5
+        and re.fullmatch(r"[A-Za-z][A-Za-z .,'&-]*", short) is not None
+        and not hedged
+        and "?" not in body
+    )
+    if slot == "location" and plain:
+        return SlotAnswer(slot=slot, status="answered"), short  # a place name to geocode
+    if slot == "utility" and plain and _UTILITY_WORDS.search(short):
+        return SlotAnswer(slot=slot, status="answered"), None  # kept as said: not in our table
+    return SlotAnswer(slot=slot, status="not_answered"), None
+
+
+def stated_facts(conversation: list[dict[str, object]]) -> list[dict[str, object]]:
+    """ExtractedFact-shaped dicts for user messages [{turn, text}]: the offline memorizer's reading
+    and the trace's record of what the user stated (values as text, as the memorizer returns them)."""
+    found: list[dict[str, object]] = []
+    for item in conversation:
+        turn, text = int(str(item["turn"])), str(item["text"])
+        for fact in understand(text).facts:
+            value = fact.value
+            found.append(
+                {
+                    "field": fact.field,
+                    "new_value": ("true" if value else "false") if isinstance(value, bool) else str(value),
+                    "confidence": fact.confidence,
+                    "source_turn": turn,
+                    "source_text": fact.words or text[:2000],
+                }
+            )
+    return found

@@ -1,0 +1,133 @@
+"""Reading a message's shape: Slack markup off, split into clauses, and for each clause whether it
+is a question, a hypothetical, about someone else, negated or hedged.
+
+Facts are only taken from clauses that are plain statements about the user (or their household):
+"My neighbour has a heat pump" and "should I get a heat pump?" are not facts about the user.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_SLACK_LINK = re.compile(r"<(?:https?|mailto):[^>|]*\|([^>]*)>|<(?:https?|mailto):([^>]*)>")
+_SLACK_MENTION = re.compile(r"<[@#!][^>]*>")
+_EMOJI = re.compile(r":[a-z0-9_+-]{2,40}:")
+_MARKUP = re.compile(r"[*_~`]+")
+
+# Sentence ends: . ! ? ; or a newline, but never the point inside "57.5" or "e.g.".
+_SENTENCE = re.compile(r"(?<=[!?;\n])\s*|(?<=[^\d\s.]\.)\s+|(?<=\d\.)\s+(?=[A-Za-z])|\n+")
+# Clause joints inside a sentence: ", and", " and ", " but ", ", so". Kept coarse on purpose: a
+# clause without its own subject inherits the previous one's ("...plan and drive a Model Y").
+_JOINT = re.compile(r",?\s+(?:and|but|so|plus|also|though|while)\s+(?=[a-z])|,\s+(?=(?:i|we|my|our|he|she|they|it|when|what|how|why|which|should|can|could|is|are|do|does|will)\b)", re.I)
+
+QUESTION_START = re.compile(
+    r"^\s*(?:when|what|how|why|where|which|who|whats|what's|is|are|can|could|should|would|will|do|does|did|"
+    r"tell\s+me|explain|give\s+me|plan|help|any\s+tips|compare)\b",
+    re.I,
+)
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if\s+(?:i|we)|suppose|imagine|would|thinking\s+(?:about|of)|considering|plan(?:ning)?\s+to|"
+    r"want\s+to\s+(?:get|buy|install|add)|might|may\s+(?:get|buy)|looking\s+(?:at|into)|someday|one\s+day|"
+    r"hoping\s+to|going\s+to\s+(?:get|buy|install)|about\s+to\s+(?:get|buy)|wish)\b",
+    re.I,
+)
+# Someone outside the household. A spouse, partner or kids share the home, so their car or their
+# schedule is the household's and counts; a neighbour's heat pump does not.
+_SOMEONE_ELSE = re.compile(
+    r"\b(?:(?:my|our|the)\s+(?:neighbou?rs?|friends?|brother|sister|mom|mum|dad|mother|father|parents?|"
+    r"in-?laws?|cousins?|uncle|aunt|boss|co-?workers?|colleagues?|landlord|buddy|coworker|grandparents?)|"
+    r"(?:he|she|they)\s+(?:has|have|had|drives?|lives?|uses?|got|is|are|'s|'re)|"
+    r"(?:a|one)\s+(?:friend|neighbou?r|colleague)\s+of\s+mine|someone|somebody|people\s+(?:who|with))\b",
+    re.I,
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|we|we're|we've|my|our|me|us)\b", re.I)
+_NEGATION = re.compile(
+    r"\b(?:don'?t|do\s+not|doesn'?t|does\s+not|no\s+longer|never|not|isn'?t|aren'?t|haven'?t|hasn'?t|"
+    r"didn'?t|won'?t|without|sold|got\s+rid\s+of|removed)\b",
+    re.I,
+)
+_HEDGE = re.compile(
+    r"\b(?:i\s+think|i\s+guess|maybe|probably|perhaps|not\s+sure|i'?m\s+not\s+certain|might\s+be|"
+    r"could\s+be|i\s+believe|possibly|something\s+like|idk|no\s+idea|don'?t\s+know)\b",
+    re.I,
+)
+
+
+def clean(text: str) -> str:
+    """Text as a person reads it: links as their label, mentions/emoji/markup dropped, curly quotes
+    straightened, whitespace collapsed."""
+    text = _SLACK_LINK.sub(lambda m: m.group(1) or m.group(2) or "", text)
+    text = _SLACK_MENTION.sub(" ", text)
+    text = _EMOJI.sub(" ", text)
+    text = _MARKUP.sub("", text)
+    text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+    text = text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    return re.sub(r"[ \t]+", " ", text).strip()
+
+
+@dataclass(frozen=True)
+class Clause:
+    text: str
+    question: bool
+    hypothetical: bool
+    someone_else: bool
+    negated: bool
+    hedged: bool
+
+    @property
+    def about_user(self) -> bool:
+        """A plain statement the user made about themself or their household."""
+        return not (self.question or self.hypothetical or self.someone_else)
+
+
+def sentences(text: str) -> list[str]:
+    return [part.strip() for part in _SENTENCE.split(text) if part and part.strip()]
+
+
+def clauses(text: str) -> list[Clause]:
+    """Each clause with its flags; a clause without its own subject takes the previous one's
+    (so "my neighbour has solar and a battery" keeps both out of the user's profile)."""
+    found: list[Clause] = []
+    for sentence in sentences(text):
+        sentence_question = sentence.rstrip().endswith("?")
+        previous: Clause | None = None
+        for part in _JOINT.split(sentence):
+            part = part.strip(" ,")
+            if not part:
+                continue
+            own_subject = bool(_FIRST_PERSON.search(part)) or bool(_SOMEONE_ELSE.search(part))
+            someone_else = bool(_SOMEONE_ELSE.search(part)) and not _first_person_leads(part)
+            if not own_subject and previous is not None:
+                someone_else = previous.someone_else
+            question = bool(QUESTION_START.match(part)) or (sentence_question and part == _last(sentence))
+            hypothetical = bool(_HYPOTHETICAL.search(part)) or (
+                previous is not None and previous.hypothetical and not own_subject
+            )
+            clause = Clause(
+                text=part,
+                question=question,
+                hypothetical=hypothetical,
+                someone_else=someone_else,
+                negated=bool(_NEGATION.search(part)),
+                hedged=bool(_HEDGE.search(part)) or bool(_HEDGE.search(sentence)),
+            )
+            found.append(clause)
+            previous = clause
+    return found
+
+
+def _first_person_leads(part: str) -> bool:
+    """'I have a heat pump like my neighbour' is about me; 'my neighbour has one' is not."""
+    first = _FIRST_PERSON.search(part)
+    other = _SOMEONE_ELSE.search(part)
+    if first is None or other is None:
+        return first is not None
+    if first.group(0).lower() in ("my", "our") and other.start() == first.start():
+        return False  # "my neighbour ..." starts with "my" but is about the neighbour
+    return first.start() < other.start()
+
+
+def _last(sentence: str) -> str:
+    parts = [p.strip(" ,") for p in _JOINT.split(sentence) if p.strip(" ,")]
+    return parts[-1] if parts else sentence

@@ -1,0 +1,103 @@
+"""The rule reader (offline mode): facts about the user only, signs and units kept, questions,
+hypotheticals, other people's homes and unsure answers never saved; request parameters read."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.understanding.models import ReadingContext, RequestParams
+from advisor.understanding.rules import understand
+from advisor.understanding.text import clean
+
+
+def facts(text: str, **context) -> dict[str, object]:
+    return {fact.field: fact.value for fact in understand(text, ReadingContext(**context)).facts}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My ZIP is 94102", {"location.zip_code": "94102"}),
+        ("I live in Oakland, CA", {"location.city": "Oakland"}),
+        ("we're with pacific gas and electric on e-tou-c", {"location.utility_provider": "PG&E", "location.rate_schedule": "E-TOU-C"}),
+        ("switched from SCE to PG&E last year", {"location.utility_provider": "PG&E"}),
+        ("I drive a Tesla Model 3 with a 75 kWh battery", {"equipment.ev_model": "Tesla Model 3 Long Range", "equipment.ev_battery_kwh": 75.0}),
+        ("my wife drives a bolt", {"equipment.ev_model": "Chevrolet Bolt EV"}),
+        ("remember that I have a -5 kWh battery", {"equipment.battery_capacity_kwh": -5.0}),
+        ("my charger is 32 amps", {"equipment.ev_charger_kw": 7.68}),
+        ("I charge from a regular outlet", {"equipment.ev_charger_kw": 1.44}),
+        ("we have 7.2 kW of solar on the roof", {"equipment.solar_capacity_kw": 7.2}),
+        ("we replaced our gas furnace with a heat pump", {"equipment.heating_type": "heat_pump"}),
+        ("we don't have AC", {"equipment.cooling_type": "none"}),
+        ("I live alone and work nights", {"household.occupants": 1, "household.work_schedule": "Night shift"}),
+        ("we're a family of four", {"household.occupants": 4}),
+        ("saving money is my top priority", {"preferences.budget_priority": "high"}),
+    ],
+)
+def test_statements_about_the_user(text: str, expected: dict[str, object]) -> None:
+    assert facts(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("My neighbor has a heat pump", "someone_else"),
+        ("my brother drives a Model Y", "someone_else"),
+        ("should I get a powerwall?", "question"),
+        ("we're planning to get solar, about 8 kW", "hypothetical"),
+        ("I think we're on EV2-A", "unverified"),
+        ("we don't work from home anymore", "negated"),
+    ],
+)
+def test_what_is_not_a_fact_about_the_user(text: str, reason: str) -> None:
+    reading = understand(text)
+    assert reading.facts == [] and reading.mentions and reading.mentions[0].reason == reason
+
+
+def test_a_zip_needs_context_and_a_real_prefix() -> None:
+    assert facts("it costs 12345 dollars") == {}
+    assert facts("00001", pending_slot="location") == {}  # never assigned by USPS
+    assert facts("94110", pending_slot="location") == {"location.zip_code": "94110"}
+
+
+def test_slot_answers_skips_and_place_names() -> None:
+    assert understand("not sure", ReadingContext(pending_slot="utility")).slot_answer.status == "skipped"
+    reading = understand("Springfield", ReadingContext(pending_slot="location"))
+    assert reading.slot_answer.status == "answered" and reading.place_query == "Springfield"
+    assert understand("how do heat pumps work?", ReadingContext(pending_slot="location")).intent == "knowledge"
+
+
+def test_mixed_message_states_facts_and_asks() -> None:
+    reading = understand("I have a Model 3, when should I charge it by 7am?")
+    assert reading.intent == "live_data" and reading.topic == "ev_charging"
+    assert [f.field for f in reading.facts] == ["equipment.ev_model"]
+    assert reading.params.ready_by_hour == 7
+
+
+def test_follow_up_keeps_the_other_parameters() -> None:
+    earlier = RequestParams(ready_by_hour=8, target_soc_pct=80, current_soc_pct=20)
+    context = ReadingContext(last_intent="live_data", last_topic="ev_charging", last_params=earlier)
+    reading = understand("what about by 6:30am instead?", context)
+    assert reading.follow_up and reading.topic == "ev_charging"
+    assert reading.params.filled() == {
+        "ready_by_hour": 6, "ready_by_minute": 30, "target_soc_pct": 80, "current_soc_pct": 20,
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "fields", "everything", "undo"),
+    [
+        ("forget my ZIP", ["location.zip_code"], False, False),
+        ("please forget my car", ["equipment.ev_model", "equipment.ev_battery_kwh"], False, False),
+        ("forget everything", [], True, False),
+        ("that's wrong", [], False, True),
+        ("undo", [], False, True),
+    ],
+)
+def test_forget_and_undo(text: str, fields: list[str], everything: bool, undo: bool) -> None:
+    reading = understand(text)
+    assert (reading.forget, reading.forget_everything, reading.undo) == (fields, everything, undo)
+
+
+def test_slack_markup_is_read_as_text() -> None:
+    assert clean("hey <@U123> my *ZIP* is <https://x.example|94110> :smile:") == "hey my ZIP is 94110"

@@ -1,0 +1,254 @@
+"""Issue 9: what the user says counts at once, is saved in its turn, and the reply says exactly
+what was saved — offline and over the local Ollama-API server; follow-ups, forget/undo, the one
+session write per turn, memorizer failures that are retried, and restart catch-up."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.scheduler import MemorizeScheduler
+from bot.service import ConversationService, Reply
+from profiles.wording import describe_saved
+from tests.advisor_helpers import app_config, make_runtime
+from tests.servers.ollama import FakeOllama, Step, call, say
+from traces.storage import load_trace
+
+NOW = datetime(2026, 1, 21, 18, 0, tzinfo=timezone.utc)
+EXAMPLE_1 = "My ZIP is 94102 and I'm on PG&E's EV2-A plan. I drive a Tesla Model 3 with a 57.5 kWh battery."
+EXAMPLE_2 = (
+    "I'm in 94110 with PG&E on the EV2-A plan and drive a Tesla Model Y with an 11 kW wall charger. "
+    "When should I charge tonight to be ready by 8am?"
+)
+
+
+def clock() -> datetime:
+    return NOW
+
+
+def assert_claims_match_the_store(service: ConversationService, user: str, reply: Reply) -> None:
+    """Whatever the reply says was saved, was saved; whatever was saved, the reply says."""
+    profile = service.profiles.get(user)
+    saved = [c for c in reply.profile_changes if c["operation"] in ("set", "updated")]
+    for change in saved:
+        section, name = change["field"].split(".")
+        assert getattr(getattr(profile, section), name) == change["new_value"], change
+    said = describe_saved(saved)
+    assert said in reply.text
+    turn_entries = [
+        e for e in (profile.history if profile else [])
+        if e.source.session_id == reply.session_id and e.source.turn == reply.turn and e.operation in ("set", "updated")
+    ]
+    assert sorted(e.field for e in turn_entries) == sorted(c["field"] for c in saved)
+
+
+# --- offline ----------------------------------------------------------------------------------
+
+
+def test_facts_then_a_question_gets_a_plan_not_onboarding(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    first = service.handle_turn("T1-N", "t", EXAMPLE_1)
+    assert first.text.startswith(
+        "Saved: your ZIP code is 94102 (San Francisco), your utility is PG&E, your rate plan is EV2-A, "
+        "you drive a Tesla Model 3 RWD and your EV's battery holds 57.5 kWh."
+    )
+    assert_claims_match_the_store(service, "T1-N", first)
+    assert "When this conversation ends" not in first.text and first.asked_for is None
+    second = service.handle_turn("T1-N", "t", "When should I charge my EV tonight?")
+    assert second.asked_for is None and "Cheapest before 07:00" in second.text
+
+
+def test_facts_and_a_question_in_one_message_are_saved_and_answered(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    reply = service.handle_turn("T1-N", "t", EXAMPLE_2)
+    assert reply.asked_for is None  # no onboarding question: everything needed was just said
+    assert "your home charger delivers 11 kW" in reply.text and "Cheapest before 08:00" in reply.text
+    assert_claims_match_the_store(service, "T1-N", reply)
+    equipment = service.profiles.get("T1-N").equipment
+    assert (equipment.ev_model, equipment.ev_charger_kw) == ("Tesla Model Y Long Range", 11.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("remember that my charger is 32 amps", "your home charger delivers 7.68 kW"),
+        ("we have a 40 amp breaker for the charger", "your home charger delivers 7.68 kW"),
+        ("remember that we have 2 powerwalls", "you have a home battery and your home battery holds 27 kWh"),
+        ("no AC here, and I work from home", "you have no air conditioning and you work from home"),
+        ("we replaced our gas furnace with a heat pump", "you heat with a heat pump"),
+    ],
+)
+def test_statements_are_saved_in_their_turn(data_dir: Path, text: str, expected: str) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    reply = service.handle_turn("T1-N", "t", text)
+    assert reply.text.startswith("Saved: " + expected)
+    assert_claims_match_the_store(service, "T1-N", reply)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("remember that we are 1000 people", "I can't save 1000 as the number of people in your home: it must be between 1 and 50."),
+        ("remember that I have a -5 kWh battery", "I can't save -5 kWh as your home battery's size: it must be more than 0 kWh"),
+        ("My neighbor has a heat pump", "I haven't saved anything about heating: it sounds like it's about someone else's home"),
+        ("I think we're on EV2-A but not sure", "I haven't saved anything about rate plan: you didn't sound sure"),
+        ("remember that I like pizza", "I couldn't find anything in that I can save."),
+    ],
+)
+def test_nothing_is_saved_and_the_reply_says_why(data_dir: Path, text: str, expected: str) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    reply = service.handle_turn("T1-N", "t", text)
+    assert reply.text.startswith(expected)
+    assert reply.profile_changes == []
+    profile = service.profiles.get("T1-N")
+    assert profile is None or profile.history == []
+
+
+def test_follow_ups_re_plan_with_one_thing_changed(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    service.handle_turn("T1-N", "t", EXAMPLE_1)
+    service.handle_turn("T1-N", "t", "When should I charge my EV tonight? I'm at 20% now")
+    earlier = service.handle_turn("T1-N", "t", "what about by 6am instead?")
+    assert "Cheapest before 06:00" in earlier.text and "from 20% to 80%" in earlier.text
+    less = service.handle_turn("T1-N", "t", "and if I only need 50%?")
+    assert "Cheapest before 06:00" in less.text and "from 20% to 50%" in less.text  # the 6am and 20% stay
+    last = service.sessions.get("T1-N", "t").last_request
+    assert last.params == {"ready_by_hour": 6, "target_soc_pct": 50.0, "current_soc_pct": 20.0, "day": "today"}
+
+
+def test_forget_and_undo_say_what_the_profile_now_holds(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    service.handle_turn("T1-N", "t", "My ZIP is 94102 and we're with PG&E")
+    forgot = service.handle_turn("T1-N", "t", "forget my ZIP")
+    assert forgot.text.startswith("Forgotten: your ZIP code (was 94102). Your profile now holds:")
+    assert service.profiles.get("T1-N").location.zip_code is None
+    undone = service.handle_turn("T1-N", "t", "that's wrong")
+    assert undone.text.startswith("Undone: your ZIP code is 94102 again.")
+    assert service.profiles.get("T1-N").location.zip_code == "94102"
+    everything = service.handle_turn("T1-N", "t", "forget everything about me")
+    assert everything.text.endswith("Your profile is now empty.")
+
+
+def test_the_session_is_written_once_per_turn(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    writes: list[str] = []
+    sessions = service.sessions
+    original = sessions._write
+    sessions._write = lambda session: (writes.append(session.session_id), original(session))[1]  # type: ignore[method-assign]
+    for text in [EXAMPLE_1, "When should I charge my EV tonight?", "what about by 6am instead?", "hello"]:
+        before = len(writes)
+        service.handle_turn("T1-N", "t", text)
+        assert len(writes) - before == 1, text
+    assert service.sessions.get("T1-N", "t").turn_count == 4
+
+
+def test_the_chat_forget_command_and_plain_profile(data_dir: Path) -> None:
+    from bot.chat import run_chat
+
+    runtime = make_runtime(data_dir, clock=clock)
+    lines = iter([EXAMPLE_1, "/profile", "/forget ev", "/quit"])
+    output: list[str] = []
+    run_chat(runtime.service, user_id="T1-N", read=lambda prompt: next(lines), write=output.append)
+    text = "\n".join(output)
+    assert "your ZIP code is 94102" in text and "equipment.ev_model" not in text
+    assert "Forgotten: your EV (was Tesla Model 3 RWD)" in text
+    assert runtime.service.profiles.get("T1-N").equipment.ev_model is None
+
+
+# --- over the local Ollama-API server ---------------------------------------------------------
+
+
+@pytest.fixture
+def ollama() -> FakeOllama:
+    with FakeOllama(["llama3.1:8b"]) as server:
+        yield server
+
+
+def ollama_service(data_dir: Path, ollama: FakeOllama, **memorizer: Any) -> ConversationService:
+    config = app_config(provider="ollama", **memorizer)
+    return make_runtime(data_dir, ollama_url=ollama.url, config=config, clock=clock).service
+
+
+def test_ollama_statement_turn_makes_no_llm_call_and_saves(data_dir: Path, ollama: FakeOllama) -> None:
+    service = ollama_service(data_dir, ollama)
+    reply = service.handle_turn("T1-N", "t", EXAMPLE_1)
+    assert ollama.chat_requests == []  # a statement is saved and confirmed without a model call
+    assert_claims_match_the_store(service, "T1-N", reply)
+
+
+def test_ollama_mixed_turn_saves_then_plans_in_two_calls(data_dir: Path, ollama: FakeOllama) -> None:
+    ollama.script = [call("plan_ev_charging", ready_by_hour=8), say("Charge from 04:12 on off-peak rates.")]
+    service = ollama_service(data_dir, ollama)
+    reply = service.handle_turn("T1-N", "t", EXAMPLE_2)
+    assert len(ollama.chat_requests) == 2 and reply.asked_for is None
+    assert reply.text.endswith("Charge from 04:12 on off-peak rates.")
+    assert_claims_match_the_store(service, "T1-N", reply)
+    analyzer_prompt = ollama.chat_requests[0]["messages"][-1]["content"]
+    assert "ready_by_hour=8" in analyzer_prompt
+
+
+def test_ollama_follow_up_sees_the_earlier_exchange(data_dir: Path, ollama: FakeOllama) -> None:
+    ollama.script = [
+        call("plan_ev_charging"), say("Charge from 02:33."),
+        call("plan_ev_charging", ready_by_hour=6), say("Charge from 01:33."),
+    ]
+    service = ollama_service(data_dir, ollama)
+    service.handle_turn("T1-N", "t", EXAMPLE_1)
+    service.handle_turn("T1-N", "t", "When should I charge my EV tonight?")
+    service.handle_turn("T1-N", "t", "what about by 6am instead?")
+    analyzer, recommend = ollama.chat_requests[2:]
+    assert "ready_by_hour=6" in analyzer["messages"][-1]["content"]
+    assert "When should I charge my EV tonight?" in recommend["messages"][-1]["content"]  # recent history
+    assert "Charge from 02:33." in recommend["messages"][-1]["content"]
+
+
+def test_ollama_unreadable_memorizer_reply_is_an_error_and_retried(data_dir: Path, ollama: FakeOllama) -> None:
+    service = ollama_service(data_dir, ollama)
+    service.sessions.commit_turn("T1-N", "t", user_text="I started working from home", reply_text="(lost)")
+    replies = iter(["Sure! You work from home.", json.dumps({"facts": [{
+        "field": "household.work_schedule", "new_value": "WFH", "confidence": 0.9,
+        "source_turn": 1, "source_text": "I started working from home"}]})])
+    ollama.responder = lambda body: Step(content=next(replies, json.dumps({"facts": []})))
+    scheduler = MemorizeScheduler(service=service, idle_minutes=0.001, clock=clock, retry_minutes=(0.005,))
+    try:
+        scheduler.start()
+        deadline = time.monotonic() + 15
+        while service.sessions.get("T1-N", "t").needs_memorizing and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        scheduler.shutdown()
+    assert service.profiles.get("T1-N").household.work_schedule == "WFH"  # the retry applied it
+    first_request = ollama.chat_requests[0]
+    assert first_request["format"]["properties"]["facts"]["type"] == "array"  # the JSON schema, not "json"
+    traces = [load_trace(path) for path in service.traces.list_for_user("T1-N")]
+    failed = [
+        t for t in traces
+        if t.metadata["kind"] == "memorize"
+        and "unreadable_output" in [error["type"] for error in t.metadata.get("errors", [])]
+    ]
+    assert failed, "the unreadable reply is an error step in its trace"
+
+
+# --- restart catch-up -------------------------------------------------------------------------
+
+
+def test_restart_catch_up_of_a_thread_active_10_seconds_before_the_stop(data_dir: Path) -> None:
+    runtime = make_runtime(data_dir, config=app_config(idle_minutes=30))
+    runtime.service.handle_turn("T1-N", "t", "How do heat pumps work?")
+    last = runtime.service.sessions.get("T1-N", "t").last_activity_at
+    restarted = make_runtime(data_dir, config=app_config(idle_minutes=30), clock=lambda: last + timedelta(seconds=10))
+    scheduler = MemorizeScheduler(
+        service=restarted.service, idle_minutes=30, clock=lambda: last + timedelta(seconds=10)
+    )
+    try:
+        assert scheduler.start() == 1
+        due = scheduler.due_at("T1-N", "t")
+        # due at last activity + idle: 29 min 50 s from the (simulated) restart, not skipped
+        assert timedelta(minutes=29) < due - datetime.now(timezone.utc) <= timedelta(minutes=30)
+    finally:
+        scheduler.shutdown(wait=False)
