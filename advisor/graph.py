@@ -1,7 +1,10 @@
-"""The advisor graph (FR-001..009): intake -> recall -> [analyzer] -> recommend -> [memorizer].
+"""The advisor graph (FR-001..009): load_session -> intake -> recall -> [analyzer] -> recommend
+-> [memorizer] -> save_session.
 
-Built and compiled once per process; the store is injected at compile time (as in the
-LangGraph memory-agent template) and the same store backs the repositories the nodes use.
+A turn is one invocation: `{"message": text}` in, `TurnOutput` out, the thread as
+`configurable.thread_id` and the user as the runtime context (`ThreadContext`), as in the
+LangGraph memory-agent template. Built and compiled once per process; the store is injected at
+compile time and the same store backs the repositories the nodes use.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from advisor.nodes.intake import make_intake
 from advisor.nodes.memorize import make_memorize
 from advisor.nodes.recall import make_recall
 from advisor.nodes.recommend import make_recommend
-from advisor.state import AdvisorState
+from advisor.nodes.session import ThreadContext, make_load_session, make_save_session
+from advisor.state import AdvisorState, TurnInput, TurnOutput
 from advisor.tools.data import DataSources
 from advisor.understanding.rules import RuleUnderstander, Understander
 from config.clock import Clock, utc_now
@@ -83,7 +87,10 @@ def build_advisor(
         model=models.memorizer, profiles=profiles, sessions=sessions, config=config.agents.memorizer
     )
 
-    graph = StateGraph(AdvisorState)
+    graph = StateGraph(
+        AdvisorState, context_schema=ThreadContext, input_schema=TurnInput, output_schema=TurnOutput
+    )
+    graph.add_node("load_session", make_load_session(sessions))
     graph.add_node("intake", make_intake(config.agents.memorizer, understander or RuleUnderstander()))
     graph.add_node(
         "recall",
@@ -108,19 +115,25 @@ def build_advisor(
         "recommend", make_recommend(models.recommend, history_tokens=config.agents.recommend.history_tokens)
     )
     graph.add_node("memorizer", make_memorize(memorizer))
+    graph.add_node("save_session", make_save_session(sessions))
 
-    graph.add_edge(START, "intake")
-    graph.add_conditional_edges("intake", _after_intake, ["recall", "memorizer", END])
-    graph.add_conditional_edges("recall", _after_recall, ["analyzer", "recommend", "memorizer", END])
+    graph.add_edge(START, "load_session")
+    graph.add_edge("load_session", "intake")
+    graph.add_conditional_edges("intake", _after_intake, ["recall", "memorizer", SAVE])
+    graph.add_conditional_edges("recall", _after_recall, ["analyzer", "recommend", "memorizer", SAVE])
     graph.add_edge("analyzer", "recommend")
-    graph.add_conditional_edges("recommend", _finish, ["memorizer", END])
-    graph.add_edge("memorizer", END)
+    graph.add_conditional_edges("recommend", _finish, ["memorizer", SAVE])
+    graph.add_edge("memorizer", SAVE)
+    graph.add_edge(SAVE, END)
     compiled = graph.compile(store=store, name="advisor")
     return Advisor(graph=compiled, memorizer=memorizer, profiles=profiles, sessions=sessions)
 
 
+SAVE = "save_session"
+
+
 def _finish(state: AdvisorState) -> str:
-    return "memorizer" if state.get("should_memorize") else END
+    return "memorizer" if state.get("should_memorize") else SAVE
 
 
 def _after_intake(state: AdvisorState) -> str:

@@ -61,6 +61,41 @@ class AdvisorState(TypedDict, total=False):
     last_request: dict[str, Any] | None  # the last data question: turn, intent, topic, question, params
     skipped_slots: list[str]  # onboarding questions the user skipped in this thread
     session_facts: list[dict[str, Any]]  # facts stated this turn and what became of them
+    prior_facts: list[dict[str, Any]]  # facts handled in earlier turns of the thread
+    original_message: str  # the user's words as sent (stored in the session)
+    # --- output (TurnOutput) ---
+    text: str
+    turn: int
+    session: Any
+    citations: list[str]
+    warnings: list[str]
+    memorized: bool
+    asked_for: str | None
+    answered_by: str
+
+
+class TurnInput(TypedDict):
+    """What a turn is invoked with; the thread is `configurable.thread_id`, the user the runtime context."""
+
+    message: str
+
+
+class TurnOutput(TypedDict, total=False):
+    """What a turn returns: the reply and what the transport and listeners need to know."""
+
+    text: str
+    turn: int
+    session: Any  # profiles.session.Session as stored after the turn
+    intent: str
+    topic: str
+    citations: list[str]
+    warnings: list[str]
+    memorized: bool
+    memorize_due: bool
+    profile_changes: list[dict[str, Any]]
+    asked_for: str | None
+    answered_by: str
+    errors: Annotated[list[dict[str, Any]], operator.add]
 
 
 class MemorizerState(TypedDict, total=False):

@@ -3,10 +3,11 @@
 Run: .venv/bin/python -m bench.turn [--rounds N]
 
 Measures, in one run on a temporary data directory: median and p95 milliseconds of a
-tool-using turn ("When should I charge my EV?" for a configured user) and a knowledge turn,
-including session persistence; LLM calls and prompt tokens per turn (characters / 4, as the
-scripted model reports no counts; tool schemas included, since Ollama renders them into the
-prompt); and how prompt tokens grow over a 10-turn thread.
+tool-using turn ("When should I charge my EV?" for a configured user), a knowledge turn, a
+statement turn (facts saved in the turn) and a mixed statement-plus-question turn, including the
+one session write and the trace; LLM calls, prompt tokens (characters / 4, as the scripted model
+reports no counts; tool schemas included, since Ollama renders them into the prompt) and session
+writes per turn; and how prompt tokens grow over a 20-turn thread.
 """
 
 from __future__ import annotations
@@ -84,15 +85,37 @@ def build(folder: Path) -> tuple[ConversationService, list[ScriptedModel]]:
     return ConversationService(advisor=advisor), models
 
 
+STATEMENT = "We're a family of four and I work from home now."
+MIXED = "We're with PG&E on EV2-A and I drive a Tesla Model 3. When should I charge tonight to be ready by 7am?"
+
+
+def count_session_writes(service: ConversationService) -> list[int]:
+    """Wrap the session repository's write so the benchmark can report writes per turn."""
+    counter = [0]
+    sessions = service.sessions
+    original = sessions._write
+
+    def counted(session: Any) -> None:
+        counter[0] += 1
+        original(session)
+
+    sessions._write = counted  # type: ignore[method-assign]
+    return counter
+
+
 def measure(
     service: ConversationService, models: list[ScriptedModel], text: str, rounds: int
 ) -> dict[str, Any]:
-    timings, calls, tokens = [], [], []
+    timings, calls, tokens, writes = [], [], [], []
+    counter = count_session_writes(service) if not hasattr(service, "_bench_writes") else service._bench_writes
+    service._bench_writes = counter  # type: ignore[attr-defined]
     for index in range(rounds):
         before = [len(model.calls) for model in models]
+        written = counter[0]
         start = time.perf_counter()
         service.handle_turn("bench-user", f"thread-{len(text)}-{index}", text)
         timings.append((time.perf_counter() - start) * 1000)
+        writes.append(counter[0] - written)
         new = [model.calls[count:] for model, count in zip(models, before, strict=True)]
         calls.append(sum(len(part) for part in new))
         tokens.append(sum(sum(part) for part in new))
@@ -102,10 +125,11 @@ def measure(
         "p95_ms": ordered[max(0, int(len(ordered) * 0.95) - 1)],
         "llm_calls": statistics.median(calls),
         "prompt_tokens": statistics.median(tokens),
+        "session_writes": statistics.median(writes),
     }
 
 
-def thread_growth(service: ConversationService, models: list[ScriptedModel], turns: int = 10) -> list[int]:
+def thread_growth(service: ConversationService, models: list[ScriptedModel], turns: int = 20) -> list[int]:
     growth = []
     for _ in range(turns):
         before = [len(model.calls) for model in models]
@@ -123,14 +147,22 @@ def main() -> None:
         measure(service, models, "When should I charge my EV?", 5)  # warm-up: imports, first compile paths
         tool = measure(service, models, "When should I charge my EV?", rounds)
         knowledge = measure(service, models, "How do heat pumps work?", rounds)
+        statement = measure(service, models, STATEMENT, rounds)
+        mixed = measure(service, models, MIXED, rounds)
         growth = thread_growth(service, models)
     print(f"turn benchmark, {rounds} turns each, zero-latency scripted model, mock data APIs")
-    for name, result in (("tool turn (charging plan)", tool), ("knowledge turn", knowledge)):
+    for name, result in (
+        ("tool turn (charging plan)", tool),
+        ("knowledge turn", knowledge),
+        ("statement turn", statement),
+        ("statement + question turn", mixed),
+    ):
         print(
             f"{name:<27} median {result['median_ms']:6.2f} ms  p95 {result['p95_ms']:6.2f} ms  "
-            f"LLM calls {result['llm_calls']:.0f}  prompt tokens {result['prompt_tokens']:.0f}"
+            f"LLM calls {result['llm_calls']:.0f}  prompt tokens {result['prompt_tokens']:.0f}  "
+            f"session writes {result['session_writes']:.0f}"
         )
-    print("prompt tokens per turn over a 10-turn thread:", " ".join(str(tokens) for tokens in growth))
+    print("prompt tokens per turn over a 20-turn thread:", " ".join(str(tokens) for tokens in growth))
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """The conversation service: transport-agnostic turns, shared by Slack and the terminal chat.
 
-A turn: keep the user's message in the session first (so nothing is lost if answering fails),
-run the advisor graph with a trace recorder of its own, save the answer, the onboarding state
-and the trace, and report the result. Turns of one session are serialized (one lock per
+A turn is: take the session's lock, invoke the advisor graph once (it loads the session, saves
+what the user said, answers, and writes the turn back in one session write), save the trace,
+notify the listener. Only a failed turn is stored here: the user's message is kept with an apology
+that says what was saved before the failure. Turns of one session are serialized (one lock per
 session, also taken by memorize runs); different sessions run concurrently.
 """
 
@@ -12,7 +13,6 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, Field
 
@@ -21,6 +21,7 @@ from advisor.intent import validate_message
 from advisor.llm.errors import ModelUnavailableError
 from advisor.memorizer import MemorizeResult
 from advisor.nodes.intake import EMPTY_REPLY
+from advisor.nodes.session import ThreadContext
 from config.clock import Clock, utc_now
 from profiles.ids import validate_key, validate_label
 from profiles.locks import KeyedLocks
@@ -146,29 +147,17 @@ class ConversationService:
     def _turn(
         self, user_id: str, session_id: str, text: str, *, channel: str | None, thread_ts: str | None
     ) -> tuple[Reply, Session]:
-        sessions = self._advisor.sessions
-        before = sessions.get(user_id, session_id)
+        """One graph invocation: the graph loads and saves the session itself (one write)."""
+        before = self._advisor.sessions.get(user_id, session_id)
         turn = (before.turn_count if before else 0) + 1
         recorder = self._recorder(user_id, session_id, turn, kind="turn")
-        state = {
-            "user_id": user_id,
-            "session_id": session_id,
-            "message": text,
-            "messages": _as_messages(before),
-            "turn_count": turn,
-            "memorized_through_turn": before.memorized_through_turn if before else 0,
-            "pending_slot": before.pending_slot if before else None,
-            "pending_question": before.pending_question if before else None,
-            "last_request": before.last_request.model_dump() if before and before.last_request else None,
-            "skipped_slots": list(before.skipped_slots) if before else [],
-            "errors": [],
-        }
+        config = self._config(recorder, user_id, session_id, turn)
+        config["configurable"] = {"thread_id": session_id}
+        context = ThreadContext(user_id=user_id, channel=channel, thread_ts=thread_ts)
         commit = {"user_text": text, "channel": channel, "thread_ts": thread_ts}
         try:
             with recording(recorder):
-                result = self._advisor.graph.invoke(
-                    state, config=self._config(recorder, user_id, session_id, turn)
-                )
+                output = self._advisor.graph.invoke({"message": text}, config=config, context=context)
         except ModelUnavailableError as exc:
             logger.warning("Turn %d of %s: %s", turn, session_id, exc)
             recorder.error(node=exc.role, kind="model_unavailable", message=exc.reason)
@@ -177,34 +166,12 @@ class ConversationService:
             logger.exception("Turn %d of %s failed", turn, session_id)
             recorder.error(node="graph", kind=type(exc).__name__, message=str(exc))
             return self._failed(user_id, session_id, FAILED_REPLY, recorder, commit)
-
-        answer = "\n\n".join(part for part in [*result.get("notices", []), result.get("response", "")] if part).strip()
-        session = sessions.commit_turn(
-            user_id, session_id, reply_text=answer, updates=_session_updates(before, result, turn), **commit
-        )
-        recorder.final_output(answer, node=_answering_node(result))
+        recorder.final_output(output["text"], node=output.get("answered_by", "recommend"))
         self._save(recorder)
-        docs = result.get("retrieved_docs", [])
-        return (
-            Reply(
-                text=answer,
-                session_id=session_id,
-                turn=session.turn_count,
-                intent=result.get("intent"),
-                topic=result.get("topic"),
-                citations=[
-                    docs[n - 1].source for n in result.get("cited_passages", []) if 0 < n <= len(docs)
-                ],
-                warnings=[w for obs in result.get("tool_observations", []) for w in obs.get("warnings", [])],
-                memorized=bool(result.get("should_memorize")),
-                memorize_due=bool(result.get("memorize_due")),
-                offline=self._offline,
-                profile_changes=result.get("profile_changes", []),
-                asked_for=result.get("pending_slot"),
-                trace_id=recorder.run_id,
-            ),
-            session,
-        )
+        session: Session = output["session"]
+        fields = {key: output[key] for key in Reply.model_fields if key in output}
+        reply = Reply(**{**fields, "session_id": session_id, "offline": self._offline, "trace_id": recorder.run_id})
+        return reply, session
 
     def _recorder(self, user_id: str, session_id: str, turn: int, *, kind: str) -> TraceRecorder:
         return TraceRecorder(
@@ -258,16 +225,6 @@ class ConversationService:
         return reply, session
 
 
-def _answering_node(result: dict[str, Any]) -> str:
-    return (
-        "recommend"
-        if result.get("route") in ("analyzer", "recommend")
-        else "recall"
-        if result.get("route") == "done"
-        else "intake"
-    )
-
-
 def _changes_of_turn(profile: UserProfile | None, session_id: str, turn: int) -> list[dict[str, Any]]:
     entries = profile.history if profile else []
     return [
@@ -275,37 +232,3 @@ def _changes_of_turn(profile: UserProfile | None, session_id: str, turn: int) ->
         for e in entries
         if e.source.session_id == session_id and e.source.turn == turn and e.operation in ("set", "updated")
     ]
-
-
-def _as_messages(session: Session | None) -> list[BaseMessage]:
-    """The session's raw messages (capped by the repository); the recommend node trims them to its
-    token budget, and older turns live on as profile notes."""
-    recent = session.messages if session else []
-    return [HumanMessage(m.content) if m.role == "user" else AIMessage(m.content) for m in recent]
-
-
-def _session_updates(before: Session | None, result: dict[str, Any], turn: int) -> dict[str, Any]:
-    """The session state this turn changed, written with the turn's two messages in one write."""
-    updates: dict[str, Any] = {
-        "pending_slot": result.get("pending_slot"),
-        "pending_question": result.get("pending_question"),
-        "skipped_slots": result.get("skipped_slots", before.skipped_slots if before else []),
-    }
-    facts = result.get("session_facts") or []
-    if facts:
-        kept = [fact.model_dump() for fact in before.facts] if before else []
-        updates["facts"] = [*kept, *facts][-200:]
-    if result.get("route") == "analyzer" or (result.get("intent") == "live_data" and result.get("tool_observations")):
-        params = result.get("params")
-        updates["last_request"] = {
-            "turn": turn,
-            "intent": "live_data",
-            "topic": result.get("topic", "general"),
-            "question": str(result.get("message", ""))[:2000],
-            "params": params.filled() if params is not None else {},
-        }
-    if result.get("intent") == "goodbye":
-        updates["status"] = "ended"
-    if result.get("memorized_through_turn"):
-        updates["memorized_through_turn"] = result["memorized_through_turn"]
-    return updates

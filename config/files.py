@@ -47,7 +47,7 @@ class RecommendConfig(RoleConfig):
     # Token budget for the thread's recent messages in the prompt (trimmed newest-first with
     # LangChain's trim_messages). Older history is left to the memorizer's notes: loading it all is
     # what blows the token budget (evaluation scenario D); past the budget the prompt stays flat.
-    history_tokens: int = Field(600, ge=0, le=1_000_000)
+    history_tokens: int = Field(400, ge=0, le=1_000_000)
 
 
 class MemorizerConfig(RoleConfig):

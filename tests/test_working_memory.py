@@ -252,3 +252,20 @@ def test_restart_catch_up_of_a_thread_active_10_seconds_before_the_stop(data_dir
         assert timedelta(minutes=29) < due - datetime.now(timezone.utc) <= timedelta(minutes=30)
     finally:
         scheduler.shutdown(wait=False)
+
+
+def test_a_turn_is_one_graph_invocation_keyed_by_the_thread(data_dir: Path) -> None:
+    from advisor.nodes.session import ThreadContext
+    from advisor.state import TurnOutput
+
+    runtime = make_runtime(data_dir, clock=clock)
+    output = runtime.advisor.graph.invoke(
+        {"message": "My ZIP is 94110"},
+        config={"configurable": {"thread_id": "thread-9"}},
+        context=ThreadContext(user_id="T1-N"),
+    )
+    assert set(output) <= set(TurnOutput.__annotations__)  # the declared output, no internals
+    assert output["text"].startswith("Saved: your ZIP code is 94110") and output["turn"] == 1
+    stored = runtime.service.sessions.get("T1-N", "thread-9")
+    assert [m.content for m in stored.messages] == ["My ZIP is 94110", output["text"]]
+    assert stored.facts[0].field == "location.zip_code" and stored.facts[0].status == "saved"

@@ -25,7 +25,13 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
     def intake(state: AdvisorState) -> dict[str, Any]:
         checked = validate_message(state.get("message"))
         if checked.empty:
-            return {"response": EMPTY_REPLY, "route": "done", "intent": "unclear", "intent_confidence": 0.0}
+            return {
+                "original_message": state.get("message") or "",
+                "response": EMPTY_REPLY,
+                "route": "done",
+                "intent": "unclear",
+                "intent_confidence": 0.0,
+            }
         notices = [TRUNCATED_NOTICE] if checked.truncated else []
         understanding = understander.understand(checked.text, reading_context(state))
         last = state.get("last_request") or {}
@@ -36,6 +42,7 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
         goodbye = understanding.intent == "goodbye"
         due = turn - state.get("memorized_through_turn", 0) >= memorizer.turn_threshold
         update: dict[str, Any] = {
+            "original_message": state["message"],
             "message": question,
             "messages": [HumanMessage(checked.text)],
             "understanding": understanding,

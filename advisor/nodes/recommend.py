@@ -20,7 +20,7 @@ from traces.recorder import current_trace
 _CITATION = re.compile(r"\[(\d{1,2})\]")
 
 
-def make_recommend(model: BaseChatModel, *, history_tokens: int = 600):
+def make_recommend(model: BaseChatModel, *, history_tokens: int = 400):
     def recommend(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         context = build_context(state, history_tokens=history_tokens)
         messages = [
@@ -55,7 +55,7 @@ def recent_history(messages: list[BaseMessage], max_tokens: int) -> list[BaseMes
     )
 
 
-def build_context(state: AdvisorState, *, history_tokens: int = 600) -> RecommendContext:
+def build_context(state: AdvisorState, *, history_tokens: int = 400) -> RecommendContext:
     profile = state.get("user_profile")
     topic = state.get("topic", "general")
     history = state.get("messages", [])[:-1]  # without this turn's question

@@ -1,0 +1,127 @@
+"""Session nodes: the thread's working memory loaded at the start of a turn and written back, with
+the turn's two messages, in one write at the end.
+
+The session is graph state (LangGraph `thread_id` = the session id, the user from the runtime
+context), kept as one JSON document per thread rather than a LangGraph checkpoint: it stays
+readable and editable by hand, the idle scheduler scans it, and a turn costs one write instead
+of a checkpoint per super-step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+
+from advisor.state import AdvisorState
+from profiles.session import Session
+from profiles.sessions import SessionRepository
+from traces.recorder import current_trace
+
+
+@dataclass(frozen=True)
+class ThreadContext:
+    """Who is talking and where (the runtime context of one turn)."""
+
+    user_id: str
+    channel: str | None = None
+    thread_ts: str | None = None
+
+
+def thread_id(config: RunnableConfig) -> str:
+    configurable = config.get("configurable") or {}
+    value = configurable.get("thread_id")
+    if not value:
+        raise ValueError("a turn needs configurable.thread_id (the session id)")
+    return str(value)
+
+
+def make_load_session(sessions: SessionRepository):
+    def load_session(state: AdvisorState, runtime: Runtime[ThreadContext], config: RunnableConfig) -> dict[str, Any]:
+        user_id, session_id = runtime.context.user_id, thread_id(config)
+        session = sessions.get(user_id, session_id)
+        return {
+            "user_id": user_id,
+            "session_id": session_id,
+            "messages": _as_messages(session),
+            "turn_count": (session.turn_count if session else 0) + 1,
+            "memorized_through_turn": session.memorized_through_turn if session else 0,
+            "pending_slot": session.pending_slot if session else None,
+            "pending_question": session.pending_question if session else None,
+            "last_request": session.last_request.model_dump() if session and session.last_request else None,
+            "skipped_slots": list(session.skipped_slots) if session else [],
+            "prior_facts": [fact.model_dump() for fact in session.facts] if session else [],
+            "errors": [],
+        }
+
+    return load_session
+
+
+def make_save_session(sessions: SessionRepository):
+    def save_session(state: AdvisorState, runtime: Runtime[ThreadContext]) -> dict[str, Any]:
+        text = "\n\n".join(part for part in [*state.get("notices", []), state.get("response", "")] if part).strip()
+        session = sessions.commit_turn(
+            state["user_id"],
+            state["session_id"],
+            user_text=state["original_message"],
+            reply_text=text,
+            updates=session_updates(state),
+            channel=runtime.context.channel,
+            thread_ts=runtime.context.thread_ts,
+        )
+        if (trace := current_trace()) is not None:
+            trace.state_change("session_saved", {"turn": session.turn_count}, node="save_session")
+        docs = state.get("retrieved_docs", [])
+        return {
+            "text": text,
+            "turn": session.turn_count,
+            "session": session,
+            "citations": [docs[n - 1].source for n in state.get("cited_passages", []) if 0 < n <= len(docs)],
+            "warnings": [w for obs in state.get("tool_observations", []) for w in obs.get("warnings", [])],
+            "memorized": bool(state.get("should_memorize")),
+            "asked_for": state.get("pending_slot"),
+            "answered_by": _answering_node(state),
+        }
+
+    return save_session
+
+
+def session_updates(state: AdvisorState) -> dict[str, Any]:
+    """The session state this turn changed."""
+    updates: dict[str, Any] = {
+        "pending_slot": state.get("pending_slot"),
+        "pending_question": state.get("pending_question"),
+        "skipped_slots": state.get("skipped_slots", []),
+    }
+    facts = state.get("session_facts") or []
+    if facts:
+        updates["facts"] = [*state.get("prior_facts", []), *facts][-200:]
+    if state.get("route") == "analyzer":
+        params = state.get("params")
+        updates["last_request"] = {
+            "turn": state["turn_count"],
+            "intent": "live_data",
+            "topic": state.get("topic", "general"),
+            "question": str(state.get("message", ""))[:2000],
+            "params": params.filled() if params is not None else {},
+        }
+    if state.get("intent") == "goodbye":
+        updates["status"] = "ended"
+    if state.get("memorized_through_turn"):
+        updates["memorized_through_turn"] = state["memorized_through_turn"]
+    return updates
+
+
+def _answering_node(state: AdvisorState) -> str:
+    route = state.get("route")
+    return "recommend" if route in ("analyzer", "recommend") else "recall" if route == "done" else "intake"
+
+
+def _as_messages(session: Session | None) -> list[BaseMessage]:
+    """The thread's raw messages (capped by the repository); recommend trims them to its token
+    budget, and older turns live on as profile notes."""
+    recent = session.messages if session else []
+    return [HumanMessage(m.content) if m.role == "user" else AIMessage(m.content) for m in recent]
