@@ -18,7 +18,15 @@ from profiles.models import ExtractedFact, UserProfile
 from profiles.staleness import SectionAge
 
 Intent = Literal[
-    "live_data", "knowledge", "profile_statement", "correction", "forget", "smalltalk", "goodbye", "unclear"
+    "live_data",
+    "knowledge",
+    "profile_statement",
+    "profile_query",
+    "correction",
+    "forget",
+    "smalltalk",
+    "goodbye",
+    "unclear",
 ]
 Topic = Literal["ev_charging", "solar", "rates", "weather", "home", "general"]
 Route = Literal["analyzer", "recommend", "done"]

@@ -182,7 +182,7 @@ def describe_removed(changes: Iterable[Any], *, verb: str = "Forgotten") -> str:
     for change in _visible(changes):
         field, new, old = _get(change, "field"), _get(change, "new_value"), _get(change, "old_value")
         if new is None:
-            removed.append(f"{NOUNS.get(field, field)} (was {number(old)})")
+            removed.append(f"{NOUNS.get(field, field)} (was {shown_value(field, old)})")
         else:
             restored.append(f"{statement(field, new)} again")
     sentences = []
@@ -198,6 +198,10 @@ def shown_value(field: str, value: Any, unit: str | None = None) -> str:
     unit = unit or UNITS.get(field)
     if field == "household.occupants":
         return number(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str) and value in _CHOICES:
+        return _CHOICES[value]
     return f"{number(value)} {unit}" if unit else f"{value!s}"
 
 

@@ -29,6 +29,10 @@ def facts(text: str, **context) -> dict[str, object]:
         ("we have 7.2 kW of solar on the roof", {"equipment.solar_capacity_kw": 7.2}),
         ("we replaced our gas furnace with a heat pump", {"equipment.heating_type": "heat_pump"}),
         ("we don't have AC", {"equipment.cooling_type": "none"}),
+        ("I think we're on EV2-A", {"location.rate_schedule": "EV2-A"}),  # how people state what they know
+        ("uh not sure, I'm in oakland", {"location.city": "Oakland"}),  # the doubt is about something else
+        ("Actually the solar is 6.5 kW not 8", {"equipment.solar_capacity_kw": 6.5}),
+        ("we are 3 adults and 2 kids", {"household.occupants": 5}),
         ("I live alone and work nights", {"household.occupants": 1, "household.work_schedule": "Night shift"}),
         ("we're a family of four", {"household.occupants": 4}),
         ("saving money is my top priority", {"preferences.budget_priority": "high"}),
@@ -45,7 +49,8 @@ def test_statements_about_the_user(text: str, expected: dict[str, object]) -> No
         ("my brother drives a Model Y", "someone_else"),
         ("should I get a powerwall?", "question"),
         ("we're planning to get solar, about 8 kW", "hypothetical"),
-        ("I think we're on EV2-A", "unverified"),
+        ("maybe we're on EV2-A", "unverified"),
+        ("we're on EV2-A, not sure", "unverified"),
         ("we don't work from home anymore", "negated"),
     ],
 )
@@ -87,6 +92,8 @@ def test_follow_up_keeps_the_other_parameters() -> None:
 @pytest.mark.parametrize(
     ("text", "fields", "everything", "undo"),
     [
+        ("we don't have solar anymore", ["equipment.solar_capacity_kw"], False, False),
+        ("we sold the Tesla", ["equipment.ev_model", "equipment.ev_battery_kwh"], False, False),
         ("forget my ZIP", ["location.zip_code"], False, False),
         ("please forget my car", ["equipment.ev_model", "equipment.ev_battery_kwh"], False, False),
         ("forget everything", [], True, False),
@@ -97,6 +104,16 @@ def test_follow_up_keeps_the_other_parameters() -> None:
 def test_forget_and_undo(text: str, fields: list[str], everything: bool, undo: bool) -> None:
     reading = understand(text)
     assert (reading.forget, reading.forget_everything, reading.undo) == (fields, everything, undo)
+
+
+def test_typos_are_read_as_meant() -> None:
+    reading = understand("hwo much would it cost to charge my car tonite")
+    assert reading.intent == "live_data" and reading.topic == "ev_charging" and reading.params.day == "today"
+
+
+def test_profile_questions_are_answered_from_the_profile() -> None:
+    assert understand("what plan am I on?").intent == "profile_query"
+    assert understand("what do you know about me").intent == "profile_query"
 
 
 def test_slack_markup_is_read_as_text() -> None:

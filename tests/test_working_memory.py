@@ -95,8 +95,8 @@ def test_statements_are_saved_in_their_turn(data_dir: Path, text: str, expected:
     [
         ("remember that we are 1000 people", "I can't save 1000 as the number of people in your home: it must be between 1 and 50."),
         ("remember that I have a -5 kWh battery", "I can't save -5 kWh as your home battery's size: it must be more than 0 kWh"),
-        ("My neighbor has a heat pump", "I haven't saved anything about heating: it sounds like it's about someone else's home"),
-        ("I think we're on EV2-A but not sure", "I haven't saved anything about rate plan: you didn't sound sure"),
+        ("My neighbor has a heat pump", "I haven't saved anything about the heating: it sounds like it's about someone else's home"),
+        ("I think we're on EV2-A but not sure", "I haven't saved anything about the rate plan: you didn't sound sure"),
         ("remember that I like pizza", "I couldn't find anything in that I can save."),
     ],
 )
@@ -269,3 +269,40 @@ def test_a_turn_is_one_graph_invocation_keyed_by_the_thread(data_dir: Path) -> N
     stored = runtime.service.sessions.get("T1-N", "thread-9")
     assert [m.content for m in stored.messages] == ["My ZIP is 94110", output["text"]]
     assert stored.facts[0].field == "location.zip_code" and stored.facts[0].status == "saved"
+
+
+def test_onboarding_like_a_person_typos_doubt_skip_and_an_assumed_plan(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    asked = service.handle_turn("T1-N", "t", "hwo much would it cost to charge my car tonite")
+    assert asked.asked_for == "location"
+    city = service.handle_turn("T1-N", "t", "uh not sure, I'm in oakland")
+    assert city.text.startswith("Saved: you're in Oakland.") and city.asked_for == "utility"
+    assert_claims_match_the_store(service, "T1-N", city)
+    utility = service.handle_turn("T1-N", "t", "pge i think")
+    assert utility.text.startswith("Saved: your utility is PG&E.") and utility.asked_for == "rate_schedule"
+    skipped = service.handle_turn("T1-N", "t", "no idea")
+    assert skipped.text.startswith("No problem, I'll skip that.") and skipped.asked_for == "ev"
+    plan = service.handle_turn("T1-N", "t", "its a chevy bolt")
+    assert plan.text.startswith("Saved: you drive a Chevrolet Bolt EV.")
+    assert "this assumes PG&E's most common plan, E-TOU-C (not saved to your profile" in plan.text
+    assert "Cheapest before" in plan.text  # the question from the first turn, answered
+    assert service.profiles.get("T1-N").location.rate_schedule is None  # the assumption was not saved
+
+
+def test_an_unknown_place_asks_for_the_zip_and_takes_it(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    unknown = service.handle_turn("T1-N", "t", "I live in Springfield")
+    assert unknown.text == "I couldn't pin down where 'Springfield' is. What's your ZIP code?"
+    assert service.profiles.get("T1-N") is None  # nothing guessed
+    answered = service.handle_turn("T1-N", "t", "ok it's 62704")
+    assert answered.text.startswith("Saved: your ZIP code is 62704.")
+
+
+def test_what_do_you_know_about_me(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    service.handle_turn("T1-N", "t", "we're a family of four with a heat pump")
+    reply = service.handle_turn("T1-N", "t", "what do you know about me?")
+    assert reply.text == (
+        "Here's what I have for you: you heat with a heat pump and there are 4 people in your home. "
+        "Tell me if anything is wrong."
+    )

@@ -141,8 +141,8 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
         for key in ("ready_by_hour", "target_soc_pct", "current_soc_pct", "one_session"):
             if params.get(key) is not None:
                 args[key] = int(params[key]) if key == "ready_by_hour" else params[key]
-    if tool in ("get_tariff_prices", "get_solar_forecast") and params.get("day") == "tomorrow":
-        args["day"] = "tomorrow"
+    if tool in ("get_tariff_prices", "get_solar_forecast") and params.get("day") in ("today", "tomorrow"):
+        args["day"] = params["day"]
     return args
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from advisor.energy.utilities import utility_named
 from advisor.intent import classify
 from advisor.onboarding import missing_slots, question_for
 from advisor.places import find_city, zip_place
@@ -53,9 +54,26 @@ NOTHING_TO_SAVE = (
 SKIP_NOTE = {
     "location": "Without a ZIP code or city I can't look up your weather, solar or local prices.",
     "utility": "Without your utility I can't look up your prices.",
-    "rate_schedule": "Without your rate plan I can't tell which hours are cheap for you.",
+    "rate_schedule": "Where I know your utility's most common plan, I'll assume that one and say so.",
     "ev": "Without your EV's model or battery size I can't work out how long charging takes.",
     "solar_size": "Without your system's size I can't estimate what your panels make.",
+}
+_TOPIC_OF = {  # what a not-saved fact is about, in a few words
+    "equipment.ev_model": "the EV",
+    "equipment.ev_battery_kwh": "the EV",
+    "equipment.ev_charger_kw": "the charger",
+    "equipment.solar_capacity_kw": "the solar panels",
+    "equipment.has_battery_storage": "the home battery",
+    "equipment.battery_capacity_kwh": "the home battery",
+    "equipment.heating_type": "the heating",
+    "equipment.cooling_type": "the cooling",
+    "location.zip_code": "the ZIP code",
+    "location.city": "the city",
+    "location.utility_provider": "the utility",
+    "location.rate_schedule": "the rate plan",
+    "household.occupants": "the household size",
+    "household.work_schedule": "the work schedule",
+    "household.typical_usage_pattern": "energy habits",
 }
 _REASONS = {
     "someone_else": "it sounds like it's about someone else's home, and I only keep facts about yours",
@@ -97,6 +115,9 @@ def make_recall(
             return _forget(profiles, user_id, understanding, source)
         if understanding.undo:
             return _undo(profiles, user_id, source)
+        if understanding.intent == "profile_query" and not understanding.facts:
+            text = holds(profile, lead="Here's what I have for you:", empty="I don't have anything saved about you yet.")
+            return {"user_profile": profile, "response": text + " Tell me if anything is wrong.", "route": "done"}
 
         # --- 1. what the user just said counts at once --------------------------------------
         changes, place_note = _changes(understanding, geocode)
@@ -130,7 +151,7 @@ def make_recall(
             skipped += [slot_answer.slot] + (["rate_schedule"] if slot_answer.slot == "utility" else [])
             notices.append("No problem, I'll skip that. " + SKIP_NOTE.get(slot_answer.slot, ""))
         answered_slot = slot_answer is not None and slot_answer.status != "not_answered"
-        if not understanding.wants_answer and pending_question and answered_slot:
+        if not understanding.wants_answer and pending_question and (answered_slot or result.applied):
             resumed = classify(pending_question)
             message, intent, topic = pending_question, resumed.intent, resumed.topic
         update: dict[str, Any] = {
@@ -146,7 +167,7 @@ def make_recall(
             "notices": notices,
         }
         if pending_slot and slot_answer is not None and slot_answer.status == "not_answered" and not (
-            understanding.wants_answer or understanding.facts
+            understanding.wants_answer or result.applied or result.refused
         ):
             return {
                 **update,
@@ -158,6 +179,10 @@ def make_recall(
 
         stale = stale_sections(profile, evaluation.staleness_days, clock()) if profile else []
         update["stale_sections"] = stale
+        assumed = _assumed_plan(profile, skipped)
+        if assumed is not None and intent == "live_data":
+            profile = assumed[0]
+            update["user_profile"] = profile  # this turn's view only: nothing is saved
         needed = missing_slots(profile, intent, topic)
         missing = [slot for slot in needed if slot not in skipped]
         if intent == "live_data" and not missing and any(slot in skipped for slot in needed):
@@ -175,13 +200,17 @@ def make_recall(
             return {
                 **update,
                 "missing_slots": missing or ["location"],
-                "response": question_for(slot, profile, first_contact=profile is None and not said),
+                "response": question_for(
+                    slot, profile, first_contact=profile is None and not said and state.get("turn_count", 1) == 1
+                ),
                 "pending_slot": slot,
                 "pending_question": message if intent == "live_data" else None,
                 "route": "done",
             }
         if intent in ("profile_statement", "correction", "forget"):
             response = "" if said else (NOTHING_TO_SAVE if understanding.remember else _not_saved(understanding))
+            if place_note:  # we just asked for the ZIP: read the next message as the answer
+                update.update(pending_slot="location", pending_question=pending_question)
             return {**update, "missing_slots": [], "response": response, "route": "done"}
         if intent == "smalltalk":
             greeting = "You're all set up. " + GREETING if result.applied and answered_slot else GREETING
@@ -197,6 +226,8 @@ def make_recall(
             else []
         )
         route = "analyzer" if intent == "live_data" else "recommend"
+        if route == "analyzer" and assumed is not None:
+            notices.append(assumed[1])
         if (trace := current_trace()) is not None:
             trace.state_change("route", route, node="recall")
         return {**update, "missing_slots": [], "retrieved_docs": docs, "route": route}
@@ -228,15 +259,27 @@ def _changes(understanding: Understanding, geocode) -> tuple[list[tuple[str, Any
         if place is not None:
             changes.append(("location.city", place.name))
         else:
-            note = (
-                f"I couldn't find a place called {understanding.place_query!r}. "
-                "Could you give me your ZIP code instead?"
-            )
+            note = f"I couldn't pin down where {understanding.place_query!r} is. What's your ZIP code?"
     if place is not None:
         changes += [("location.lat", place.lat), ("location.lon", place.lon)]
         if place.timezone:
             changes.append(("location.timezone", place.timezone))
     return changes, note
+
+
+def _assumed_plan(profile: UserProfile | None, skipped: list[str]) -> tuple[UserProfile, str] | None:
+    """A skipped rate plan: plan with the utility's most common plan, said and never saved."""
+    location = profile.location if profile else None
+    if "rate_schedule" not in skipped or location is None or location.rate_schedule or not location.utility_provider:
+        return None
+    utility = utility_named(location.utility_provider)
+    if utility is None or utility.default_plan is None:
+        return None
+    view = profile.model_copy(update={"location": location.model_copy(update={"rate_schedule": utility.default_plan})})
+    return view, (
+        f"You weren't sure of your rate plan, so this assumes {utility.name}'s most common plan, "
+        f"{utility.default_plan} (not saved to your profile; tell me your plan for exact hours)."
+    )
 
 
 def _stale_place(result: AppliedChanges, changes: list[tuple[str, Any]], profile: UserProfile | None) -> list[str]:
@@ -275,7 +318,7 @@ def _not_saved(understanding: Understanding) -> str:
     for reason, text in _REASONS.items():
         fields = [mention.field for mention in understanding.mentions if mention.reason == reason]
         if fields:
-            nouns = join(sorted({NOUNS.get(field, field).replace("your ", "") for field in fields}))
+            nouns = join(sorted({_TOPIC_OF.get(field, "that") for field in fields}))
             reasons.append(f"I haven't saved anything about {nouns}: {text}.")
     return " ".join(reasons) or (
         "Noted. That isn't something I keep in your profile, so I haven't saved it. What would you like to know?"
@@ -304,8 +347,8 @@ def _forget(profiles: ProfileRepository, user_id: str, understanding: Understand
     if records:
         text = describe_removed(records)
     else:
-        text = "There was nothing to forget: your profile doesn't hold " + (
-            "anything yet." if understanding.forget_everything else f"{join([NOUNS.get(f, f) for f in fields[:2]])}."
+        text = "Noted: your profile has nothing saved for " + (
+            "you yet." if understanding.forget_everything else f"{join([NOUNS.get(f, f) for f in fields[:2]])}."
         )
     return _done(profiles, user_id, records, text)
 
@@ -333,7 +376,12 @@ def _done(profiles: ProfileRepository, user_id: str, records: list[ChangeRecord]
     }
 
 
-def holds(profile: UserProfile | None) -> str:
+def holds(
+    profile: UserProfile | None,
+    *,
+    lead: str = "Your profile now holds:",
+    empty: str = "Your profile is now empty.",
+) -> str:
     """'Your profile now holds: your ZIP code is 94110, ...' in plain words."""
     facts = []
     for section in SECTION_MODELS:
@@ -345,7 +393,7 @@ def holds(profile: UserProfile | None) -> str:
             value = getattr(data, name)
             if name != "updated_at" and value is not None and field not in DERIVED_FIELDS:
                 facts.append(statement(field, value))
-    return f"Your profile now holds: {join(facts)}." if facts else "Your profile is now empty."
+    return f"{lead} {join(facts)}." if facts else empty
 
 
 # --- trace --------------------------------------------------------------------------------

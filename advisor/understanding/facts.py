@@ -47,7 +47,8 @@ _CHARGER_WORDS = re.compile(
 _OWN = re.compile(
     r"\b(?:i|we)\s+(?:\w+\s+)?(?:have|has|own|drive|got|bought|leased|lease|use|run|installed|put\s+in|added)\b|"
     r"\b(?:my|our)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
-    r"^\s*(?:(?:also|now|just|recently)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added)\b",
+    r"^\s*(?:(?:also|now|just|recently)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added)\b|"
+    r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:a|an)\b",
     re.I,
 )
 
@@ -166,6 +167,16 @@ _PLACE_LEAD = re.compile(
 )
 
 
+def place_phrase(text: str) -> str | None:
+    """'I live in Springfield' -> 'Springfield': a place the tables do not know, to geocode."""
+    match = _PLACE_LEAD.search(text)
+    if match is None:
+        return None
+    phrase = re.split(r"\s+(?:with|and|on|but|for|since|where|so)\b", match.group("place"), flags=re.I)[0]
+    phrase = phrase.strip(" .,!")
+    return phrase if 2 <= len(phrase) <= 60 and not re.search(r"\d", phrase) else None
+
+
 def _city(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     candidates = [m.group("place") for m in _PLACE_LEAD.finditer(text)]
     if pending_slot == "location":
@@ -226,7 +237,8 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     if found is None:
         return
     spec, words = found
-    if not (_OWN.search(text) or pending_slot == "ev" or re.match(r"^\s*(?:a\s+|an\s+)?" + re.escape(words), text, re.I)):
+    starts = r"^\s*(?:(?:it'?s|its|it\s+is|that'?s)\s+)?(?:a\s+|an\s+)?(?:\d{4}\s+)?"
+    if not (_OWN.search(text) or pending_slot == "ev" or re.match(starts + re.escape(words), text, re.I)):
         return
     battery = _kwh_near_car(text)
     if battery is not None and battery > 0:
@@ -377,6 +389,15 @@ _OCCUPANTS = [
 
 
 def _occupants(text: str) -> Iterator[Reading]:
+    family = re.search(
+        _COUNT + r"\s+adults?\s+(?:and|&|\+|plus)\s+" + _COUNT + r"\s+(?:kids?|children|teens?|teenagers?|boys?|girls?)\b",
+        text,
+        re.I,
+    )
+    if family:
+        total = _count(family.group(1)) + _count(family.group(2))
+        yield Reading("household.occupants", total, said=family.group(0), unit="people")
+        return
     if re.search(r"\b(?:i\s+live\s+(?:alone|by\s+myself|on\s+my\s+own)|it'?s\s+just\s+me)\b", text, re.I):
         yield Reading("household.occupants", 1, said="live alone", unit="people")
         return

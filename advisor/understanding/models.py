@@ -17,6 +17,7 @@ Intent = Literal[
     "profile_statement",  # only facts about themselves (or "remember that ...")
     "correction",  # "that's wrong", "undo"
     "forget",  # "forget my ZIP"
+    "profile_query",  # "what plan am I on?", "what do you know about me?"
     "smalltalk",  # greetings, thanks
     "goodbye",
     "unclear",

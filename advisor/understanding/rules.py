@@ -11,7 +11,7 @@ import re
 from typing import Protocol
 
 from advisor.intent import classify
-from advisor.understanding.facts import facts_in
+from advisor.understanding.facts import facts_in, place_phrase
 from advisor.understanding.models import ReadingContext, RequestParams, SlotAnswer, StatedFact, Understanding
 from advisor.understanding.params import read_params
 from advisor.understanding.text import clauses, clean
@@ -52,7 +52,22 @@ _SKIP = re.compile(
 _FOLLOW_UP = re.compile(
     r"^\s*(?:and\s+|ok(?:ay)?[,]?\s+|so\s+)?(?:what|how)\s+about\b|^\s*and\s+(?:if|what\s+if|by|for|with|to|at)\b|"
     r"\binstead\b|^\s*what\s+if\b|^\s*(?:and\s+)?(?:if\s+)?(?:i|we)\s+only\s+need\b|^\s*(?:only|just)\s+\d|"
-    r"^\s*(?:ok(?:ay)?[,]?\s+)?(?:by|before|until)\s+\d|^\s*same\s+(?:but|for)\b|^\s*(?:and\s+)?tomorrow\b",
+    r"^\s*(?:ok(?:ay)?[,]?\s+)?(?:by|before|until)\s+\d|^\s*same\s+(?:but|for)\b|"
+    r"^\s*(?:and|or|what\s+about|how\s+about)?\s*(?:for\s+)?(?:today|tonight|tomorrow|now|this\s+weekend)\s*\??\s*$",
+    re.I,
+)
+# "we don't have solar anymore", "we sold the Tesla": equipment that is gone is removed.
+_NO_LONGER = re.compile(
+    r"^\s*(?:(?:actually|oh|well|so)[, ]+)?(?:i|we)\s+(?:(?:don'?t|do\s+not|no\s+longer)\s+(?:have|own|drive|use)|"
+    r"(?:just\s+)?(?:sold|got\s+rid\s+of|removed|returned|traded\s+in))\s+(?:a\s+|an\s+|the\s+|any\s+|our\s+|my\s+)?"
+    r"(?P<what>solar(?:\s+panels)?|panels|ev|car|tesla|bolt|leaf|home\s+battery|battery|powerwall|heat\s+pump)\b"
+    r"(?!.*\?)",
+    re.I,
+)
+_PROFILE_QUESTION = re.compile(
+    r"\bwhat\s+do\s+you\s+(?:know|remember|have)\s+(?:about|on)\s+me\b|\bwhat(?:'s|\s+is)\s+in\s+my\s+profile\b|"
+    r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:am\s+i\s+on|do\s+i\s+have|do\s+you\s+have\s+(?:for\s+me|on\s+file))\b|"
+    r"\bwhat(?:'s|\s+is)\s+my\s+(?:zip|city|utility|plan|rate\s+plan|car|ev|charger|solar|battery)\b",
     re.I,
 )
 _UTILITY_WORDS = re.compile(
@@ -70,7 +85,7 @@ _FORGET_TARGETS = [
     (r"plan|rate|tariff|schedule\s+code", ("location.rate_schedule",)),
     (r"charger|charging\s+speed", ("equipment.ev_charger_kw",)),
     (r"home\s+battery|powerwall|battery\s+storage|storage", ("equipment.has_battery_storage", "equipment.battery_capacity_kwh")),
-    (r"ev|car|vehicle|tesla|model", ("equipment.ev_model", "equipment.ev_battery_kwh")),
+    (r"ev|car|vehicle|tesla|model|bolt|leaf", ("equipment.ev_model", "equipment.ev_battery_kwh")),
     (r"battery", ("equipment.has_battery_storage", "equipment.battery_capacity_kwh")),
     (r"solar|panels?", ("equipment.solar_capacity_kw",)),
     (r"heating|heat\s+pump|furnace|heat", ("equipment.heating_type",)),
@@ -110,12 +125,23 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         if fields:
             return Understanding(intent="forget", forget=fields)
 
+    gone = _NO_LONGER.search(body)
+    if gone and not remember:
+        fields = _forget_fields(gone.group("what"))
+        if fields:
+            return Understanding(intent="forget", forget=fields, confidence=0.8)
+
     found = clauses(body)
     facts, mentions = facts_in(found, message=body, pending_slot=context.pending_slot)
     hedged = any(clause.hedged for clause in found)
     undo = bool(_UNDO.match(body)) and not facts
 
     slot_answer, place_query = _slot_answer(body, context, [f.field for f in facts], hedged)
+    if place_query is None and not any(f.field.startswith("location.") for f in facts):
+        place_query = next(
+            (phrase for clause in found if clause.about_user and not clause.hedged and (phrase := place_phrase(clause.text))),
+            None,
+        )
     if slot_answer is not None and slot_answer.slot == "utility" and slot_answer.status == "answered" and not facts:
         name = body.strip().strip(".!")
         facts = [StatedFact(field="location.utility_provider", value=name, said=name, words=body[:500], confidence=0.7)]
@@ -130,6 +156,9 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         )
     if undo:
         return Understanding(intent="correction", undo=True)
+
+    if _PROFILE_QUESTION.search(body) and questions:
+        return Understanding(intent="profile_query", asks=True, question=question_text, facts=facts, mentions=mentions)
 
     if context.last_intent == "live_data" and _FOLLOW_UP.search(body) and (params.filled() or questions):
         merged = params.merged_over(context.last_params or RequestParams())
@@ -169,7 +198,7 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
             confidence=confidence,
             place_query=place_query,
         )
-    if facts or remember or (slot_answer is not None and slot_answer.status != "not_answered"):
+    if facts or remember or place_query or (slot_answer is not None and slot_answer.status != "not_answered"):
         return Understanding(
             intent="profile_statement",
             topic=classify(body).topic,

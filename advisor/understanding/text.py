@@ -47,11 +47,29 @@ _NEGATION = re.compile(
     r"didn'?t|won'?t|without|sold|got\s+rid\s+of|removed)\b",
     re.I,
 )
+# Only real doubt stops a fact: "I think it's PG&E" is how people state what they know, "not sure,
+# maybe EV2-A" is not a fact.
 _HEDGE = re.compile(
-    r"\b(?:i\s+think|i\s+guess|maybe|probably|perhaps|not\s+sure|i'?m\s+not\s+certain|might\s+be|"
-    r"could\s+be|i\s+believe|possibly|something\s+like|idk|no\s+idea|don'?t\s+know)\b",
+    r"\b(?:i\s+guess|maybe|perhaps|not\s+sure|i'?m\s+not\s+certain|not\s+certain|might\s+be|"
+    r"could\s+be|possibly|idk|no\s+idea|don'?t\s+know|dunno|no\s+clue)\b",
     re.I,
 )
+# "the solar is 6.5 kW, not 8": the "not" corrects an old value, it does not negate the statement.
+_CORRECTION_TAIL = re.compile(
+    r",?\s*(?:and\s+)?not\s+(?:the\s+|a\s+|an\s+)?[\w.&-]+(?:\s*(?:kw|kwh|%|amps?|a|people|plan))?\s*(?:anymore)?[.!]?\s*$",
+    re.I,
+)
+_HEDGE_ONLY = re.compile(r"^\W*(?:" + _HEDGE.pattern + r")\W*$", re.I)
+# Common typos people make in chat, read as meant (the stored message keeps what they typed).
+_TYPOS = {
+    "hwo": "how", "waht": "what", "wat": "what", "whats": "what's", "wht": "what", "tonite": "tonight",
+    "tonigh": "tonight", "tmrw": "tomorrow", "tmr": "tomorrow", "tomorow": "tomorrow", "tommorow": "tomorrow",
+    "chrage": "charge", "charg": "charge", "chargin": "charging", "shoud": "should", "shold": "should",
+    "wen": "when", "whn": "when", "u": "you", "ur": "your", "pls": "please", "plz": "please",
+    "elecricity": "electricity", "electicity": "electricity", "solor": "solar", "batery": "battery",
+    "cheapist": "cheapest", "chepest": "cheapest", "im": "I'm", "dont": "don't", "thx": "thanks",
+}
+_WORD = re.compile(r"[A-Za-z']+")
 
 
 def clean(text: str) -> str:
@@ -62,7 +80,8 @@ def clean(text: str) -> str:
     text = _EMOJI.sub(" ", text)
     text = _MARKUP.sub("", text)
     text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
-    text = text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    text = text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("−", "-")
+    text = _WORD.sub(lambda m: _TYPOS.get(m.group(0).lower(), m.group(0)), text)
     return re.sub(r"[ \t]+", " ", text).strip()
 
 
@@ -90,12 +109,12 @@ def clauses(text: str) -> list[Clause]:
     (so "my neighbour has solar and a battery" keeps both out of the user's profile)."""
     found: list[Clause] = []
     for sentence in sentences(text):
+        parts = [part.strip(" ,") for part in _JOINT.split(sentence) if part.strip(" ,")]
+        # "We're on EV2-A, not sure": a doubt on its own qualifies the clause before it.
+        trailing_doubt = {index - 1 for index, part in enumerate(parts) if index and _HEDGE_ONLY.match(part)}
         sentence_question = sentence.rstrip().endswith("?")
         previous: Clause | None = None
-        for part in _JOINT.split(sentence):
-            part = part.strip(" ,")
-            if not part:
-                continue
+        for index, part in enumerate(parts):
             own_subject = bool(_FIRST_PERSON.search(part)) or bool(_SOMEONE_ELSE.search(part))
             someone_else = bool(_SOMEONE_ELSE.search(part)) and not _first_person_leads(part)
             if not own_subject and previous is not None:
@@ -109,8 +128,8 @@ def clauses(text: str) -> list[Clause]:
                 question=question,
                 hypothetical=hypothetical,
                 someone_else=someone_else,
-                negated=bool(_NEGATION.search(part)),
-                hedged=bool(_HEDGE.search(part)) or bool(_HEDGE.search(sentence)),
+                negated=bool(_NEGATION.search(_CORRECTION_TAIL.sub("", part))),
+                hedged=bool(_HEDGE.search(part)) or index in trailing_doubt,
             )
             found.append(clause)
             previous = clause
