@@ -1,4 +1,5 @@
-"""Cost of the storage work one turn does: read a profile, append two session messages, apply a change.
+"""Cost of the storage work one turn does: read a profile, apply a change, commit the turn to the
+session (both messages and the turn's state in one write); the old three-write path for comparison.
 
 Run: .venv/bin/python -m bench.store [--rounds N]
 Prints medians and p95 in milliseconds, measured in this run on a temporary data directory.
@@ -54,7 +55,17 @@ def main() -> None:
                 ),
                 rounds,
             ),
-            "session: 2 appends + mark memorized": timed(
+            "session: commit_turn (one write)": timed(
+                lambda i: sessions.commit_turn(
+                    "bench-user",
+                    "thread-2",
+                    user_text=f"question {i} " * 20,
+                    reply_text=f"answer {i} " * 60,
+                    updates={"memorized_through_turn": i + 1},
+                ),
+                rounds,
+            ),
+            "old path: 2 appends + mark memorized": timed(
                 lambda i: (
                     sessions.append_message("bench-user", "thread-1", "user", f"question {i} " * 20),
                     sessions.append_message("bench-user", "thread-1", "assistant", f"answer {i} " * 60),
@@ -67,7 +78,7 @@ def main() -> None:
     print(f"storage benchmark, {rounds} rounds each (session capped at 40 messages)")
     for name, samples in results.items():
         print(describe(name, samples))
-    per_turn = sum(statistics.median(samples) for samples in results.values())
+    per_turn = sum(statistics.median(results[name]) for name in results if not name.startswith("old path"))
     print(f"{'storage work of one turn (sum of medians)':<38} {per_turn:7.3f} ms")
 
 

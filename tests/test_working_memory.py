@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,28 @@ def assert_claims_match_the_store(service: ConversationService, user: str, reply
     assert sorted(e.field for e in turn_entries) == sorted(c["field"] for c in saved)
 
 
-# --- offline ----------------------------------------------------------------------------------
+@pytest.fixture(params=["offline", "ollama"])
+def provider(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Each conversation offline and over the local Ollama-API server (statements need no model
+    call in either; a scripted answer covers anything else)."""
+    if request.param == "offline":
+        yield "offline"
+        return
+    with FakeOllama(["llama3.1:8b"]) as server:
+        server.responder = lambda body: Step(content="(answer)")
+        yield server.url
+
+
+def service_for(data_dir: Path, provider: str) -> ConversationService:
+    if provider == "offline":
+        return make_runtime(data_dir, clock=clock).service
+    config = app_config(provider="ollama")
+    service = make_runtime(data_dir, ollama_url=provider, config=config, clock=clock).service
+    assert not service._offline
+    return service
+
+
+# --- offline and over Ollama ----------------------------------------------------------------------
 
 
 def test_facts_then_a_question_gets_a_plan_not_onboarding(data_dir: Path) -> None:
@@ -83,8 +105,8 @@ def test_facts_and_a_question_in_one_message_are_saved_and_answered(data_dir: Pa
         ("we replaced our gas furnace with a heat pump", "you heat with a heat pump"),
     ],
 )
-def test_statements_are_saved_in_their_turn(data_dir: Path, text: str, expected: str) -> None:
-    service = make_runtime(data_dir, clock=clock).service
+def test_statements_are_saved_in_their_turn(data_dir: Path, provider: str, text: str, expected: str) -> None:
+    service = service_for(data_dir, provider)
     reply = service.handle_turn("T1-N", "t", text)
     assert reply.text.startswith("Saved: " + expected)
     assert_claims_match_the_store(service, "T1-N", reply)
@@ -100,8 +122,8 @@ def test_statements_are_saved_in_their_turn(data_dir: Path, text: str, expected:
         ("remember that I like pizza", "I couldn't find anything in that I can save."),
     ],
 )
-def test_nothing_is_saved_and_the_reply_says_why(data_dir: Path, text: str, expected: str) -> None:
-    service = make_runtime(data_dir, clock=clock).service
+def test_nothing_is_saved_and_the_reply_says_why(data_dir: Path, provider: str, text: str, expected: str) -> None:
+    service = service_for(data_dir, provider)
     reply = service.handle_turn("T1-N", "t", text)
     assert reply.text.startswith(expected)
     assert reply.profile_changes == []
@@ -147,17 +169,47 @@ def test_the_session_is_written_once_per_turn(data_dir: Path) -> None:
     assert service.sessions.get("T1-N", "t").turn_count == 4
 
 
+def test_goodbye_says_what_the_memorizer_saved(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    # a turn stored without its fact saved (as after a crash mid-turn): the goodbye run catches it
+    service.sessions.commit_turn("T1-N", "t", user_text="I work from home these days", reply_text="(lost)")
+    bye = service.handle_turn("T1-N", "t", "ok bye")
+    assert bye.text == "Bye! Thanks for chatting.\n\nSaved: you work from home."
+    assert_claims_match_the_store_for_memorizer(service, "T1-N", bye)
+
+
+def assert_claims_match_the_store_for_memorizer(service: ConversationService, user: str, reply: Reply) -> None:
+    profile = service.profiles.get(user)
+    saved = [c for c in reply.profile_changes if c["operation"] in ("set", "updated")]
+    assert saved and describe_saved(saved) in reply.text
+    for change in saved:
+        section, name = change["field"].split(".")
+        assert getattr(getattr(profile, section), name) == change["new_value"]
+
+
+def test_a_failed_turn_still_says_what_it_saved(data_dir: Path, ollama: FakeOllama) -> None:
+    ollama.script = [Step(status=500)]
+    service = ollama_service(data_dir, ollama)
+    reply = service.handle_turn("T1-N", "t", EXAMPLE_2)
+    assert reply.failed
+    assert reply.text.startswith("Saved: your ZIP code is 94110 (San Francisco), your utility is PG&E")
+    assert "Sorry, the advisor is unavailable right now" in reply.text
+    assert service.profiles.get("T1-N").location.zip_code == "94110"
+    assert service.sessions.get("T1-N", "t").messages[0].content == EXAMPLE_2  # the message is kept
+
+
 def test_the_chat_forget_command_and_plain_profile(data_dir: Path) -> None:
     from bot.chat import run_chat
 
     runtime = make_runtime(data_dir, clock=clock)
-    lines = iter([EXAMPLE_1, "/profile", "/forget ev", "/quit"])
+    lines = iter([EXAMPLE_1, "/profile", "/forget ev", "I started working from home", "/quit"])
     output: list[str] = []
     run_chat(runtime.service, user_id="T1-N", read=lambda prompt: next(lines), write=output.append)
     text = "\n".join(output)
     assert "your ZIP code is 94102" in text and "equipment.ev_model" not in text
     assert "Forgotten: your EV (was Tesla Model 3 RWD)" in text
     assert runtime.service.profiles.get("T1-N").equipment.ev_model is None
+    assert output[-1] == "Nothing new to save to your profile."  # /quit: the turns already saved it all
 
 
 # --- over the local Ollama-API server ---------------------------------------------------------
@@ -306,3 +358,16 @@ def test_what_do_you_know_about_me(data_dir: Path) -> None:
         "Here's what I have for you: you heat with a heat pump and there are 4 people in your home. "
         "Tell me if anything is wrong."
     )
+
+
+def test_a_requested_removal_is_not_memory_corruption(data_dir: Path) -> None:
+    from config.files import EvalConfig
+    from traces.evaluate import evaluate
+
+    service = make_runtime(data_dir, clock=clock).service
+    service.handle_turn("T1-N", "t", "My ZIP is 94110")
+    service.handle_turn("T1-N", "t", "forget my ZIP")
+    report = evaluate([service.traces.latest("T1-N")], EvalConfig())
+    (result,) = report.traces
+    corruption = next(g for g in result.grades if g.grader_name == "memory_corruption")
+    assert corruption.passed and corruption.evidence[0].check_name == "removed_on_request"

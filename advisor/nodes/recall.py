@@ -126,6 +126,7 @@ def make_recall(
             _record_write(user_id, change)
         stale_place = _stale_place(result, changes, profile)
         if stale_place:  # a new ZIP we cannot place: never keep the old town's coordinates with it
+            _record_removal(stale_place, "the user moved to a ZIP code the tables cannot place")
             for change in profiles.forget(user_id, stale_place, source=source):
                 _record_write(user_id, change)
         if result.applied:
@@ -339,8 +340,15 @@ def _session_facts(understanding: Understanding, result: AppliedChanges, turn: i
 # --- forget and undo ----------------------------------------------------------------------
 
 
+def _record_removal(fields: list[str], reason: str) -> None:
+    """Deleting a value is corruption unless the user asked for it: say that they did."""
+    if (trace := current_trace()) is not None:
+        trace.state_change("removal_requested", {"fields": fields}, node="recall", reason=reason)
+
+
 def _forget(profiles: ProfileRepository, user_id: str, understanding: Understanding, source: ChangeSource):
     fields = editable_fields() if understanding.forget_everything else understanding.forget
+    _record_removal(fields, f"the user asked: {source.text!r}")
     records = profiles.forget(user_id, fields, source=source.model_copy(update={"kind": "user_statement"}))
     for record in records:
         _record_write(user_id, record)
@@ -355,6 +363,7 @@ def _forget(profiles: ProfileRepository, user_id: str, understanding: Understand
 
 def _undo(profiles: ProfileRepository, user_id: str, source: ChangeSource):
     records = profiles.undo_last(user_id, source=source)
+    _record_removal([r.field for r in records if r.new_value is None], f"the user asked: {source.text!r}")
     for record in records:
         _record_write(user_id, record)
     if records:
