@@ -62,6 +62,7 @@ class RecommendContext(BaseModel):
     observations: list[dict[str, Any]] = Field(default_factory=list)
     passages: list[Passage] = Field(default_factory=list)
     previous: list[str] = Field(default_factory=list)
+    earlier: list[str] = Field(default_factory=list)  # profile notes summarizing older turns of the thread
     errors: list[str] = Field(default_factory=list)
 
 
@@ -125,6 +126,8 @@ def render(context: RecommendContext) -> str:
     if context.passages:
         lines.append("PASSAGES:")
         lines.extend(f"[{p.number}] ({p.source}) {p.text[:PASSAGE_CHARS]}" for p in context.passages)
+    if context.earlier:
+        lines.append("EARLIER IN THIS THREAD: " + " / ".join(context.earlier))
     if context.previous:
         lines.append("PREVIOUS: " + " / ".join(context.previous))
     return "\n".join(lines)

@@ -371,3 +371,33 @@ def test_a_requested_removal_is_not_memory_corruption(data_dir: Path) -> None:
     (result,) = report.traces
     corruption = next(g for g in result.grades if g.grader_name == "memory_corruption")
     assert corruption.passed and corruption.evidence[0].check_name == "removed_on_request"
+
+
+def test_older_turns_reach_the_model_as_the_threads_notes(data_dir: Path, ollama: FakeOllama) -> None:
+    from profiles.models import ProfileNote
+
+    ollama.responder = lambda body: Step(content="(answer)")
+    service = ollama_service(data_dir, ollama)
+    service.handle_turn("T1-N", "t", "How do heat pumps work?")
+    service.profiles.add_note(
+        "T1-N", ProfileNote(content="Turns 1-20: asked about heat pumps and rates.", source_session="t", source_turns=[1])
+    )
+    service.profiles.add_note(
+        "T1-N", ProfileNote(content="Another thread's note.", source_session="other", source_turns=[1])
+    )
+    service.handle_turn("T1-N", "t", "What is time-of-use pricing?")
+    prompt = ollama.chat_requests[-1]["messages"][-1]["content"]
+    assert "EARLIER IN THIS THREAD: Turns 1-20: asked about heat pumps and rates." in prompt
+    assert "Another thread's note" not in prompt
+
+
+def test_the_chat_catches_up_only_its_users_sessions(data_dir: Path) -> None:
+    runtime = make_runtime(data_dir, config=app_config(idle_minutes=30))
+    runtime.service.handle_turn("T1-N", "a", "How do heat pumps work?")
+    runtime.service.handle_turn("T1-OTHER", "b", "How do heat pumps work?")
+    scheduler = MemorizeScheduler(service=runtime.service, idle_minutes=30)
+    try:
+        assert scheduler.start(user_id="T1-N") == 1
+        assert scheduler.job_ids() == ["memorize:T1-N:a"]
+    finally:
+        scheduler.shutdown(wait=False)

@@ -76,5 +76,10 @@ def build_context(state: AdvisorState, *, history_tokens: int = 400) -> Recommen
             for index, doc in enumerate(state.get("retrieved_docs", []), start=1)
         ],
         previous=previous,
+        earlier=[
+            clip(note.content, 300)
+            for note in (profile.notes if profile else [])
+            if note.source_session == state.get("session_id")
+        ][-2:],
         errors=[error["message"] for error in state.get("errors", []) if error.get("node") == "analyzer"],
     )
