@@ -6,6 +6,7 @@ from typing import Any
 
 from profiles.models import UserProfile
 from profiles.staleness import section_ages
+from profiles.wording import DERIVED_FIELDS, statement
 from traces.evaluate import top_evidence
 from traces.graders import Grade, Verdict
 
@@ -47,7 +48,12 @@ def home_view(profile: UserProfile | None, *, staleness_days: int) -> dict[str, 
             f"  :warning: *stale* (over {staleness_days} days) — tell me if it changed" if age.stale else ""
         )
         lines = (
-            "\n".join(f"• {key.replace('_', ' ')}: {value}" for key, value in values.items()) or "• (empty)"
+            "\n".join(
+                f"• {statement(f'{name}.{key}', value)}"
+                for key, value in values.items()
+                if f"{name}.{key}" not in DERIVED_FIELDS
+            )
+            or "• (empty)"
         )
         blocks.append(_section(f"*{name.title()}* — _{when}_{stale}\n{lines}"))
     if profile.notes:

@@ -304,6 +304,7 @@ def test_mentions_point_to_dms_and_home_shows_the_profile(harness: Harness) -> N
     assert (
         "*Household*" in text and "stale" in text and "updated" in text
     )  # the fixture profile is months old
+    assert "• you work in an office, 9 to 5" in text and "work_schedule" not in text  # plain words
     harness.slack.push(
         "events_api",
         {
