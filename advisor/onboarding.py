@@ -98,7 +98,8 @@ def question_for(slot: str, profile: UserProfile | None, *, first_contact: bool 
             normalize_utility(location.utility_provider) if location and location.utility_provider else None
         )
         options = plans_of(utility) if utility else []
-        listed = f" {utility}'s time-of-use plans I know are {', '.join(options)}." if options else ""
+        known = "plan I know is" if len(options) == 1 else "plans I know are"
+        listed = f" {utility}'s time-of-use {known} {', '.join(options)}." if options else ""
         return f"Which rate plan are you on? It's printed on your bill.{listed}"
     if slot == "ev":
         return 'Which EV do you drive (for example "Tesla Model 3"), or what\'s its battery size in kWh?'

@@ -118,4 +118,6 @@ def describe_profile(service: ConversationService, user_id: str, staleness_days:
         marker = " (STALE: please confirm)" if age.stale else ""
         lines.append(f"  {name} [{when}]{marker}: {'; '.join(values)}")
     lines.extend(f"  note: {note.content}" for note in profile.notes[-3:])
+    if len(lines) == 1:
+        return "I don't have anything saved about you yet. Tell me about your home or ask a question."
     return "\n".join(lines)

@@ -38,7 +38,9 @@ class Equipment(ProfileSection):
     ev_model: str | None = Field(None, min_length=1, max_length=100)
     ev_battery_kwh: float | None = Field(None, gt=0, le=300)
     # Not in spec 000: the energy core needs the home charger's power (charge time = kWh / min(charger, on-board)).
-    ev_charger_kw: float | None = Field(None, gt=0, le=350)
+    # A home charger: Level 1 (1.4 kW) to the largest Level 2 (19.2 kW on an 80 A circuit) — a DC fast
+    # charger is not a home charger, so values above 20 kW are refused.
+    ev_charger_kw: float | None = Field(None, gt=0, le=20)
     has_battery_storage: bool | None = None
     battery_capacity_kwh: float | None = Field(None, gt=0, le=1000)
     heating_type: Literal["gas", "electric", "heat_pump"] | None = None

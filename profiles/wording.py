@@ -94,7 +94,7 @@ def statement(field: str, value: Any) -> str:
     if field == "equipment.solar_capacity_kw":
         return f"you have {number(value)} kW of solar"
     if field == "equipment.ev_model":
-        return f"you drive a {value}"
+        return f"your EV is a {value}"
     if field == "equipment.ev_battery_kwh":
         return f"your EV's battery holds {number(value)} kWh"
     if field == "equipment.ev_charger_kw":
@@ -205,9 +205,13 @@ def shown_value(field: str, value: Any, unit: str | None = None) -> str:
     return f"{number(value)} {unit}" if unit else f"{value!s}"
 
 
-def describe_refused(field: str, value: Any, reason: str, unit: str | None = None) -> str:
-    """"I can't save -5 kWh as your home battery's size: it must be more than 0 kWh."""
-    return f"I can't save {shown_value(field, value, unit)} as {NOUNS.get(field, field)}: {reason}."
+def describe_refused(
+    field: str, value: Any, reason: str, unit: str | None = None, said: str | None = None
+) -> str:
+    """"I can't save -5 kWh as your home battery's size: it must be more than 0 kWh." (`said`, the
+    user's own words such as "-40 amps", wins over a converted value)."""
+    shown = said if said else shown_value(field, value, unit)
+    return f"I can't save {shown} as {NOUNS.get(field, field)}: {reason}."
 
 
 def plain_reason(field: str, value: Any) -> str:

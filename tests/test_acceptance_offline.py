@@ -71,7 +71,7 @@ def test_first_time_user_is_asked_for_location_and_utility_before_any_advice(
         "PG&E",
         "EV2-A",
     )
-    assert profile.location.updated_at == clock.now and profile.equipment.ev_model == "Tesla Model 3 RWD"
+    assert profile.location.updated_at == clock.now and profile.equipment.ev_model == "Tesla Model 3"
     onboarding = {change["field"]: change["source"] for change in final.profile_changes}
     assert onboarding["equipment.ev_model"] == {
         "kind": "onboarding",

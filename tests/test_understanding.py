@@ -21,8 +21,15 @@ def facts(text: str, **context) -> dict[str, object]:
         ("I live in Oakland, CA", {"location.city": "Oakland"}),
         ("we're with pacific gas and electric on e-tou-c", {"location.utility_provider": "PG&E", "location.rate_schedule": "E-TOU-C"}),
         ("switched from SCE to PG&E last year", {"location.utility_provider": "PG&E"}),
-        ("I drive a Tesla Model 3 with a 75 kWh battery", {"equipment.ev_model": "Tesla Model 3 Long Range", "equipment.ev_battery_kwh": 75.0}),
+        ("I drive a Tesla Model 3 with a 75 kWh battery", {"equipment.ev_model": "Tesla Model 3", "equipment.ev_battery_kwh": 75.0}),
         ("my wife drives a bolt", {"equipment.ev_model": "Chevrolet Bolt EV"}),
+        ("i drive a tesla model 3", {"equipment.ev_model": "Tesla Model 3"}),  # no trim invented
+        ("pge, 94110", {"location.zip_code": "94110", "location.utility_provider": "PG&E"}),
+        ("im on pge ev2-a in 94110.", {"location.zip_code": "94110", "location.utility_provider": "PG&E", "location.rate_schedule": "EV2-A"}),
+        ("seattle here, seattle city light, 7.5 kw solar", {"location.city": "Seattle", "location.utility_provider": "Seattle City Light", "equipment.solar_capacity_kw": 7.5}),
+        ("we have central ac and a gas furnace", {"equipment.cooling_type": "central_ac", "equipment.heating_type": "gas"}),
+        ("remember that i work from home on mondays", {"household.work_schedule": "Hybrid"}),
+        ("4 of us, 1800 sq ft, 2 kids", {"household.occupants": 4}),
         ("remember that I have a -5 kWh battery", {"equipment.battery_capacity_kwh": -5.0}),
         ("my charger is 32 amps", {"equipment.ev_charger_kw": 7.68}),
         ("I charge from a regular outlet", {"equipment.ev_charger_kw": 1.44}),
@@ -61,6 +68,7 @@ def test_what_is_not_a_fact_about_the_user(text: str, reason: str) -> None:
 
 def test_a_zip_needs_context_and_a_real_prefix() -> None:
     assert facts("it costs 12345 dollars") == {}
+    assert facts("we drove 12000 miles last year") == {}
     assert facts("00001", pending_slot="location") == {}  # never assigned by USPS
     assert facts("94110", pending_slot="location") == {"location.zip_code": "94110"}
 
@@ -77,6 +85,13 @@ def test_mixed_message_states_facts_and_asks() -> None:
     assert reading.intent == "live_data" and reading.topic == "ev_charging"
     assert [f.field for f in reading.facts] == ["equipment.ev_model"]
     assert reading.params.ready_by_hour == 7
+
+
+def test_charge_levels_and_deadlines_are_a_plan_request() -> None:
+    reading = understand("It's at 30% and I want 80% by 7am.")
+    assert (reading.intent, reading.topic) == ("live_data", "ev_charging")
+    assert reading.params.filled() == {"ready_by_hour": 7, "target_soc_pct": 80, "current_soc_pct": 30}
+    assert understand("what rate plans does con edison have for EVs?").intent == "knowledge"
 
 
 def test_follow_up_keeps_the_other_parameters() -> None:

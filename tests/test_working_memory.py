@@ -77,7 +77,7 @@ def test_facts_then_a_question_gets_a_plan_not_onboarding(data_dir: Path) -> Non
     first = service.handle_turn("T1-N", "t", EXAMPLE_1)
     assert first.text.startswith(
         "Saved: your ZIP code is 94102 (San Francisco), your utility is PG&E, your rate plan is EV2-A, "
-        "you drive a Tesla Model 3 RWD and your EV's battery holds 57.5 kWh."
+        "your EV is a Tesla Model 3 and your EV's battery holds 57.5 kWh."
     )
     assert_claims_match_the_store(service, "T1-N", first)
     assert "When this conversation ends" not in first.text and first.asked_for is None
@@ -92,7 +92,7 @@ def test_facts_and_a_question_in_one_message_are_saved_and_answered(data_dir: Pa
     assert "your home charger delivers 11 kW" in reply.text and "Cheapest before 08:00" in reply.text
     assert_claims_match_the_store(service, "T1-N", reply)
     equipment = service.profiles.get("T1-N").equipment
-    assert (equipment.ev_model, equipment.ev_charger_kw) == ("Tesla Model Y Long Range", 11.0)
+    assert (equipment.ev_model, equipment.ev_charger_kw) == ("Tesla Model Y", 11.0)
 
 
 @pytest.mark.parametrize(
@@ -207,7 +207,7 @@ def test_the_chat_forget_command_and_plain_profile(data_dir: Path) -> None:
     run_chat(runtime.service, user_id="T1-N", read=lambda prompt: next(lines), write=output.append)
     text = "\n".join(output)
     assert "your ZIP code is 94102" in text and "equipment.ev_model" not in text
-    assert "Forgotten: your EV (was Tesla Model 3 RWD)" in text
+    assert "Forgotten: your EV (was Tesla Model 3)" in text
     assert runtime.service.profiles.get("T1-N").equipment.ev_model is None
     assert output[-1] == "Nothing new to save to your profile."  # /quit: the turns already saved it all
 
@@ -335,7 +335,7 @@ def test_onboarding_like_a_person_typos_doubt_skip_and_an_assumed_plan(data_dir:
     skipped = service.handle_turn("T1-N", "t", "no idea")
     assert skipped.text.startswith("No problem, I'll skip that.") and skipped.asked_for == "ev"
     plan = service.handle_turn("T1-N", "t", "its a chevy bolt")
-    assert plan.text.startswith("Saved: you drive a Chevrolet Bolt EV.")
+    assert plan.text.startswith("Saved: your EV is a Chevrolet Bolt EV.")
     assert "this assumes PG&E's most common plan, E-TOU-C (not saved to your profile" in plan.text
     assert "Cheapest before" in plan.text  # the question from the first turn, answered
     assert service.profiles.get("T1-N").location.rate_schedule is None  # the assumption was not saved
@@ -401,3 +401,16 @@ def test_the_chat_catches_up_only_its_users_sessions(data_dir: Path) -> None:
         assert scheduler.job_ids() == ["memorize:T1-N:a"]
     finally:
         scheduler.shutdown(wait=False)
+
+
+def test_moving_asks_about_a_utility_that_does_not_serve_the_new_place(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    service.handle_turn("T1-N", "t", "I'm in Austin with Austin Energy")
+    moved = service.handle_turn("T1-N", "t", "no wait, we moved, it's 94107 now")
+    assert moved.text == (
+        "Saved: your ZIP code is 94107 (San Francisco). Is Austin Energy still your utility? It serves TX, "
+        "and 94107 is in CA. Tell me your utility (and rate plan) so prices are right."
+    )
+    assert service.profiles.get("T1-N").location.utility_provider == "Austin Energy"  # asked, not erased
+    refused = service.handle_turn("T1-N", "t", "my ev charger is -40 amps")
+    assert refused.text.startswith("I can't save -40 amps as your home charger's power")

@@ -17,7 +17,7 @@ from langchain_core.runnables import RunnableConfig
 from advisor.energy.utilities import utility_named
 from advisor.intent import classify
 from advisor.onboarding import missing_slots, question_for
-from advisor.places import find_city, zip_place
+from advisor.places import find_city, zip_place, zip_state
 from advisor.state import AdvisorState
 from advisor.tools.data import DataSources
 from advisor.tools.http import ApiError
@@ -139,6 +139,9 @@ def make_recall(
                 reason="did not validate; the reply says why",
             )
         said = _said(understanding, result, place_note)
+        moved = _utility_after_move(result, profile)
+        if moved:
+            said = f"{said} {moved}".strip()
         session_facts = _session_facts(understanding, result, state.get("turn_count") or 1)
         notices = [*state.get("notices", []), *([said] if said else [])]
 
@@ -283,6 +286,25 @@ def _assumed_plan(profile: UserProfile | None, skipped: list[str]) -> tuple[User
     )
 
 
+def _utility_after_move(result: AppliedChanges, profile: UserProfile | None) -> str | None:
+    """The place or utility changed this turn and the utility on file does not serve that state:
+    ask, never guess or erase."""
+    changed = {c.field for c in result.applied if c.operation in ("set", "updated")}
+    location = profile.location if profile else None
+    if not changed & {"location.zip_code", "location.city", "location.utility_provider"} or location is None:
+        return None
+    utility = utility_named(location.utility_provider) if location.utility_provider else None
+    place = find_city(location.city) if location.city else None
+    state = (zip_state(location.zip_code) if location.zip_code else None) or (place.state if place else None)
+    if utility is None or state is None or state in utility.states:
+        return None
+    where = location.zip_code or location.city
+    return (
+        f"Is {utility.name} still your utility? It serves {join(list(utility.states))}, and {where} is in "
+        f"{state}. Tell me your utility (and rate plan) so prices are right."
+    )
+
+
 def _stale_place(result: AppliedChanges, changes: list[tuple[str, Any]], profile: UserProfile | None) -> list[str]:
     moved = any(c.field == "location.zip_code" and c.operation == "updated" for c in result.applied)
     derived = {field for field, _ in changes} & {"location.lat", "location.city"}
@@ -307,7 +329,15 @@ def _said(understanding: Understanding, result: AppliedChanges, place_note: str 
     facts = {fact.field: fact for fact in understanding.facts}
     for refused in result.refused:
         fact = facts.get(refused.field)
-        parts.append(describe_refused(refused.field, refused.value, refused.reason, fact.unit if fact else None))
+        parts.append(
+            describe_refused(
+                refused.field,
+                refused.value,
+                refused.reason,
+                fact.unit if fact else None,
+                said=fact.said if fact and fact.assumption else None,  # "-40 amps", not "-9.6 A"
+            )
+        )
     if place_note:
         parts.append(place_note)
     return " ".join(parts)

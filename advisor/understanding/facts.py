@@ -75,8 +75,9 @@ def read_clause(clause: Clause, *, message: str, pending_slot: str | None = None
     yield from _batteries(text, message=message)
     yield from _charger(text)
     yield from _solar(text, pending_slot=pending_slot)
-    yield from _heating(text, negated=clause.negated)
-    yield from _cooling(text, negated=clause.negated)
+    owns = bool(_OWN.search(message))
+    yield from _heating(text, negated=clause.negated, owns=owns)
+    yield from _cooling(text, negated=clause.negated, owns=owns)
     yield from _occupants(text)
     yield from _schedule(text)
     yield from _usage(text)
@@ -143,9 +144,18 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
 
 # --- location ------------------------------------------------------------------------------
 
-_ZIP = re.compile(r"(?<![\d$.-])(\d{5})(?:-\d{4})?(?![\d.]|\s*(?:kwh|kw|miles|mi\b|dollars|bucks|\$|watts|w\b|%))", re.I)
+_ZIP = re.compile(
+    r"(?<![\d$.,-])(\d{5})(?:-\d{4})?(?!\d|\.\d|,\d|\s*(?:kwh|kw|miles|mi\b|dollars|bucks|\$|watts|w\b|%|sq|square|ft|feet|lbs?))",
+    re.I,
+)
 _ZIP_CONTEXT = re.compile(
     r"\b(?:zip|zipcode|postcode|postal|live|living|located|based|in|moved|area|from|at)\b", re.I
+)
+# A bare five-digit number is a ZIP unless money or a quantity is being talked about.
+_NOT_A_ZIP = re.compile(
+    r"\b(?:cost|costs|paid|pay|spent|spend|bill|price|drove|driven|miles|mileage|odometer|serial|model\s+number|"
+    r"account|order|invoice|phone)\b|\$",
+    re.I,
 )
 
 
@@ -153,7 +163,7 @@ def _zip(text: str, *, message: str, pending_slot: str | None) -> Iterator[Readi
     for match in _ZIP.finditer(text):
         code = match.group(1)
         alone = re.fullmatch(r"\s*\d{5}(?:-\d{4})?\s*[.!]?\s*", message) is not None
-        if not (_ZIP_CONTEXT.search(text) or pending_slot == "location" or alone):
+        if not (_ZIP_CONTEXT.search(text) or pending_slot == "location" or alone or not _NOT_A_ZIP.search(text)):
             continue
         if is_real_zip(code):
             yield Reading("location.zip_code", code, said=code)
@@ -179,6 +189,8 @@ def place_phrase(text: str) -> str | None:
 
 def _city(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     candidates = [m.group("place") for m in _PLACE_LEAD.finditer(text)]
+    if here := re.match(r"^\s*(?P<place>[A-Za-z][A-Za-z .'-]{1,40}?)\s+(?:here|area|based)\b", text, re.I):
+        candidates.append(here.group("place"))
     if pending_slot == "location":
         candidates.append(text)
     for candidate in candidates:
@@ -243,7 +255,22 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     battery = _kwh_near_car(text)
     if battery is not None and battery > 0:
         spec = vehicle_spec(spec.name, battery) or spec
-    yield Reading("equipment.ev_model", spec.name, said=words)
+    yield Reading("equipment.ev_model", _as_said(spec.name, words), said=words)
+
+
+_TRIMS = re.compile(r"\s+(?:RWD|AWD|Long Range|Performance|Standard Range|Extended Range)$")
+
+
+def _as_said(name: str, words: str) -> str:
+    """'Tesla Model 3 RWD' -> 'Tesla Model 3' unless the user named the trim (never invent one;
+    the plan states the typical battery it assumes)."""
+    trim = _TRIMS.search(name)
+    if trim is None:
+        return name
+    said = re.sub(r"\s+", " ", words.lower())
+    trim_words = {"long range": ("long range", "lr"), "performance": ("performance",), "awd": ("awd",), "rwd": ("rwd",)}
+    stated = trim_words.get(trim.group(0).strip().lower(), (trim.group(0).strip().lower(),))
+    return name if any(word in said for word in stated) else name[: trim.start()]
 
 
 def _kwh_near_car(text: str) -> float | None:
@@ -347,19 +374,19 @@ _GAS_HEAT = re.compile(r"\bgas\s+(?:furnace|heat(?:ing|er)?|boiler)\b|\bheat\s+(
 _ELECTRIC_HEAT = re.compile(r"\belectric\s+(?:baseboards?|heat(?:ing|ers)?|furnace|resistance)\b|\bbaseboard\s+heat(?:ers|ing)?\b|\bheat\s+with\s+electricity\b", re.I)
 
 
-def _heating(text: str, *, negated: bool) -> Iterator[Reading]:
+def _heating(text: str, *, negated: bool, owns: bool = False) -> Iterator[Reading]:
     replaced = _REPLACED.search(text)
     scope = replaced.group("new") if replaced else text
     if re.search(r"\bwater\s+heater\b", scope, re.I) and not re.search(r"\bheat\s+pump\b(?!\s+water)", scope, re.I):
         return
     for pattern, value in ((_HEAT_PUMP, "heat_pump"), (_GAS_HEAT, "gas"), (_ELECTRIC_HEAT, "electric")):
         match = pattern.search(scope)
-        if match and (replaced or _OWN.search(text) or re.search(r"\bheat\s+with\b", text, re.I)):
+        if match and (replaced or _OWN.search(text) or owns or re.search(r"\bheat\s+with\b", text, re.I)):
             yield Reading("equipment.heating_type", value, said=match.group(0))
             return
 
 
-def _cooling(text: str, *, negated: bool) -> Iterator[Reading]:
+def _cooling(text: str, *, negated: bool, owns: bool = False) -> Iterator[Reading]:
     none = re.search(
         r"\b(?:no|don'?t\s+have(?:\s+any)?|do\s+not\s+have(?:\s+any)?|without(?:\s+any)?)\s+(?:central\s+)?(?:ac|a/c|air\s+con(?:ditioning|ditioner)?|aircon|air)\b",
         text,
@@ -372,9 +399,9 @@ def _cooling(text: str, *, negated: bool) -> Iterator[Reading]:
         return
     central = re.search(r"\bcentral\s+(?:ac|a/c|air(?:\s+conditioning)?|cooling)\b", text, re.I)
     split = re.search(r"\b(?:mini[-\s]?splits?|ductless)\b", text, re.I)
-    if central and _OWN.search(text):
+    if central and (_OWN.search(text) or owns):
         yield Reading("equipment.cooling_type", "central_ac", said=central.group(0))
-    elif split and _OWN.search(text):
+    elif split and (_OWN.search(text) or owns):
         yield Reading("equipment.cooling_type", "mini_split", said=split.group(0))
 
 
@@ -384,6 +411,7 @@ _OCCUPANTS = [
     re.compile(r"\b(?:we\s+are|we're|were|there\s+are|there're)\s+" + _COUNT + r"(?:\s+(?:of\s+us|people|persons|adults|in\s+(?:the|our|my)\s+\w+))?\s*[.!]?$", re.I),
     re.compile(r"\b(?:we\s+are|we're|there\s+are)\s+" + _COUNT + r"\s+(?:of\s+us|people|persons)\b", re.I),
     re.compile(r"\b(?:family|household|house(?:hold)?)\s+of\s+" + _COUNT + r"\b", re.I),
+    re.compile(r"^\s*(?:there\s+are\s+|we'?re\s+|it'?s\s+)?" + _COUNT + r"\s+of\s+us\b", re.I),
     re.compile(_COUNT + r"\s+(?:people|persons|of\s+us)\s+(?:live|living|in\s+(?:the|my|our)|at\s+home|here)\b", re.I),
 ]
 
@@ -420,8 +448,17 @@ _SCHEDULES = [
 def _schedule(text: str) -> Iterator[Reading]:
     if re.search(r"\bused\s+to\b", text, re.I):
         return
+    part_time = re.search(
+        r"\b(?:on\s+(?:mon|tues|wednes|thurs|fri)days?|some\s+days|(?:one|two|three|four|\d)\s+days?\s+a\s+week|twice\s+a\s+week|"
+        r"part\s+of\s+the\s+week)\b",
+        text,
+        re.I,
+    )
     for pattern, value in _SCHEDULES:
         match = pattern.search(text)
+        if match and value == "WFH" and part_time:
+            yield Reading("household.work_schedule", "Hybrid", said=f"{match.group(0)} {part_time.group(0)}")
+            return
         if match:  # someone else's job never gets here: the caller drops clauses about others
             yield Reading("household.work_schedule", value, said=match.group(0))
             return

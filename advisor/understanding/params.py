@@ -17,13 +17,13 @@ _DEADLINE = re.compile(
 )
 _NOON = re.compile(r"\b(?:by|before|until|ready\s+(?:at|by))\s+(?P<word>noon|midnight)\b", re.I)
 _TARGET = re.compile(
-    r"\b(?:to|only\s+need|need(?:\s+only)?|up\s+to|charge\s+to|get\s+to|(?<!is )(?<!currently )at)\s+(?:about\s+)?"
-    r"(?P<pct>-?\d{1,3})\s*(?:%|percent)(?!\s+now)",
+    r"\b(?:to|only\s+need|need(?:\s+only)?|want(?:\s+it\s+at)?|up\s+to|charge\s+to|get\s+to|get\s+it\s+to|reach|"
+    r"target(?:\s+of)?|at\s+least)\s+(?:about\s+|around\s+)?(?P<pct>-?\d{1,3})\s*(?:%|percent)(?!\s+now)",
     re.I,
 )
 _CURRENT = re.compile(
     r"\b(?:from|is\s+at|currently(?:\s+at)?|at|it'?s\s+at|sitting\s+at|have)\s+(?P<pct>\d{1,3})\s*(?:%|percent)\s+(?:now|right\s+now|currently|left)\b|"
-    r"\b(?:from|is\s+at|currently(?:\s+at)?|it'?s\s+at)\s+(?P<pct2>\d{1,3})\s*(?:%|percent)",
+    r"\b(?:from|is\s+at|currently(?:\s+at)?|it'?s\s+at|it\s+is\s+at|sits\s+at|at|usually\s+at)\s+(?P<pct2>\d{1,3})\s*(?:%|percent)",
     re.I,
 )
 _APPLIANCES = re.compile(

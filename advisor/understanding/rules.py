@@ -64,6 +64,7 @@ _NO_LONGER = re.compile(
     r"(?!.*\?)",
     re.I,
 )
+_WH_QUESTION = re.compile(r"^\s*(?:what|which|how|why|who|does|do|is|are|can|could|should\s+i\s+get)\b", re.I)
 _PROFILE_QUESTION = re.compile(
     r"\bwhat\s+do\s+you\s+(?:know|remember|have)\s+(?:about|on)\s+me\b|\bwhat(?:'s|\s+is)\s+in\s+my\s+profile\b|"
     r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:am\s+i\s+on|do\s+i\s+have|do\s+you\s+have\s+(?:for\s+me|on\s+file))\b|"
@@ -176,10 +177,16 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
             confidence=0.8,
         )
 
+    plan_request = params.ready_by_hour is not None or params.target_soc_pct is not None
     if question_text:
         result = classify(question_text)
         intent = result.intent
         confidence = result.confidence
+        if intent == "live_data" and confidence < 0.7:
+            if plan_request and result.topic in ("ev_charging", "general"):
+                intent, confidence = "live_data", 0.85  # "charge from 20% to 90% by 6am?" is a plan
+            elif _WH_QUESTION.match(question_text):
+                intent, confidence = "knowledge", 0.7  # "what rate plans does Con Ed have?"
         if intent in ("profile_statement", "smalltalk", "goodbye", "unclear") and (
             question_text.rstrip().endswith("?") or len(question_text.split()) >= 4
         ):
@@ -197,6 +204,11 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
             hedged=hedged,
             confidence=confidence,
             place_query=place_query,
+        )
+    if plan_request and not facts and not remember and classify(body).topic in ("ev_charging", "general"):
+        # "It's at 30% and I want 80% by 7am." asks for a charging plan without a question mark
+        return Understanding(
+            intent="live_data", topic="ev_charging", asks=True, question=body, params=params, confidence=0.8
         )
     if facts or remember or place_query or (slot_answer is not None and slot_answer.status != "not_answered"):
         return Understanding(

@@ -65,7 +65,8 @@ _TYPOS = {
     "hwo": "how", "waht": "what", "wat": "what", "whats": "what's", "wht": "what", "tonite": "tonight",
     "tonigh": "tonight", "tmrw": "tomorrow", "tmr": "tomorrow", "tomorow": "tomorrow", "tommorow": "tomorrow",
     "chrage": "charge", "charg": "charge", "chargin": "charging", "shoud": "should", "shold": "should",
-    "wen": "when", "whn": "when", "u": "you", "ur": "your", "pls": "please", "plz": "please",
+    "wen": "when", "whn": "when", "shuld": "should", "shoudl": "should", "chrg": "charge", "chargeing": "charging",
+    "cheeper": "cheaper", "cheper": "cheaper", "runing": "running", "dryr": "dryer", "nite": "night", "u": "you", "ur": "your", "pls": "please", "plz": "please",
     "elecricity": "electricity", "electicity": "electricity", "solor": "solar", "batery": "battery",
     "cheapist": "cheapest", "chepest": "cheapest", "im": "I'm", "dont": "don't", "thx": "thanks",
 }
