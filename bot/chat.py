@@ -9,7 +9,7 @@ from collections.abc import Callable
 from bot.service import ConversationService
 from config.clock import utc_now
 from profiles.staleness import section_ages
-from profiles.wording import DERIVED_FIELDS, statement
+from profiles.wording import fact_lines
 
 SESSION_PREFIX = "cli-"
 HELP = """Commands:
@@ -106,11 +106,7 @@ def describe_profile(service: ConversationService, user_id: str, staleness_days:
         section = getattr(profile, name)
         if section is None:
             continue
-        values = [
-            statement(f"{name}.{field}", value)
-            for field, value in section.model_dump(exclude={"updated_at"}).items()
-            if value is not None and f"{name}.{field}" not in DERIVED_FIELDS
-        ]
+        values = fact_lines(profile, name)
         if not values:
             continue
         age = ages[name]

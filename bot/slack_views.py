@@ -6,7 +6,7 @@ from typing import Any
 
 from profiles.models import UserProfile
 from profiles.staleness import section_ages
-from profiles.wording import DERIVED_FIELDS, statement
+from profiles.wording import fact_lines
 from traces.evaluate import top_evidence
 from traces.graders import Grade, Verdict
 
@@ -41,20 +41,12 @@ def home_view(profile: UserProfile | None, *, staleness_days: int) -> dict[str, 
         section = getattr(profile, name)
         if section is None:
             continue
-        values = section.model_dump(exclude={"updated_at"}, exclude_none=True)
         age = ages[name]
         when = "never confirmed" if age.age_days is None else f"updated {age.age_days} days ago"
         stale = (
             f"  :warning: *stale* (over {staleness_days} days) — tell me if it changed" if age.stale else ""
         )
-        lines = (
-            "\n".join(
-                f"• {statement(f'{name}.{key}', value)}"
-                for key, value in values.items()
-                if f"{name}.{key}" not in DERIVED_FIELDS
-            )
-            or "• (empty)"
-        )
+        lines = "\n".join(f"• {line}" for line in fact_lines(profile, name)) or "• (empty)"
         blocks.append(_section(f"*{name.title()}* — _{when}_{stale}\n{lines}"))
     if profile.notes:
         blocks.append(

@@ -259,3 +259,25 @@ def plain_reason(field: str, value: Any) -> str:
     if high is not None:
         parts.append(f"at most {number(high)}{suffix}")
     return f"it must be {' and '.join(parts)}" if parts else "that value does not fit"
+
+
+def fact_lines(profile: Any, section: str) -> list[str]:
+    """Each fact of one profile section in plain words, with the user's words it came from when the
+    change history has them: 'your ZIP code is 94110 (you said "My ZIP is 94110")'."""
+    data = getattr(profile, section, None)
+    if data is None:
+        return []
+    said: dict[str, str] = {}
+    for entry in getattr(profile, "history", []):
+        if entry.operation in ("set", "updated", "reverted") and entry.source.text:
+            said[entry.field] = entry.source.text
+    groups: dict[str | None, list[str]] = {}  # facts that came from the same words are said together
+    for name, value in data.model_dump(exclude={"updated_at"}).items():
+        field = f"{section}.{name}"
+        if value is not None and field not in DERIVED_FIELDS:
+            groups.setdefault(said.get(field), []).append(statement(field, value))
+    lines = []
+    for words, facts in groups.items():
+        origin = f' (you said "{words[:80]}{"…" if len(words) > 80 else ""}")' if words else ""
+        lines.append(join(facts) + origin)
+    return lines

@@ -207,6 +207,7 @@ def test_the_chat_forget_command_and_plain_profile(data_dir: Path) -> None:
     run_chat(runtime.service, user_id="T1-N", read=lambda prompt: next(lines), write=output.append)
     text = "\n".join(output)
     assert "your ZIP code is 94102" in text and "equipment.ev_model" not in text
+    assert f'(you said "{EXAMPLE_1[:80]}…")' in text  # where each fact came from
     assert "Forgotten: your EV (was Tesla Model 3)" in text
     assert runtime.service.profiles.get("T1-N").equipment.ev_model is None
     assert output[-1] == "Nothing new to save to your profile."  # /quit: the turns already saved it all
@@ -414,3 +415,12 @@ def test_moving_asks_about_a_utility_that_does_not_serve_the_new_place(data_dir:
     assert service.profiles.get("T1-N").location.utility_provider == "Austin Energy"  # asked, not erased
     refused = service.handle_turn("T1-N", "t", "my ev charger is -40 amps")
     assert refused.text.startswith("I can't save -40 amps as your home charger's power")
+
+
+def test_two_cars_in_one_message_keep_one_and_say_so(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    reply = service.handle_turn("T1-N", "t", "we have 2 EVs, a bolt and a model 3")
+    assert reply.text == (
+        "Saved: your EV is a Chevrolet Bolt EV. I can keep only one value for the EV for now, so I saved "
+        "the first one you named; tell me if it should be the other."
+    )

@@ -82,6 +82,17 @@ _REASONS = {
 }
 
 
+def _second_values(understanding: Understanding) -> str:
+    fields = [m.field for m in understanding.mentions if m.reason == "second_value"]
+    if not fields:
+        return ""
+    nouns = join(sorted({_TOPIC_OF.get(field, "that") for field in fields}))
+    return (
+        f"I can keep only one value for {nouns} for now, so I saved the first one you named; "
+        "tell me if it should be the other."
+    )
+
+
 def make_recall(
     *,
     profiles: ProfileRepository,
@@ -340,6 +351,8 @@ def _said(understanding: Understanding, result: AppliedChanges, place_note: str 
         )
     if place_note:
         parts.append(place_note)
+    if result.applied and (second := _second_values(understanding)):
+        parts.append(second)
     return " ".join(parts)
 
 

@@ -101,6 +101,9 @@ def facts_in(
                 mentions.append(Mention(field=reading.field, words=clause.text[:500], reason=reason))
                 continue
             if any(fact.field == reading.field for fact in facts):
+                if any(fact.field == reading.field and fact.value != reading.value for fact in facts):
+                    # "a Bolt and a Model 3": the profile keeps one; say so instead of dropping it quietly
+                    mentions.append(Mention(field=reading.field, words=clause.text[:500], reason="second_value"))
                 continue  # the first statement of a field wins within one message
             facts.append(
                 StatedFact(
@@ -249,6 +252,11 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     if found is None:
         return
     spec, words = found
+    rest = text[text.lower().find(words.lower()) + len(words) :]
+    if (second := find_vehicle(rest)) is not None and second[0].name != spec.name:
+        yield Reading("equipment.ev_model", _as_said(spec.name, words), said=words)
+        yield Reading("equipment.ev_model", _as_said(second[0].name, second[1]), said=second[1])
+        return
     starts = r"^\s*(?:(?:it'?s|its|it\s+is|that'?s)\s+)?(?:a\s+|an\s+)?(?:\d{4}\s+)?"
     if not (_OWN.search(text) or pending_slot == "ev" or re.match(starts + re.escape(words), text, re.I)):
         return

@@ -49,7 +49,7 @@ class Mention(BaseModel):
 
     field: str
     words: str = Field("", max_length=500)
-    reason: Literal["question", "hypothetical", "someone_else", "negated", "unverified"]
+    reason: Literal["question", "hypothetical", "someone_else", "negated", "unverified", "second_value"]
 
 
 class RequestParams(BaseModel):
