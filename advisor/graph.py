@@ -26,6 +26,7 @@ from advisor.nodes.recommend import make_recommend
 from advisor.nodes.session import ThreadContext, make_load_session, make_save_session
 from advisor.state import AdvisorState, TurnInput, TurnOutput
 from advisor.tools.data import DataSources
+from advisor.understanding.model import ModelUnderstander
 from advisor.understanding.rules import RuleUnderstander, Understander
 from config.clock import Clock, utc_now
 from config.files import AppConfig
@@ -91,7 +92,11 @@ def build_advisor(
         AdvisorState, context_schema=ThreadContext, input_schema=TurnInput, output_schema=TurnOutput
     )
     graph.add_node("load_session", make_load_session(sessions))
-    graph.add_node("intake", make_intake(config.agents.memorizer, understander or RuleUnderstander()))
+    if understander is None:
+        understander = (
+            ModelUnderstander(models.understanding) if models.understanding is not None else RuleUnderstander()
+        )
+    graph.add_node("intake", make_intake(config.agents.memorizer, understander))
     graph.add_node(
         "recall",
         make_recall(

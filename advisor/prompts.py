@@ -23,3 +23,35 @@ SUMMARIZE_SYSTEM = (
     "Summarize these earlier conversation turns in at most two sentences: what the user asked and "
     "decided. Facts only, no advice."
 )
+
+UNDERSTANDING_SYSTEM_TEMPLATE = (
+    "You read one chat message to a home energy advisor and fill in JSON for the given schema.\n"
+    "intent: live_data (wants a plan, prices, solar or weather computed now), knowledge (a general "
+    "question), profile_statement (only tells facts about their home, or 'remember that'), profile_query "
+    "(asks what we know about them), smalltalk, unclear. A message can state facts AND ask: then the "
+    "intent is the question's.\n"
+    "facts: ONLY facts the user states about their own home or household (spouse, kids count). Never from "
+    "questions, 'what if'/'thinking about'/'might' hypotheticals, other people (neighbour, friend, parents, "
+    "previous owners) or doubt ('not sure', 'maybe'). said = the user's exact words. Fields and values:\n"
+    "{fields}\n"
+    "Units: kW for chargers and solar, kWh for batteries. Charger amps: N A x 0.24 = kW; a breaker or "
+    "circuit of N A: N x 0.192. A kWh figure next to a car is the EV's battery, never a home battery. "
+    "Keep signs as said.\n"
+    "slot_status (only if 'pending' is given): answered, skipped (skip/don't know/not sure), not_answered.\n"
+    "params: ready_by_hour (0-23), ready_by_minute, target_soc_pct, current_soc_pct, appliance, day "
+    "(today|tomorrow). follow_up: true when it changes the last_request ('what about by 6am instead?')."
+)
+
+
+def understanding_system() -> str:
+    """The system prompt with the profile fields and their allowed values filled in."""
+    from advisor.memorizer import field_catalog  # local: the memorizer imports the prompts module
+
+    fields = [
+        entry.replace("(text)", "(WFH|Hybrid|Office 9-5|Retired|Night shift)")
+        if entry.startswith("household.work_schedule")
+        else entry
+        for entry in field_catalog().split("; ")
+        if not entry.startswith(("location.lat ", "location.lon ", "location.timezone "))
+    ]
+    return UNDERSTANDING_SYSTEM_TEMPLATE.replace("{fields}", "; ".join(fields))

@@ -69,6 +69,8 @@ class RetrievalConfig(_Strict):
 
 
 class AgentsConfig(_Strict):
+    # Reads each message into intent, facts and parameters (Ollama mode; offline the rule reader does).
+    understanding: RoleConfig = RoleConfig()
     analyzer: AnalyzerConfig = AnalyzerConfig()
     recommend: RecommendConfig = RecommendConfig()
     memorizer: MemorizerConfig = MemorizerConfig()
@@ -76,7 +78,12 @@ class AgentsConfig(_Strict):
     retrieval: RetrievalConfig = RetrievalConfig()
 
     def chat_roles(self) -> dict[str, RoleConfig]:
-        return {"analyzer": self.analyzer, "recommend": self.recommend, "memorizer": self.memorizer}
+        return {
+            "understanding": self.understanding,
+            "analyzer": self.analyzer,
+            "recommend": self.recommend,
+            "memorizer": self.memorizer,
+        }
 
 
 # --- tools.yaml --------------------------------------------------------------------------

@@ -19,6 +19,7 @@ def app_config(
     return AppConfig(
         agents=AgentsConfig.model_validate(
             {
+                "understanding": role,
                 "analyzer": {**role, "recursion_limit": recursion_limit},
                 "recommend": role,
                 "memorizer": {**role, **memorizer},

@@ -66,7 +66,7 @@ def test_intents(text: str, intent: str) -> None:
 
 
 def run_intake(text: str, **state: Any) -> dict[str, Any]:
-    return make_intake(MemorizerConfig(turn_threshold=10), RuleUnderstander())({"message": text, **state})
+    return make_intake(MemorizerConfig(turn_threshold=10), RuleUnderstander())({"message": text, **state}, {})
 
 
 def test_low_confidence_asks_one_clarifying_question() -> None:

@@ -64,7 +64,7 @@ def test_empty_file_means_all_defaults(tmp_path: Path) -> None:
         (
             AgentsConfig,
             "planner:\n  model: x\n",
-            "agents.yaml: planner: unknown key (allowed keys: analyzer, recommend, memorizer, embeddings, retrieval)",
+            "agents.yaml: planner: unknown key (allowed keys: understanding, analyzer, recommend, memorizer, embeddings, retrieval)",
         ),
         (
             ToolsConfig,

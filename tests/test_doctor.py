@@ -83,7 +83,7 @@ def test_ollama_not_needed_when_every_role_is_offline(tmp_path: Path, http: http
     config_dir = tmp_path / "config"
     config_dir.mkdir()
     (config_dir / "agents.yaml").write_text(
-        "analyzer: {provider: offline}\nrecommend: {provider: offline}\nmemorizer: {provider: offline}\n"
+        "understanding: {provider: offline}\nanalyzer: {provider: offline}\nrecommend: {provider: offline}\nmemorizer: {provider: offline}\n"
         "embeddings: {provider: none}\n"
     )
     (config_dir / "tools.yaml").write_text("mode: mock\n")

@@ -175,7 +175,8 @@ def test_token_counts_come_from_the_ollama_api(data_dir: Path) -> None:
         reply = runtime.service.handle_turn("T1-U1", "t1", "When should I charge my EV?")
     trace = load_trace(runtime.service.traces.find("T1-U1", reply.trace_id))
     calls = [s for s in trace.steps if isinstance(s, LLMCallStep)]
-    assert len(calls) == 2 and all(s.tokens_in and s.tokens_out and s.tokens_total for s in calls)
+    # understanding, analyzer, recommend: each with the counts Ollama reported
+    assert len(calls) == 3 and all(s.tokens_in and s.tokens_out and s.tokens_total for s in calls)
     assert calls[0].model == "llama3.1:8b" and "tokens_estimated" not in calls[0].metadata
     assert trace.metadata["analyzer_model"] == "ollama:llama3.1:8b"
 

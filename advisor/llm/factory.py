@@ -10,7 +10,7 @@ from langchain_ollama import ChatOllama
 from advisor.llm.offline import OfflineChatModel
 from config.files import AgentsConfig, RoleConfig
 
-ROLES = ("analyzer", "recommend", "memorizer")
+ROLES = ("understanding", "analyzer", "recommend", "memorizer")
 
 
 @dataclass(frozen=True)
@@ -19,6 +19,8 @@ class ModelSet:
     recommend: BaseChatModel
     memorizer: BaseChatModel
     labels: dict[str, str]  # role -> "ollama:llama3.1:8b" or "offline"
+    # None offline: the rule reader understands messages without a stand-in "model" call.
+    understanding: BaseChatModel | None = None
 
     @property
     def offline(self) -> bool:
@@ -52,4 +54,5 @@ def build_models(agents: AgentsConfig, *, ollama_base_url: str, force_offline: b
         recommend=built["recommend"][0],
         memorizer=built["memorizer"][0],
         labels={role: label for role, (_, label) in built.items()},
+        understanding=None if built["understanding"][1] == "offline" else built["understanding"][0],
     )

@@ -21,12 +21,13 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from advisor.llm.payloads import CONTEXT_KEY, CONVERSATION_KEY, PARAMS_KEY
-from advisor.understanding.rules import stated_facts
+from advisor.llm.payloads import CONTEXT_KEY, CONVERSATION_KEY, PARAMS_KEY, UNDERSTANDING_KEY
+from advisor.understanding.models import ReadingContext, Understanding
+from advisor.understanding.rules import stated_facts, understand
 
 OFFLINE_LABEL = "_(Offline mode: assembled from templates and calculations, without a language model.)_"
 
-Role = Literal["analyzer", "recommend", "memorizer"]
+Role = Literal["understanding", "analyzer", "recommend", "memorizer"]
 
 
 class OfflineChatModel(BaseChatModel):
@@ -51,7 +52,9 @@ class OfflineChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        if self.role == "analyzer":
+        if self.role == "understanding":
+            message = AIMessage(content=_understand(messages))
+        elif self.role == "analyzer":
             message = _analyze(messages, [tool["function"]["name"] for tool in kwargs.get("tools", [])])
         elif self.role == "recommend":
             message = AIMessage(content=_recommend(messages))
@@ -76,6 +79,32 @@ class OfflineChatModel(BaseChatModel):
 
 def _last_human(messages: list[BaseMessage]) -> HumanMessage | None:
     return next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
+
+
+# --- understanding: the rule reader, in the model reader's schema ---------------------------
+
+
+def _understand(messages: list[BaseMessage]) -> str:
+    human = _last_human(messages)
+    request = (human.additional_kwargs.get(UNDERSTANDING_KEY) if human else None) or {}
+    context = ReadingContext.model_validate(request.get("context") or {})
+    return reading_json(understand(str(request.get("text", "")), context))
+
+
+def reading_json(reading: Understanding) -> str:
+    """An `Understanding` as the JSON the model reader asks a model for (`ModelReading`)."""
+    return json.dumps(
+        {
+            "intent": reading.intent,
+            "topic": reading.topic,
+            "question": reading.question,
+            "facts": [{"field": f.field, "value": f.value, "said": f.said} for f in reading.facts],
+            "slot_status": reading.slot_answer.status if reading.slot_answer else None,
+            "params": reading.params.filled(),
+            "follow_up": reading.follow_up,
+            "remember": reading.remember,
+        }
+    )
 
 
 # --- analyzer: choose a tool ---------------------------------------------------------------

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
 
 from advisor.intent import CLARIFY_BELOW, IntentResult, clarifying_question, validate_message
 from advisor.state import AdvisorState
@@ -22,7 +23,7 @@ TRUNCATED_NOTICE = "Your message was very long, so I read only its first 1000 wo
 
 
 def make_intake(memorizer: MemorizerConfig, understander: Understander):
-    def intake(state: AdvisorState) -> dict[str, Any]:
+    def intake(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         checked = validate_message(state.get("message"))
         if checked.empty:
             return {
@@ -33,7 +34,7 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
                 "intent_confidence": 0.0,
             }
         notices = [TRUNCATED_NOTICE] if checked.truncated else []
-        understanding = understander.understand(checked.text, reading_context(state))
+        understanding = understander.understand(checked.text, reading_context(state), config)
         last = state.get("last_request") or {}
         question = understanding.question or checked.text
         if understanding.follow_up and last.get("question"):
@@ -71,11 +72,16 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
 def reading_context(state: AdvisorState) -> ReadingContext:
     last = state.get("last_request") or {}
     params = last.get("params") or {}
+    recent = [
+        f"{'advisor' if isinstance(message, AIMessage) else 'user'}: {str(message.content)[:300]}"
+        for message in state.get("messages", [])[-4:]
+    ]
     return ReadingContext(
         pending_slot=state.get("pending_slot"),
         last_intent=last.get("intent"),
         last_topic=last.get("topic"),
         last_params=RequestParams.model_validate(params) if last else None,
+        recent=recent,
     )
 
 

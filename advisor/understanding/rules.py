@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
+from langchain_core.runnables import RunnableConfig
+
 from advisor.intent import classify
 from advisor.understanding.facts import facts_in, place_phrase
 from advisor.understanding.models import ReadingContext, RequestParams, SlotAnswer, StatedFact, Understanding
@@ -99,14 +101,26 @@ _FORGET_TARGETS = [
 
 
 class Understander(Protocol):
-    def understand(self, text: str, context: ReadingContext) -> Understanding: ...
+    def understand(
+        self, text: str, context: ReadingContext, config: RunnableConfig | None = None
+    ) -> Understanding: ...
 
 
 class RuleUnderstander:
     """Deterministic reading for offline mode (and the fallback when a model's reading fails)."""
 
-    def understand(self, text: str, context: ReadingContext) -> Understanding:
+    def understand(
+        self, text: str, context: ReadingContext, config: RunnableConfig | None = None
+    ) -> Understanding:
         return understand(text, context)
+
+
+def fast_path(text: str, context: ReadingContext) -> Understanding | None:
+    """The unambiguous commands the rules settle without a model: goodbye, forget, undo."""
+    reading = understand(text, context)
+    if reading.intent == "forget" or reading.undo or (reading.intent == "goodbye" and not reading.facts):
+        return reading
+    return None
 
 
 def understand(text: str, context: ReadingContext | None = None) -> Understanding:

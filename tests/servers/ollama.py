@@ -77,7 +77,12 @@ class FakeOllama(LocalHTTPServer):
         self.models = list(models or [])
         self.embedder = embedder
         self.script: list[Step] = list(script or [])
-        self.chat_requests: list[dict[str, Any]] = []
+        self.chat_requests: list[dict[str, Any]] = []  # every role but understanding
+        # The understanding role's requests (JSON-schema `format` titled ModelReading) have their own
+        # script; with none left, the server answers as a competent model would (the rule reader's
+        # reading), so tests of the other roles keep their own scripts.
+        self.understanding_requests: list[dict[str, Any]] = []
+        self.understanding_script: list[Step] = []
         self.responder: Callable[[dict[str, Any]], Step] | None = None  # chooses by request, overrides script
         self.release = threading.Event()  # set to end a scripted hang early
         self._script_lock = threading.Lock()
@@ -97,10 +102,14 @@ class FakeOllama(LocalHTTPServer):
     def _chat(self, request: Request) -> Response:
         body = request.json()
         with self._script_lock:
-            self.chat_requests.append(body)
-            if self.responder is not None:
+            if _is_understanding(body):
+                self.understanding_requests.append(body)
+                step = self.understanding_script.pop(0) if self.understanding_script else _read_like_a_model(body)
+            elif self.responder is not None:
+                self.chat_requests.append(body)
                 step = self.responder(body)
             else:
+                self.chat_requests.append(body)
                 step = self.script.pop(0) if self.script else Step(content="(no scripted answer left)")
         if step.hang_seconds:
             self.release.wait(step.hang_seconds)
@@ -136,3 +145,25 @@ class FakeOllama(LocalHTTPServer):
         return Response.json(
             {"model": body.get("model"), "embeddings": [self.embedder(text) for text in texts]}
         )
+
+
+def _is_understanding(body: dict[str, Any]) -> bool:
+    schema = body.get("format")
+    return isinstance(schema, dict) and schema.get("title") == "ModelReading"
+
+
+def _read_like_a_model(body: dict[str, Any]) -> Step:
+    """A competent model's reading: the rule reader's, in the schema the advisor asked for."""
+    from advisor.llm.offline import reading_json
+    from advisor.understanding.models import ReadingContext, RequestParams
+    from advisor.understanding.rules import understand
+
+    request = json.loads(body["messages"][-1]["content"])
+    last = request.get("last_request") or {}
+    context = ReadingContext(
+        pending_slot=request.get("pending"),
+        last_intent="live_data" if last else None,
+        last_topic=last.get("topic"),
+        last_params=RequestParams.model_validate(last.get("params") or {}) if last else None,
+    )
+    return Step(content=reading_json(understand(request["message"], context)))
