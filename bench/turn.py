@@ -28,8 +28,12 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from advisor.graph import Toolkit, build_advisor
 from advisor.llm.factory import ModelSet
+from advisor.llm.offline import reading_json
+from advisor.llm.payloads import UNDERSTANDING_KEY
 from advisor.tools.data import build_data_sources
 from advisor.tools.toolkit import build_tools
+from advisor.understanding.models import ReadingContext
+from advisor.understanding.rules import understand
 from bot.samples import CONFIGURED
 from bot.service import ConversationService
 from config.files import AgentsConfig, AppConfig, EvalConfig, ToolsConfig
@@ -59,7 +63,12 @@ class ScriptedModel(BaseChatModel):
             json.dumps(kwargs.get("tools") or [])
         )
         self.calls.append(chars // 4)
-        if self.role == "analyzer" and kwargs.get("tools"):
+        if self.role == "understanding":
+            # a competent reader's JSON (the rule reader's reading in the model's schema)
+            request = messages[-1].additional_kwargs.get(UNDERSTANDING_KEY) or {}
+            context = ReadingContext.model_validate(request.get("context") or {})
+            message = AIMessage(content=reading_json(understand(str(request.get("text", "")), context)))
+        elif self.role == "analyzer" and kwargs.get("tools"):
             message = AIMessage(
                 content="",
                 tool_calls=[
@@ -73,10 +82,14 @@ class ScriptedModel(BaseChatModel):
 
 def build(folder: Path) -> tuple[ConversationService, list[ScriptedModel]]:
     config = AppConfig(agents=AgentsConfig(), tools=ToolsConfig(mode="mock"), eval=EvalConfig())
-    models = [ScriptedModel(role=role, calls=[]) for role in ("analyzer", "recommend", "memorizer")]
+    models = [
+        ScriptedModel(role=role, calls=[]) for role in ("analyzer", "recommend", "memorizer", "understanding")
+    ]
     data = build_data_sources(Settings(_env_file=None), config.tools, httpx.Client())
     advisor = build_advisor(
-        models=ModelSet(analyzer=models[0], recommend=models[1], memorizer=models[2], labels={}),
+        models=ModelSet(
+            analyzer=models[0], recommend=models[1], memorizer=models[2], labels={}, understanding=models[3]
+        ),
         tools=Toolkit(tools=build_tools(data), data=data),
         store=JsonFileStore(folder),
         config=config,

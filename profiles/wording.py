@@ -115,7 +115,7 @@ def statement(field: str, value: Any) -> str:
         usage = _CHOICES.get(str(value), value)
         return f"you use the most energy in the {usage}" if value != "constant" else "your energy use is about the same all day"
     if field.startswith("preferences."):
-        return f"{NOUNS[field].replace('how much ', '').replace(' matters to you', '')} matters {value} to you"
+        return f"{NOUNS[field].replace('how much ', '').replace(' matters to you', '')} is a {value} priority for you"
     return f"{NOUNS.get(field, name)} is {value}"
 
 

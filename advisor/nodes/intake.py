@@ -3,12 +3,13 @@ parameters); every later node reads the `Understanding` instead of re-parsing th
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
-from advisor.intent import CLARIFY_BELOW, IntentResult, clarifying_question, validate_message
+from advisor.intent import CLARIFY_BELOW, IntentResult, clarifying_question, classify, validate_message
 from advisor.state import AdvisorState
 from advisor.understanding.models import ReadingContext, RequestParams, Understanding
 from advisor.understanding.rules import Understander
@@ -58,15 +59,48 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
             "memorize_due": due and not goodbye,
             "route": "recall",
         }
-        if _needs_clarification(understanding, state):
+        resolved = _resolve_clarification(checked.text, state)
+        if resolved is not None:  # "a plan for now" answers the clarifying question we asked
+            update.update(resolved)
+        elif _needs_clarification(understanding, state):
             result = IntentResult(
                 intent=understanding.intent, confidence=understanding.confidence, topic=understanding.topic
             )
-            update.update(response=clarifying_question(result), route="done")
+            # remember what was asked, so the answer to the clarifying question resolves it
+            update.update(
+                response=clarifying_question(result),
+                route="done",
+                pending_slot=CLARIFY,
+                pending_question=question,
+            )
         _record(checked.text, understanding, update, turn)
         return update
 
     return intake
+
+
+CLARIFY = "clarify"  # the pending "question" after a clarifying question: plan or explanation?
+_WANTS_PLAN = re.compile(r"\b(?:plan|now|tonight|today|tomorrow|when|schedule|my\s+(?:car|ev|home|house)|first|the\s+first)\b", re.I)
+_WANTS_INFO = re.compile(
+    r"\b(?:explain|explanation|info|information|general|in\s+general|how\s+it\s+works|learn|second|the\s+second|"
+    r"curious|just\s+wondering)\b",
+    re.I,
+)
+
+
+def _resolve_clarification(text: str, state: AdvisorState) -> dict[str, Any] | None:
+    """After "a plan or an explanation?", the reply picks one for the question asked before."""
+    question = state.get("pending_question")
+    if state.get("pending_slot") != CLARIFY or not question:
+        return None
+    info, plan = bool(_WANTS_INFO.search(text)), bool(_WANTS_PLAN.search(text))
+    if info == plan:
+        return None  # not an answer to it: read the message on its own
+    topic = classify(question).topic
+    intent = "knowledge" if info else "live_data"
+    if intent == "live_data" and topic == "general":
+        topic = "ev_charging" if re.search(r"\b(?:ev|car|charg\w*)\b", question, re.I) else "rates"
+    return {"message": question, "intent": intent, "topic": topic, "intent_confidence": 0.9, "pending_slot": None}
 
 
 def reading_context(state: AdvisorState) -> ReadingContext:

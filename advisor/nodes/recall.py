@@ -23,6 +23,7 @@ from advisor.tools.data import DataSources
 from advisor.tools.http import ApiError
 from advisor.tools.open_meteo import Place
 from advisor.understanding.models import Understanding
+from advisor.understanding.rules import SLOT_FIELDS
 from config.clock import Clock
 from config.files import EvalConfig
 from knowledge.models import Retriever
@@ -181,7 +182,7 @@ def make_recall(
             "profile_changes": [change.model_dump(mode="json") for change in result.applied],
             "notices": notices,
         }
-        if pending_slot and slot_answer is not None and slot_answer.status == "not_answered" and not (
+        if pending_slot in SLOT_FIELDS and slot_answer is not None and slot_answer.status == "not_answered" and not (
             understanding.wants_answer or result.applied or result.refused
         ):
             return {

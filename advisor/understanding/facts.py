@@ -48,7 +48,8 @@ _OWN = re.compile(
     r"\b(?:i|we)\s+(?:\w+\s+)?(?:have|has|own|drive|got|bought|leased|lease|use|run|installed|put\s+in|added)\b|"
     r"\b(?:my|our)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
     r"^\s*(?:(?:also|now|just|recently)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added)\b|"
-    r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:a|an)\b",
+    r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:a|an)\b|"
+    r"\b(?:i|we)\s+(?:heat|cool)\s+(?:the\s+house|the\s+home|our\s+(?:house|home|place)|my\s+(?:house|home|place))?\s*with\b",
     re.I,
 )
 

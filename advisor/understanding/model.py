@@ -34,7 +34,7 @@ from advisor.understanding.models import (
     Topic,
     Understanding,
 )
-from advisor.understanding.rules import RuleUnderstander, fast_path
+from advisor.understanding.rules import SLOT_FIELDS, RuleUnderstander, fast_path
 from advisor.understanding.text import clauses, clean
 from profiles.repository import editable_fields
 from profiles.wording import DERIVED_FIELDS
@@ -138,7 +138,7 @@ class ModelUnderstander:
         if dropped and (trace := current_trace()) is not None:
             trace.state_change("model_facts_dropped", dropped, node="intake", reason="precision guard")
         slot = None
-        if context.pending_slot is not None:
+        if context.pending_slot in SLOT_FIELDS:
             slot = SlotAnswer(slot=context.pending_slot, status=reading.slot_status or "not_answered")
         params = reading.params
         if reading.follow_up and context.last_params is not None:
