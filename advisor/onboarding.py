@@ -68,7 +68,7 @@ def _has(profile: UserProfile | None, slot: str) -> bool:
     if slot == "utility":
         return location is not None and bool(location.utility_provider)
     if slot == "rate_schedule":
-        return location is not None and bool(location.rate_schedule)
+        return location is not None and bool(location.rate_schedule or location.flat_rate_usd_per_kwh)
     if slot == "ev":
         return equipment is not None and bool(equipment.ev_model or equipment.ev_battery_kwh)
     if slot == "solar_size":
@@ -100,7 +100,12 @@ def question_for(slot: str, profile: UserProfile | None, *, first_contact: bool 
         options = plans_of(utility) if utility else []
         known = "plan I know is" if len(options) == 1 else "plans I know are"
         listed = f" {utility}'s time-of-use {known} {', '.join(options)}." if options else ""
-        return f"Which rate plan are you on? It's printed on your bill.{listed}"
+        price = (
+            ""
+            if options
+            else ' If you don\'t know it, tell me roughly what you pay per kWh (for example "about 30 cents").'
+        )
+        return f"Which rate plan are you on? It's printed on your bill.{listed}{price}"
     if slot == "ev":
         return 'Which EV do you drive (for example "Tesla Model 3"), or what\'s its battery size in kWh?'
     if slot == "solar_size":

@@ -71,6 +71,9 @@ class Location(ProfileSection):
     timezone: str | None = None
     utility_provider: str | None = Field(None, min_length=1, max_length=100)
     rate_schedule: str | None = Field(None, min_length=1, max_length=100)
+    # Not in spec 000: what the user says they pay per kWh, for a utility whose tariff we cannot look
+    # up (no OpenEI key, plan not in the catalog). Used as one flat price, and said so.
+    flat_rate_usd_per_kwh: float | None = Field(None, gt=0, le=2)
 
     @field_validator("timezone")
     @classmethod

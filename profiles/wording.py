@@ -30,6 +30,7 @@ NOUNS = {
     "location.city": "your city",
     "location.utility_provider": "your utility",
     "location.rate_schedule": "your rate plan",
+    "location.flat_rate_usd_per_kwh": "your price per kWh",
     "location.lat": "your latitude",
     "location.lon": "your longitude",
     "location.timezone": "your timezone",
@@ -87,6 +88,8 @@ def statement(field: str, value: Any) -> str:
         return f"your utility is {value}"
     if field == "location.rate_schedule":
         return f"your rate plan is {value}"
+    if field == "location.flat_rate_usd_per_kwh":
+        return f"you pay about {number(round(float(value) * 100, 2))}¢ per kWh"
     if field == "location.timezone":
         return f"your timezone is {value}"
     if name in ("lat", "lon"):

@@ -243,3 +243,27 @@ def _source():
 def test_plain_statements_are_saved(chat, text: str, expected: str) -> None:
     reply = chat(text)
     assert reply.text.startswith(f"Saved: {expected}")
+
+
+def test_a_customer_of_any_utility_gets_prices_their_own_or_their_states_average(chat) -> None:
+    chat("I'm in Austin with Austin Energy, I drive a Kia EV6")
+    asked = chat("When should I charge my EV?")
+    assert asked.asked_for == "rate_schedule" and "what you pay per kWh" in asked.text
+    averaged = chat("skip")
+    assert "TX's 2023 average residential price, 14.5¢/kWh" in averaged.text and "Needs" in averaged.text
+    saved = chat("we pay about 11 cents a kWh")
+    assert saved.text == "Saved: you pay about 11¢ per kWh."
+    priced = chat("is it worth running the dryer now?")
+    assert "$0.11/kWh" in priced.text and "flat 11.0¢/kWh you gave me" in priced.text
+
+
+@pytest.mark.parametrize(
+    ("text", "price"),
+    [("we pay about 30 cents a kWh", 0.30), ("our rate is $0.28/kWh", 0.28), ("around 14.5¢ per kilowatt hour", 0.145)],
+)
+def test_a_price_per_kwh_is_read(text: str, price: float) -> None:
+    assert facts(text, pending_slot="rate_schedule") == {"location.flat_rate_usd_per_kwh": price}
+
+
+def test_peak_and_off_peak_prices_are_not_one_flat_price() -> None:
+    assert facts("we pay 45 cents a kWh peak and 25 cents a kWh off-peak") == {}

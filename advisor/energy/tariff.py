@@ -159,3 +159,17 @@ def period_windows(tariff: Tariff, day: date, timezone: str) -> list[tuple[str, 
         else:
             runs.append((slot.period, hour, hour + 1, slot.usd_per_kwh))
     return runs
+
+
+def flat_tariff(usd_per_kwh: float, *, utility: str, name: str, source: str, as_of: date, illustrative: bool) -> Tariff:
+    """One price all day, every day: what a price the user gave (or a state average) amounts to."""
+    return Tariff(
+        utility=utility,
+        name=name,
+        periods=[PricePeriod(index=0, name="flat", usd_per_kwh=usd_per_kwh)],
+        weekday_schedule=[[0] * 24 for _ in range(12)],
+        weekend_schedule=[[0] * 24 for _ in range(12)],
+        source=source,
+        as_of=as_of,
+        illustrative=illustrative,
+    )

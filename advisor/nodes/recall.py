@@ -55,7 +55,7 @@ NOTHING_TO_SAVE = (
 SKIP_NOTE = {
     "location": "Without a ZIP code or city I can't look up your weather, solar or local prices.",
     "utility": "Without your utility I can't look up your prices.",
-    "rate_schedule": "Where I know your utility's most common plan, I'll assume that one and say so.",
+    "rate_schedule": "I'll use your utility's most common plan if I know it, else your state's average price, and say so.",
     "ev": "Without your EV's model or battery size I can't work out how long charging takes.",
     "solar_size": "Without your system's size I can't estimate what your panels make.",
 }
@@ -201,7 +201,9 @@ def make_recall(
             update["user_profile"] = profile  # this turn's view only: nothing is saved
         needed = missing_slots(profile, intent, topic)
         missing = [slot for slot in needed if slot not in skipped]
-        if intent == "live_data" and not missing and any(slot in skipped for slot in needed):
+        # Prices work without a plan (the user's price or their state's average, said so); weather,
+        # solar and charging time do not work without a place or a car.
+        if intent == "live_data" and not missing and any(slot in ("location", "ev", "solar_size") for slot in skipped if slot in needed):
             # The user skipped something the plan needs: give the general picture, honestly labelled.
             intent = "knowledge"
             update["intent"] = intent

@@ -3,6 +3,7 @@ location resolution. Tools receive this object; tests build it over local server
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import httpx
@@ -16,7 +17,14 @@ from advisor.energy.catalog import (
     plans_of,
     utility_of_plan,
 )
-from advisor.energy.tariff import Tariff
+from advisor.energy.state_prices import (
+    STATE_PRICES_SOURCE,
+    STATE_PRICES_URL,
+    STATE_PRICES_YEAR,
+    state_price_usd_per_kwh,
+)
+from advisor.energy.tariff import Tariff, flat_tariff
+from advisor.places import find_city, zip_state
 from advisor.tools.http import ApiClient, ApiError
 from advisor.tools.open_meteo import OpenMeteoClient
 from advisor.tools.openei import OpenEiClient
@@ -61,14 +69,42 @@ class DataSources:
     def is_mock(self) -> bool:
         return self.mode == "mock"
 
+    def _flat_tariff(self, profile: UserProfile, warnings: list[str]) -> TariffLookup:
+        """No time-of-use tariff to price: one flat price — the user's, else their state's average —
+        always said as such; with neither, no prices at all."""
+        found = _flat_from(profile)
+        location = profile.location
+        utility = (location.utility_provider if location else None) or "your utility"
+        if found is None:
+            return TariffLookup(
+                tariff=None,
+                origin="none",
+                warnings=[
+                    *warnings,
+                    "I don't have your rate plan or what you pay per kWh; tell me either and I'll price this.",
+                ],
+            )
+        price, name, source, illustrative = found
+        if illustrative:
+            warnings = [
+                *warnings,
+                f"Without your rate plan I used {name.split(' average')[0]}'s 2023 average residential price, "
+                f"{price * 100:.1f}¢/kWh ({STATE_PRICES_SOURCE}), as one flat price: on a time-of-use plan some "
+                "hours are cheaper. Tell me your plan or what you pay per kWh.",
+            ]
+        else:
+            warnings = [*warnings, f"Priced at the flat {price * 100:.1f}¢/kWh you gave me (no hour is cheaper)."]
+        tariff = flat_tariff(
+            price, utility=utility, name=name, source=source, as_of=date(STATE_PRICES_YEAR, 12, 31), illustrative=illustrative
+        )
+        return TariffLookup(tariff=tariff, origin="flat", warnings=warnings, is_mock=False)
+
     def resolve_tariff(self, profile: UserProfile) -> TariffLookup:
         """The user's tariff: live from OpenEI when possible, else the dated catalog.
         A plan that belongs to another utility is reported, never silently re-priced."""
         location = profile.location
         if location is None or not location.rate_schedule:
-            return TariffLookup(
-                tariff=None, origin="none", warnings=["Your rate plan is not in your profile yet."]
-            )
+            return self._flat_tariff(profile, [])
         named_utility = location.utility_provider or ""
         utility = normalize_utility(named_utility) if named_utility else None
         plan = normalize_plan(location.rate_schedule) or location.rate_schedule
@@ -92,14 +128,31 @@ class DataSources:
         tariff = catalog_tariff(owner or utility or "", plan)
         if tariff is None:
             warnings.append(
-                f"I have no prices for plan {location.rate_schedule!r} of {named_utility or 'your utility'}."
+                f"I have no time-of-use prices for plan {location.rate_schedule!r} of {named_utility or 'your utility'}."
             )
-            return TariffLookup(tariff=None, origin="none", warnings=warnings)
+            return self._flat_tariff(profile, warnings)
         warnings.append(
             f"Prices are illustrative figures from the built-in catalog (as of {CATALOG_AS_OF.isoformat()}), "
             "not your utility's current tariff sheet."
         )
         return TariffLookup(tariff=tariff, origin="catalog", warnings=warnings, is_mock=self.is_mock)
+
+
+def _flat_from(profile: UserProfile) -> tuple[float, str, str, bool] | None:
+    """(price, plan name, source, illustrative) of the best flat price we have, or None."""
+    location = profile.location
+    if location is not None and location.flat_rate_usd_per_kwh:
+        return location.flat_rate_usd_per_kwh, "the price you gave", "your own figure", False
+    state = None
+    if location is not None and location.zip_code:
+        state = zip_state(location.zip_code)
+    if state is None and location is not None and location.city:
+        place = find_city(location.city)
+        state = place.state if place else None
+    price = state_price_usd_per_kwh(state)
+    if price is None:
+        return None
+    return price, f"{state} average ({STATE_PRICES_YEAR})", STATE_PRICES_URL, True
 
 
 def local_timezone(profile: UserProfile) -> tuple[str, str | None]:

@@ -129,7 +129,8 @@ def _day_label(moment: datetime, now_local: datetime) -> str:
 
 
 def _tariff_source(lookup: TariffLookup, tariff: Tariff) -> str:
-    origin = "OpenEI Utility Rate Database" if lookup.origin == "openei" else "built-in tariff catalog"
+    origins = {"openei": "OpenEI Utility Rate Database", "flat": "one flat price"}
+    origin = origins.get(lookup.origin, "built-in tariff catalog")
     return f"{tariff.utility} {tariff.name} ({origin}: {tariff.source})"
 
 

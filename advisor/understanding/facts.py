@@ -72,6 +72,7 @@ def read_clause(clause: Clause, *, message: str, pending_slot: str | None = None
     yield from _city(text, pending_slot=pending_slot)
     yield from _utility(text, pending_slot=pending_slot)
     yield from _plan(text, pending_slot=pending_slot)
+    yield from _price(text, pending_slot=pending_slot)
     yield from _vehicle(text, pending_slot=pending_slot)
     yield from _batteries(text, message=message)
     yield from _charger(text)
@@ -243,6 +244,31 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
             if re.search(r"\d|-", code) and not re.fullmatch(r"\d+-\d+", code) and not find_utility(code):
                 yield Reading("location.rate_schedule", code, said=code)  # kept as printed on the bill
                 return
+
+
+_PER_KWH = r"\s*(?:a|an|per|/|each)?\s*(?:kwh|kw\s*h|kilowatt[\s-]?hours?)\b"
+_CENTS_PRICE = re.compile(r"(?<![\w.])(-?\d{1,3}(?:\.\d+)?)\s*(?:cents?\b|¢|c\b)" + _PER_KWH, re.I)
+_DOLLAR_PRICE = re.compile(r"\$\s*(-?\d?\.\d{1,4}|\d)\b" + _PER_KWH, re.I)
+_PRICE_OWNER = re.compile(
+    r"\b(?:i|we)\s+(?:\w+\s+)?(?:pay|paying|get\s+charged|are\s+charged)\b|\b(?:my|our)\s+(?:rate|price|electricity|power)\b|"
+    r"^\s*(?:about|around|roughly|approximately|like|maybe)?\s*[$\d]",
+    re.I,
+)
+
+
+def _price(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
+    """'we pay about 30 cents a kWh' / '$0.28/kWh' -> 0.30 $/kWh (a flat price, said so)."""
+    match = _CENTS_PRICE.search(text)
+    value = float(match.group(1)) / 100 if match else None
+    if match is None and (dollars := _DOLLAR_PRICE.search(text)):
+        match, value = dollars, float(dollars.group(1))
+    if match is None or value is None:
+        return
+    if not (_PRICE_OWNER.search(text) or pending_slot == "rate_schedule"):
+        return
+    if re.search(r"\b(?:peak|off[-\s]?peak|night|day)\b", text, re.I):
+        return  # peak/off-peak prices need their hours: not one flat price
+    yield Reading("location.flat_rate_usd_per_kwh", round(value, 4), said=match.group(0), unit="$/kWh")
 
 
 # --- equipment ------------------------------------------------------------------------------

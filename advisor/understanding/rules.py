@@ -21,7 +21,7 @@ from advisor.understanding.text import clauses, clean
 SLOT_FIELDS = {
     "location": ("location.zip_code", "location.city"),
     "utility": ("location.utility_provider",),
-    "rate_schedule": ("location.rate_schedule",),
+    "rate_schedule": ("location.rate_schedule", "location.flat_rate_usd_per_kwh"),
     "ev": ("equipment.ev_model", "equipment.ev_battery_kwh"),
     "solar_size": ("equipment.solar_capacity_kw",),
 }
