@@ -97,3 +97,16 @@ def test_model_facts_it_cannot_quote_or_that_are_someone_elses_are_dropped(
     trace = load_trace(service.traces.latest("T1-N"))
     dropped = next(s for s in trace.steps if getattr(s, "state_key", None) == "model_facts_dropped")
     assert len(dropped.new_value) == 3
+
+
+def test_the_understanding_benchmark_runs_against_an_ollama_server(ollama: FakeOllama) -> None:
+    from bench.understanding import model_reader, score
+
+    corpus = [
+        {"text": "My ZIP is 94110", "intent": "profile_statement", "facts": {"location.zip_code": "94110"}},
+        {"text": "How do heat pumps work?", "intent": "knowledge", "facts": {}},
+        {"text": "bye", "intent": "goodbye", "facts": {}},  # settled by rules: no model call
+    ]
+    scores = score(corpus, model_reader("llama3.1:8b", ollama.url))
+    assert scores.messages == 3 and len(ollama.understanding_requests) == 2
+    assert scores.routing == 1.0 and scores.precision() == 1.0 and scores.recall() == 1.0
