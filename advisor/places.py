@@ -198,6 +198,11 @@ def _city_index() -> dict[str, list[Place]]:
     return index
 
 
+_CITY_ALIASES = {"vegas": "las vegas", "philly": "philadelphia", "nyc": "new york", "sf": "san francisco",
+                 "l.a.": "los angeles", "nola": "new orleans", "the bay": "san francisco", "dc": "washington",
+                 "d.c.": "washington", "slc": "salt lake city", "atl": "atlanta", "chi-town": "chicago"}
+
+
 def find_city(text: str) -> Place | None:
     """'Oakland', 'oakland, ca', 'Portland OR' -> the city (None if unknown or ambiguous without a state)."""
     cleaned = re.sub(r"[^\w\s.,'-]", " ", text).strip().strip(".,").lower()
@@ -209,6 +214,7 @@ def find_city(text: str) -> Place | None:
     state = None
     if state_text:
         state = STATE_NAMES.get(state_text, state_text.upper())
+    name = _CITY_ALIASES.get(name, name)
     candidates = _city_index().get(name) or _city_index().get(name.replace("saint ", "st. "))
     if not candidates and state_text:  # "new york" parsed as name "new" + state "york"? try whole
         candidates = _city_index().get(cleaned)

@@ -54,7 +54,7 @@ def test_statements_about_the_user(text: str, expected: dict[str, object]) -> No
     [
         ("My neighbor has a heat pump", "someone_else"),
         ("my brother drives a Model Y", "someone_else"),
-        ("should I get a powerwall?", "question"),
+        ("should I get a 13.5 kWh powerwall?", "question"),
         ("we're planning to get solar, about 8 kW", "hypothetical"),
         ("maybe we're on EV2-A", "unverified"),
         ("we're on EV2-A, not sure", "unverified"),

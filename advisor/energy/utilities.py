@@ -176,14 +176,15 @@ def _patterns(answer: bool) -> list[tuple[re.Pattern[str], Utility, str]]:
     return [(re.compile(_alias_pattern(alias)), utility, alias) for alias, utility in entries]
 
 
-def find_utility(text: str, *, answer: bool = False) -> tuple[Utility, str] | None:
+def find_utility(text: str, *, answer: bool = False, about_utility: bool = False) -> tuple[Utility, str] | None:
     """The utility named in `text` and the words that named it. `answer=True` (a reply to the
-    utility question) also accepts short aliases that are ordinary words elsewhere."""
+    utility question) also accepts short aliases that are ordinary words elsewhere, in a short
+    answer — or anywhere when the text is about the utility ("our utility is dominion")."""
     normalized = _normalize(text)
     best: tuple[int, Utility, str] | None = None
     for pattern, utility, alias in _patterns(answer):
         match = pattern.search(normalized)
-        if match and alias in _ANSWER_ONLY:
+        if match and alias in _ANSWER_ONLY and not about_utility:
             rest = (normalized[: match.start()] + " " + normalized[match.end() :]).split()
             if len([word for word in rest if word not in _FILLER]) > 1:
                 continue  # "the ace of spades" is not Atlantic City Electric

@@ -84,12 +84,17 @@ _BY_NAME = {spec.name.lower(): spec for _, spec in _TABLE}
 
 @lru_cache(maxsize=512)
 def find_vehicle(text: str) -> tuple[VehicleSpec, str] | None:
-    """The first vehicle named in `text`, with the words that named it; None when no known model."""
-    for pattern, spec in _COMPILED:
-        match = pattern.search(text)
-        if match:
-            return spec, match.group(0)
-    return None
+    """The vehicle named first in `text` (by position; the table's order breaks ties, most specific
+    first), with the words that named it; None when no known model."""
+    found = [(m.start(), m.end(), spec, m.group(0)) for pattern, spec in _COMPILED if (m := pattern.search(text))]
+    if not found:
+        return None
+    first = min(found, key=lambda item: item[0])
+    # "chevy bolt euv": the Bolt EV pattern starts first, the Bolt EUV one reaches further: the more
+    # specific name wins among matches that overlap the first one
+    overlapping = [item for item in found if item[0] < first[1]]
+    chosen = max(overlapping, key=lambda item: (item[1], -item[0]))
+    return chosen[2], chosen[3]
 
 
 def vehicle_spec(model: str | None, battery_kwh: float | None = None) -> VehicleSpec | None:

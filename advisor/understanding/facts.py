@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from advisor.energy.catalog import normalize_plan
 from advisor.energy.utilities import find_utility
@@ -77,7 +78,7 @@ def read_clause(clause: Clause, *, message: str, pending_slot: str | None = None
     yield from _batteries(text, message=message)
     yield from _charger(text)
     yield from _solar(text, pending_slot=pending_slot)
-    owns = bool(_OWN.search(message))
+    owns = bool(_OWN.search(message)) or bool(_HOME_WORDS.search(text))
     yield from _heating(text, negated=clause.negated, owns=owns)
     yield from _cooling(text, negated=clause.negated, owns=owns)
     yield from _occupants(text)
@@ -117,6 +118,11 @@ def facts_in(
                     assumption=reading.assumption,
                 )
             )
+    # "it's me, my wife and our 3 kids" spans clauses: count the household over the whole message
+    plain = all(c.about_user and not c.hedged for c in clauses)
+    if plain and not any(f.field == "household.occupants" for f in facts):
+        for reading in _occupants(message):
+            facts.append(StatedFact(field=reading.field, value=reading.value, said=reading.said, unit=reading.unit, words=message[:500]))
     return facts, mentions
 
 
@@ -127,7 +133,11 @@ def _not_a_fact(clause: Clause, reading: Reading) -> str | None:
         return "hypothetical"
     if clause.question and not _statement_inside_question(clause.text, reading):
         return "question"
-    negation_matters = reading.field not in ("location.zip_code", "location.city", "household.occupants")
+    negation_matters = not reading.field.startswith("preferences.") and reading.field not in (
+        "location.zip_code",
+        "location.city",
+        "household.occupants",
+    )
     if clause.negated and negation_matters and (reading.field, reading.value) not in _NEGATION_IS_VALUE:
         return "negated"
     if clause.hedged:
@@ -192,18 +202,35 @@ def place_phrase(text: str) -> str | None:
     return phrase if 2 <= len(phrase) <= 60 and not re.search(r"\d", phrase) else None
 
 
+# Names several US cities share: kept with their state ("Portland, OR").
+_SHARED_NAMES = frozenset({"portland", "kansas city", "columbus", "springfield", "richmond", "arlington", "aurora",
+                           "rochester", "albany", "charleston", "columbia", "manchester", "lexington", "wilmington",
+                           "burlington", "concord", "glendale", "augusta", "jackson", "cambridge"})
+
+
+def _city_value(place: Any) -> str:
+    return f"{place.name}, {place.state}" if place.name.lower() in _SHARED_NAMES else place.name
+
+
 def _city(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     candidates = [m.group("place") for m in _PLACE_LEAD.finditer(text)]
+    candidates += [m.group("place") for m in re.finditer(r"\b(?:in|near|from|of)\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})", text)]
+    # a bare list: "zip is 80302, boulder" / "chicago, comed"
+    candidates += [segment for segment in re.split(r"\s*,\s*", text) if 0 < len(segment.split()) <= 3]
     if here := re.match(r"^\s*(?P<place>[A-Za-z][A-Za-z .'-]{1,40}?)\s+(?:here|area|based)\b", text, re.I):
         candidates.append(here.group("place"))
     if pending_slot == "location":
         candidates.append(text)
     for candidate in candidates:
+        utility = find_utility(candidate, answer=True)
+        if utility is not None and candidate.strip().lower().startswith(utility[1].lower()):
+            continue  # "austin energy" is the utility, not the city
         words = re.split(r"\s+", re.split(r"\s+(?:with|and|on|but|for|since|where|so|,?\s*zip)\b", candidate, flags=re.I)[0].strip(" .,!"))
         for size in range(min(len(words), 4), 0, -1):  # longest known city name first
-            place = find_city(" ".join(words[:size]))
+            place = find_city(" ".join(words[: size + 1]) if size < len(words) and len(words[size]) == 2 else " ".join(words[:size]))
+            place = place or find_city(" ".join(words[:size]))
             if place is not None:
-                yield Reading("location.city", place.name, said=" ".join(words[:size]))
+                yield Reading("location.city", _city_value(place), said=" ".join(words[:size]))
                 return
 
 
@@ -215,7 +242,8 @@ _SWITCH_TO = re.compile(r"\b(?:switched|moved|changed|went|go)\b.*?\bto\b(?P<res
 def _utility(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     switched = _SWITCH_TO.search(text)
     scope = switched.group("rest") if switched and find_utility(switched.group("rest")) else text
-    found = find_utility(scope, answer=pending_slot == "utility")
+    about_utility = re.search(r"\b(?:utility|provider|customer|power\s+company|electric\s+company|service\s+from)\b", text, re.I)
+    found = find_utility(scope, answer=pending_slot == "utility" or bool(about_utility), about_utility=bool(about_utility))
     if found is not None:
         utility, words = found
         yield Reading("location.utility_provider", utility.name, said=words)
@@ -239,6 +267,8 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
                 yield Reading("location.rate_schedule", plan, said=phrase)
                 return
     if _PLAN_WORDS.search(scope) or pending_slot == "rate_schedule":
+        if pending_slot == "rate_schedule" and len(scope.split()) <= 3:
+            scope = scope.upper()  # "tou-d-prime" answering the plan question
         for match in _PLAN_CODE.finditer(scope):
             code = match.group(1)
             if re.search(r"\d|-", code) and not re.fullmatch(r"\d+-\d+", code) and not find_utility(code):
@@ -284,8 +314,18 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         yield Reading("equipment.ev_model", _as_said(spec.name, words), said=words)
         yield Reading("equipment.ev_model", _as_said(second[0].name, second[1]), said=second[1])
         return
-    starts = r"^\s*(?:(?:it'?s|its|it\s+is|that'?s)\s+)?(?:a\s+|an\s+)?(?:\d{4}\s+)?"
-    if not (_OWN.search(text) or pending_slot == "ev" or re.match(starts + re.escape(words), text, re.I)):
+    starts = (
+        r"^\s*(?:(?:it'?s|its|it\s+is|that'?s)\s+)?(?:a\s+|an\s+)?(?:\d{4}\s+)?(?:(?:tesla|chevy|chevrolet|nissan|hyundai|"
+        r"kia|ford|vw|volkswagen|rivian|bmw|polestar|audi|toyota|subaru|honda|cadillac|gmc|volvo|jaguar|porsche|fiat|mini|"
+        r"jeep|chrysler|lucid)\s+)?"
+    )
+    household = re.search(
+        r"\b(?:hubby|wife|husband|partner|spouse|son|daughter|kid|teen)\s+(?:drives?|has|owns?|uses?|charges?)\b|"
+        r"\b(?:i|we)\s+meant\b",
+        text,
+        re.I,
+    )
+    if not (_OWN.search(text) or household or pending_slot == "ev" or re.match(starts + re.escape(words), text, re.I)):
         return
     battery = _kwh_near_car(text)
     if battery is not None and battery > 0:
@@ -323,6 +363,7 @@ def _batteries(text: str, *, message: str) -> Iterator[Reading]:
         text,
         re.I,
     )
+    negated_battery = negated_battery or re.search(r"\bbatter(?:y|ies)\s*[:=-]\s*(?:none|no|nope)\b", text, re.I)
     if negated_battery and not car_here:
         yield Reading("equipment.has_battery_storage", False, said=negated_battery.group(0))
         return
@@ -347,7 +388,7 @@ def _batteries(text: str, *, message: str) -> Iterator[Reading]:
             assumption=f"a Powerwall stores {POWERWALL_KWH:g} kWh",
         )
         return
-    if home_here and not kwh:
+    if home_here and not kwh and (_OWN.search(text) or re.search(r"\b(?:have|has|got|installed)\b", text, re.I)):
         yield Reading("equipment.has_battery_storage", True, said=_HOME_BATTERY_WORDS.search(text).group(0))
         if re.search(r"\b(?:a|one|my|our)\s+powerwall\b", text, re.I):
             yield Reading(
@@ -360,7 +401,7 @@ def _batteries(text: str, *, message: str) -> Iterator[Reading]:
 
 
 def _charger(text: str) -> Iterator[Reading]:
-    if not _CHARGER_WORDS.search(text) and not re.search(r"\bcharg\w*\b", text, re.I):
+    if not _CHARGER_WORDS.search(text) and not re.search(r"\bcharg\w*\b|\boutlet\b|\b120\s*v", text, re.I):
         return
     kw = re.search(_NUM + r"\s*-?\s*(?:kw|kilowatts?)\b(?!h)", text, re.I)
     if kw and _CHARGER_WORDS.search(text) and not re.search(r"\bsolar|panels?|pv\b", text, re.I):
@@ -378,11 +419,12 @@ def _charger(text: str) -> Iterator[Reading]:
         yield Reading("equipment.ev_charger_kw", kw_value, said=amps.group(0).strip(), unit="A", assumption=note)
         return
     outlet = re.search(
-        r"\b(?:standard|regular|normal|household|wall|120\s*-?\s*v(?:olt)?)\s+(?:outlet|plug|socket)\b|\blevel\s*1\b|\btrickle\b",
+        r"\b(?:standard|regular|normal|household|wall|120\s*-?\s*v(?:olt)?)\s+(?:outlet|plug|socket)\b|\blevel\s*1\b|\btrickle\b|"
+        r"\bon\s+(?:a\s+)?120\s*-?\s*v(?:olts?)?\b",
         text,
         re.I,
     )
-    if outlet and re.search(r"\bcharg\w*|plug\w*\b", text, re.I):
+    if outlet and (re.search(r"\bcharg\w*|plug\w*\b", text, re.I) or find_vehicle(text) is not None):
         yield Reading(
             "equipment.ev_charger_kw",
             OUTLET_KW,
@@ -403,6 +445,12 @@ def _solar(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         yield Reading("equipment.solar_capacity_kw", float(bare.group(1)), said=bare.group(1), unit="kW")
 
 
+_HOME_WORDS = re.compile(
+    r"\b(?:the\s+house|the\s+home|our\s+place|here|upstairs|downstairs|bedrooms?|heat\s+is|cooling\s+is|"
+    r"for\s+(?:heating|cooling|heat|ac)|(?:house|home|place)\s+(?:has|is)|in\s+the\s+(?:house|home))\b|(?:^|,)\s*(?:a\s+)?"
+    r"(?:gas|electric|central|mini|ductless|heat\s+pump)",
+    re.I,
+)
 _REPLACED = re.compile(r"\b(?:replaced|swapped|switched|upgraded|changed|went|converted)\b.*?\b(?:with|to|for)\b(?P<new>.*)", re.I)
 _HEAT_PUMP = re.compile(r"\bheat\s*pumps?\b(?!\s+water)|\bmini[-\s]?splits?\b.*\bheat|\bductless\s+heat", re.I)
 _GAS_HEAT = re.compile(r"\bgas\s+(?:furnace|heat(?:ing|er)?|boiler)\b|\bheat\s+(?:with|using)\s+(?:natural\s+)?gas\b|\bfurnace\s+(?:is|runs\s+on)\s+gas\b|\bnatural\s+gas\s+(?:furnace|heat)", re.I)
@@ -432,7 +480,7 @@ def _cooling(text: str, *, negated: bool, owns: bool = False) -> Iterator[Readin
         return
     if negated:
         return
-    central = re.search(r"\bcentral\s+(?:ac|a/c|air(?:\s+conditioning)?|cooling)\b", text, re.I)
+    central = re.search(r"\bcentral\s+(?:ac|a/c|air(?:\s+conditioning)?|cooling)\b|\bcooling\s+is\s+central\b", text, re.I)
     split = re.search(r"\b(?:mini[-\s]?splits?|ductless)\b", text, re.I)
     if central and (_OWN.search(text) or owns):
         yield Reading("equipment.cooling_type", "central_ac", said=central.group(0))
@@ -446,7 +494,8 @@ _OCCUPANTS = [
     re.compile(r"\b(?:we\s+are|we're|were|there\s+are|there're)\s+" + _COUNT + r"(?:\s+(?:of\s+us|people|persons|adults|in\s+(?:the|our|my)\s+\w+))?\s*[.!]?$", re.I),
     re.compile(r"\b(?:we\s+are|we're|there\s+are)\s+" + _COUNT + r"\s+(?:of\s+us|people|persons)\b", re.I),
     re.compile(r"\b(?:family|household|house(?:hold)?)\s+of\s+" + _COUNT + r"\b", re.I),
-    re.compile(r"^\s*(?:there\s+are\s+|we'?re\s+|it'?s\s+)?" + _COUNT + r"\s+of\s+us\b", re.I),
+    re.compile(r"(?<![\w.])" + _COUNT + r"\s+of\s+us\b", re.I),
+    re.compile(r"^\s*" + _COUNT + r"\s+(?:people|persons|adults)\s*$", re.I),
     re.compile(_COUNT + r"\s+(?:people|persons|of\s+us)\s+(?:live|living|in\s+(?:the|my|our)|at\s+home|here)\b", re.I),
 ]
 
@@ -457,22 +506,38 @@ def _occupants(text: str) -> Iterator[Reading]:
         text,
         re.I,
     )
+    family = family or re.search(
+        _COUNT + r"\s+adults?\s*,?\s*" + _COUNT + r"\s+(?:kids?|children|teens?|toddlers?|babies|baby)\b", text, re.I
+    )
     if family:
         total = _count(family.group(1)) + _count(family.group(2))
         yield Reading("household.occupants", total, said=family.group(0), unit="people")
         return
+    members = re.search(
+        r"\b(?:it'?s\s+)?me,?\s+my\s+(?:wife|husband|partner|spouse)(?:\s*,)?\s+and\s+(?:our|my)\s+" + _COUNT + r"\s+(?:kids?|children|boys|girls)\b",
+        text,
+        re.I,
+    )
+    if members:
+        yield Reading("household.occupants", 2 + _count(members.group(1)), said=members.group(0), unit="people")
+        return
+    if re.search(r"\bjust\s+(?:the\s+)?two\s+of\s+us\b", text, re.I):
+        yield Reading("household.occupants", 2, said="the two of us", unit="people")
+        return
     if re.search(r"\b(?:i\s+live\s+(?:alone|by\s+myself|on\s+my\s+own)|it'?s\s+just\s+me)\b", text, re.I):
         yield Reading("household.occupants", 1, said="live alone", unit="people")
         return
-    for pattern in _OCCUPANTS:
-        match = pattern.search(text)
+    segments = [text, *re.split(r"\s*,\s*", text)]
+    for pattern, segment in ((p, s) for p in _OCCUPANTS for s in segments):
+        match = pattern.search(segment)
         if match:
             yield Reading("household.occupants", _count(match.group(1)), said=match.group(0).strip(), unit="people")
             return
 
 
 _SCHEDULES = [
-    (re.compile(r"\b(?:work(?:ing)?\s+from\s+home|wfh|work\s+remote(?:ly)?|remote\s+work(?:er)?|home\s+all\s+day)\b", re.I), "WFH"),
+    (re.compile(r"\b(?:office|in\s+person)\s+\w+\s+days?\s+a\s+week\b|\b\w+\s+days?\s+(?:a\s+week\s+)?(?:in\s+the\s+office|at\s+the\s+office)\b", re.I), "Hybrid"),
+    (re.compile(r"\b(?:works?|working)\s+from\s+home|\bwfh\b|\bworks?\s+remote(?:ly)?|\bremote\s+work(?:er)?|\bhome\s+all\s+day\b", re.I), "WFH"),
     (re.compile(r"\bhybrid\s+(?:schedule|work|job|now)\b|\bwork(?:ing)?\s+hybrid\b|\bi'?m\s+hybrid\b", re.I), "Hybrid"),
     (re.compile(r"\b(?:retired|retiree)\b", re.I), "Retired"),
     (re.compile(r"\b(?:night\s+shifts?|work\s+nights|overnight\s+shifts?|graveyard\s+shift)\b", re.I), "Night shift"),
@@ -499,28 +564,51 @@ def _schedule(text: str) -> Iterator[Reading]:
             return
 
 
+_USAGE_WORDS = r"(?:use|using|usage|used|power\s+use|electricity\s+use|consumption|load)"
+
+
 def _usage(text: str) -> Iterator[Reading]:
-    match = re.search(
-        r"\b(?:use|using|run|running)\s+(?:the\s+)?most\s+(?:energy|power|electricity)?\s*(?:in\s+the\s+|at\s+)?(mornings?|evenings?|nights?)\b",
-        text,
-        re.I,
-    )
-    if match:
+    if not re.search(r"\b" + _USAGE_WORDS + r"\b|\buse\s+(?:the\s+)?most\b", text, re.I):
+        return
+    if re.search(r"\b(?:constant|evenly|steady|even|around\s+the\s+clock|same\s+all\s+day|all\s+day\s+long|flat)\b", text, re.I):
+        yield Reading("household.typical_usage_pattern", "constant", said="constant")
+        return
+    match = re.search(r"\b(mornings?|evenings?|nights?)\b", text, re.I)
+    heavy = re.search(r"\b(?:most|heaviest|heavy|mostly|peak|biggest|highest|the\s+bulk)\b", text, re.I)
+    if match and heavy:
         value = "morning_heavy" if match.group(1).lower().startswith("morning") else "evening_heavy"
         yield Reading("household.typical_usage_pattern", value, said=match.group(0))
 
 
+_PREFERENCE_TOPICS = [
+    ("preferences.budget_priority", r"saving\s+money|money|cost|costs|bills?|budget|cheap(?:est)?|price"),
+    ("preferences.green_priority", r"environment(?:al)?|planet|carbon|emissions|green(?:\s+energy)?|climate|clean\s+energy|sustainab\w+"),
+    ("preferences.comfort_priority", r"comfort(?:able)?"),
+]
+_LOW = re.compile(
+    r"\b(?:low|least|doesn'?t\s+(?:really\s+)?matter(?:\s+(?:to|for)\s+(?:me|us))?|don'?t\s+(?:really\s+)?care|not\s+(?:important|a\s+priority|a\s+big\s+deal)|"
+    r"low\s+on\s+my\s+list|bottom|unimportant)\b",
+    re.I,
+)
+_MEDIUM = re.compile(r"\b(?:medium|moderate|somewhat|middle|so-so|kind\s+of|sort\s+of|not\s+the\s+top)\b", re.I)
+_HIGH = re.compile(
+    r"\b(?:high|top|most|main|biggest|first|number\s+one|#1|really\s+care|care\s+(?:a\s+lot|most)|matters?|priority|important|care)\b",
+    re.I,
+)
+
+
 def _preferences(text: str) -> Iterator[Reading]:
-    level = "low" if re.search(r"\b(?:don'?t|do\s+not)\s+(?:really\s+)?care\b", text, re.I) else "high"
-    cares = re.search(r"\b(?:care|cares|priority|matters?|important|focus)\b", text, re.I)
-    if not cares:
-        return
-    if re.search(r"\b(?:saving\s+money|money|cost|costs|bills?|budget|cheap(?:est)?)\b", text, re.I):
-        yield Reading("preferences.budget_priority", level, said=cares.group(0))
-    if re.search(r"\b(?:environment|planet|carbon|emissions|green|climate|clean\s+energy)\b", text, re.I):
-        yield Reading("preferences.green_priority", level, said=cares.group(0))
-    if re.search(r"\bcomfort(?:able)?\b", text, re.I):
-        yield Reading("preferences.comfort_priority", level, said=cares.group(0))
+    """'budget is high priority, comfort medium, green low' -> one level per topic, each from its own part."""
+    for segment in re.split(r"\s*(?:,|;|\bbut\b|\band\b)\s*", text):
+        for field, words in _PREFERENCE_TOPICS:
+            topic = re.search(r"\b(?:" + words + r")\b", segment, re.I)
+            if topic is None:
+                continue
+            level = "low" if _LOW.search(segment) else "medium" if _MEDIUM.search(segment) else "high" if _HIGH.search(segment) else None
+            if level is None and re.fullmatch(r"\s*\w+\s+(high|medium|low)\s*", segment, re.I):
+                level = segment.split()[-1].lower()
+            if level is not None:
+                yield Reading(field, level, said=segment.strip())
 
 
 def _count(word: str) -> int:

@@ -17,10 +17,11 @@ _DEADLINE = re.compile(
 )
 _NOON = re.compile(r"\b(?:by|before|until|ready\s+(?:at|by))\s+(?P<word>noon|midnight)\b", re.I)
 _TARGET = re.compile(
-    r"\b(?:to|only\s+need|need(?:\s+only)?|want(?:\s+it\s+at)?|up\s+to|charge\s+to|get\s+to|get\s+it\s+to|reach|"
+    r"\b(?:to|only\s+need|need(?:\s+only)?|(?:need|want)(?:\s+it)?\s+at|want|up\s+to|charge\s+to|get\s+to|get\s+it\s+to|reach|"
     r"target(?:\s+of)?|at\s+least)\s+(?:about\s+|around\s+)?(?P<pct>-?\d{1,3})\s*(?:%|percent)(?!\s+now)",
     re.I,
 )
+_FROM_TO = re.compile(r"\bfrom\s+(\d{1,3})\s*%?\s+to\s+(\d{1,3})\s*(?:%|percent)", re.I)
 _CURRENT = re.compile(
     r"\b(?:from|is\s+at|currently(?:\s+at)?|at|it'?s\s+at|sitting\s+at|have)\s+(?P<pct>\d{1,3})\s*(?:%|percent)\s+(?:now|right\s+now|currently|left)\b|"
     r"\b(?:from|is\s+at|currently(?:\s+at)?|it'?s\s+at|it\s+is\s+at|sits\s+at|at|usually\s+at)\s+(?P<pct2>\d{1,3})\s*(?:%|percent)",
@@ -51,6 +52,10 @@ def read_params(text: str) -> RequestParams:
         data["ready_by_hour"] = 12 if noon.group("word").lower() == "noon" else 0
     if target := _TARGET.search(text):
         data["target_soc_pct"] = float(target.group("pct"))
+    elif span := _FROM_TO.search(text):  # "from 10 to 80 percent", "at 20%, ... get to 90"
+        data["current_soc_pct"], data["target_soc_pct"] = float(span.group(1)), float(span.group(2))
+    elif "%" in text and (bare := re.search(r"\b(?:get|charge|go)\s+(?:it\s+)?to\s+(\d{1,3})\b(?!\s*(?:kw|am|pm|:|%))", text, re.I)):
+        data["target_soc_pct"] = float(bare.group(1))
     if current := _CURRENT.search(text):
         value = current.group("pct") or current.group("pct2")
         if target is None or current.start() != target.start():

@@ -41,7 +41,7 @@ _FORGET = re.compile(
     re.I,
 )
 _UNDO = re.compile(
-    r"^\s*(?:no[,.!]?\s+)?(?:that'?s|that\s+is|this\s+is|thats)\s+(?:wrong|not\s+right|incorrect|not\s+true|not\s+correct)\b|"
+    r"^\s*(?:(?:no|nope|nah)[,.!]?\s+)?(?:that'?s|that\s+is|this\s+is|thats)\s+(?:wrong|not\s+right|incorrect|not\s+true|not\s+correct)\b|"
     r"^\s*(?:undo|scratch\s+that|cancel\s+that|take\s+that\s+back|wrong)\b|^\s*(?:no[,.!]?\s+)?you\s+got\s+(?:it|that)\s+wrong\b",
     re.I,
 )
@@ -54,23 +54,43 @@ _SKIP = re.compile(
 _FOLLOW_UP = re.compile(
     r"^\s*(?:and\s+|ok(?:ay)?[,]?\s+|so\s+)?(?:what|how)\s+about\b|^\s*and\s+(?:if|what\s+if|by|for|with|to|at)\b|"
     r"\binstead\b|^\s*what\s+if\b|^\s*(?:and\s+)?(?:if\s+)?(?:i|we)\s+only\s+need\b|^\s*(?:only|just)\s+\d|"
-    r"^\s*(?:ok(?:ay)?[,]?\s+)?(?:by|before|until)\s+\d|^\s*same\s+(?:but|for)\b|"
+    r"^\s*(?:ok(?:ay)?[,]?\s+)?(?:and\s+)?(?:by|before|until)\s+\d|^\s*same\s+(?:but|for)\b|"
     r"^\s*(?:and|or|what\s+about|how\s+about)?\s*(?:for\s+)?(?:today|tonight|tomorrow|now|this\s+weekend)\s*\??\s*$",
     re.I,
 )
 # "we don't have solar anymore", "we sold the Tesla": equipment that is gone is removed.
 _NO_LONGER = re.compile(
-    r"^\s*(?:(?:actually|oh|well|so)[, ]+)?(?:i|we)\s+(?:(?:don'?t|do\s+not|no\s+longer)\s+(?:have|own|drive|use)|"
+    r"^\s*(?:(?:actually|oh|well|so)[, ]+)?(?:i|we)\s+(?:(?:no\s+longer)\s+(?:have|own|drive|use)|"
+    r"(?:don'?t|do\s+not)\s+(?:have|own|drive|use)(?=.*\b(?:anymore|any\s+more|now)\b)|"
     r"(?:just\s+)?(?:sold|got\s+rid\s+of|removed|returned|traded\s+in))\s+(?:a\s+|an\s+|the\s+|any\s+|our\s+|my\s+)?"
     r"(?P<what>solar(?:\s+panels)?|panels|ev|car|tesla|bolt|leaf|home\s+battery|battery|powerwall|heat\s+pump)\b"
     r"(?!.*\?)",
     re.I,
 )
 _WH_QUESTION = re.compile(r"^\s*(?:what|which|how|why|who|does|do|is|are|can|could|should\s+i\s+get)\b", re.I)
+# "actually …", "no wait, 94107", "sorry I meant a Model X": a correction that states the right value
+_CORRECTING = re.compile(
+    r"^\s*(?:actually|no\s+wait|wait|sorry|oops|correction|i\s+meant|wrong\s+\w+|my\s+bad|typo|"
+    r"(?:no|nope|nah)[,.!]?\s+(?:that'?s|it'?s|thats)\s+(?:not|wrong))\b",
+    re.I
+)
+_INSTALL = re.compile(r"\b(?:cost|costs|price)\s+to\s+(?:install|put\s+in|add|upgrade)\b|\binstall(?:ation|ing)?\s+cost", re.I)
+_LIVE_EXTRA = re.compile(
+    r"\bgood\s+time\s+to\b|\bwill\s+it\s+(?:rain|snow|be\s+(?:sunny|cloudy|hot|cold|windy))\b|"
+    r"\b(?:power|electricity)\s+(?:right\s+)?now\b|\bhow\s+much\s+is\s+(?:power|electricity)\b|"
+    r"\b(?:run|start|use)\s+the\s+[\w ]{2,20}\s+(?:now|later|tonight|today|tomorrow)\b|\bnow\s+or\s+later\b",
+    re.I,
+)
+_SMALLTALK = re.compile(
+    r"^\s*(?:ty|thx|thanks|thank\s+you|cool|great|awesome|perfect|nice|got\s+it|ok(?:ay)?|sounds\s+good|"
+    r"super\s+helpful|helpful|appreciate\s+it)\b",
+    re.I,
+)
 _PROFILE_QUESTION = re.compile(
     r"\bwhat\s+do\s+you\s+(?:know|remember|have)\s+(?:about|on)\s+me\b|\bwhat(?:'s|\s+is)\s+in\s+my\s+profile\b|"
     r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:am\s+i\s+on|do\s+i\s+have|do\s+you\s+have\s+(?:for\s+me|on\s+file))\b|"
-    r"\bwhat(?:'s|\s+is)\s+my\s+(?:zip|city|utility|plan|rate\s+plan|car|ev|charger|solar|battery)\b",
+    r"\bwhat(?:'s|\s+is)\s+my\s+(?:zip|city|utility|plan|rate\s+plan|car|ev|charger|solar|battery)\b|"
+    r"\b(?:do\s+you\s+have|you\s+have)\s+(?:saved|on\s+file|stored)\b|\baccording\s+to\s+you\b|\bsaved\s+for\s+me\b",
     re.I,
 )
 _UTILITY_WORDS = re.compile(
@@ -192,19 +212,33 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         )
 
     plan_request = params.ready_by_hour is not None or params.target_soc_pct is not None
+    if question_text and hedged and not _WH_QUESTION.match(question_text) and (facts or mentions):
+        question_text = None  # "our plan might be EV2-A? not sure" is an unsure statement, not a question
+    if question_text and not re.search(r"[A-Za-z]", question_text):
+        question_text = None  # "???"
     if question_text:
         result = classify(question_text)
-        intent = result.intent
-        confidence = result.confidence
-        if intent == "live_data" and confidence < 0.7:
-            if plan_request and result.topic in ("ev_charging", "general"):
-                intent, confidence = "live_data", 0.85  # "charge from 20% to 90% by 6am?" is a plan
-            elif _WH_QUESTION.match(question_text):
-                intent, confidence = "knowledge", 0.7  # "what rate plans does Con Ed have?"
+        intent, confidence, topic = result.intent, result.confidence, result.topic
+        hypothetical = any(c.hypothetical for c in found if c.question) or bool(
+            re.match(r"^\s*(?:if|would|could)\b", question_text, re.I)
+        )
+        if params.appliance and params.day and topic in ("home", "rates", "general") and not _INSTALL.search(question_text):
+            intent, confidence, topic = "live_data", 0.8, "rates"  # "will the space heater cost a lot tonight?"
+        elif plan_request and topic in ("ev_charging", "general") and not hypothetical:
+            # "charge from 20% to 90% by 6am?", "how long to get to 90%?" ask for a charging plan
+            intent, confidence, topic = "live_data", 0.85, "ev_charging"
+        elif _INSTALL.search(question_text) or (hypothetical and intent == "live_data"):
+            intent, confidence = "knowledge", 0.75  # what things cost to install, what-ifs: explanations
+        elif intent != "live_data" and _LIVE_EXTRA.search(question_text):
+            intent, confidence = "live_data", 0.8  # "good time to run the washing machine?", "will it rain tomorrow?"
+            topic = "weather" if re.search(r"\b(?:rain|snow|sunny|cloudy|wind\w*|weather)\b", question_text, re.I) else "rates"
+        elif intent == "live_data" and confidence < 0.7 and _WH_QUESTION.match(question_text):
+            intent, confidence = "knowledge", 0.7  # "what rate plans does Con Ed have?"
         if intent in ("profile_statement", "smalltalk", "goodbye", "unclear") and (
             question_text.rstrip().endswith("?") or len(question_text.split()) >= 4
         ):
-            intent, confidence = "knowledge", 0.7 if result.topic != "general" else 0.5
+            intent, confidence = "knowledge", 0.7 if topic != "general" else 0.5
+        result = result.model_copy(update={"topic": topic})
         return Understanding(
             intent=intent,
             topic=result.topic,
@@ -226,7 +260,7 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         )
     if facts or remember or place_query or (slot_answer is not None and slot_answer.status != "not_answered"):
         return Understanding(
-            intent="profile_statement",
+            intent="correction" if facts and _CORRECTING.match(body) else "profile_statement",
             topic=classify(body).topic,
             facts=facts,
             mentions=mentions,
@@ -238,8 +272,14 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         )
     result = classify(body)
     intent = result.intent
-    if mentions and not questions:
-        intent = "profile_statement"  # about someone else, or unsure: say why nothing was saved
+    if not questions and _SMALLTALK.match(body) and len(body.split()) <= 6:
+        intent = "smalltalk"
+    elif not questions and (
+        mentions
+        or any(c.someone_else or c.hypothetical or c.hedged for c in found)
+        or re.match(r"^\s*(?:i|we|my|our|i'?m|we'?re|it'?s\s+me)\b", body, re.I)
+    ):
+        intent = "profile_statement"  # about someone else, unsure, or nothing we keep: say why nothing was saved
     elif intent == "profile_statement":
         intent = "unclear"
     return Understanding(

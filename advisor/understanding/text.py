@@ -16,7 +16,7 @@ _EMOJI = re.compile(r":[a-z0-9_+-]{2,40}:")
 _MARKUP = re.compile(r"[*_~`]+")
 
 # Sentence ends: . ! ? ; or a newline, but never the point inside "57.5" or "e.g.".
-_SENTENCE = re.compile(r"(?<=[!?;\n])\s*|(?<=[^\d\s.]\.)\s+|(?<=\d\.)\s+(?=[A-Za-z])|\n+")
+_SENTENCE = re.compile(r"(?<=[!?;\n])\s*|(?<=[^\d\s.]\.)\s+|(?<=\d\.)\s+(?=[A-Za-z])|\n+|\s+[—–]\s+|\s+-\s+")
 # Clause joints inside a sentence: ", and", " and ", " but ", ", so". Kept coarse on purpose: a
 # clause without its own subject inherits the previous one's ("...plan and drive a Model Y").
 _JOINT = re.compile(r",?\s+(?:and|but|so|plus|also|though|while)\s+(?=[a-z])|,\s+(?=(?:i|we|my|our|he|she|they|it|when|what|how|why|which|should|can|could|is|are|do|does|will)\b)", re.I)
@@ -27,7 +27,10 @@ QUESTION_START = re.compile(
     re.I,
 )
 _HYPOTHETICAL = re.compile(
-    r"\b(?:if\s+(?:i|we)|suppose|imagine|would|thinking\s+(?:about|of)|considering|plan(?:ning)?\s+to|"
+    r"\b(?:if\s+(?:i|we)|suppose|imagine|would\s+(?:a|an|i|we|getting|switching|installing|adding|it\s+be\s+worth)|"
+    r"thinking\s+(?:about|of)|considering|plan(?:ning)?\s+to|"
+    r"(?:let'?s\s+)?say\s+(?:i|we)\s+(?:had|have|got)|hypothetically|haven'?t\s+decided|not\s+sold\s+yet|"
+    r"we'?ll\s+(?:get|buy)|i'?ll\s+(?:get|buy)|someday|eventually|"
     r"want\s+to\s+(?:get|buy|install|add)|might|may\s+(?:get|buy)|looking\s+(?:at|into)|someday|one\s+day|"
     r"hoping\s+to|going\s+to\s+(?:get|buy|install)|about\s+to\s+(?:get|buy)|wish)\b",
     re.I,
@@ -38,7 +41,10 @@ _SOMEONE_ELSE = re.compile(
     r"\b(?:(?:my|our|the)\s+(?:neighbou?rs?|friends?|brother|sister|mom|mum|dad|mother|father|parents?|"
     r"in-?laws?|cousins?|uncle|aunt|boss|co-?workers?|colleagues?|landlord|buddy|coworker|grandparents?)|"
     r"(?:he|she|they)\s+(?:has|have|had|drives?|lives?|uses?|got|is|are|'s|'re)|"
-    r"(?:a|one)\s+(?:friend|neighbou?r|colleague)\s+of\s+mine|someone|somebody|people\s+(?:who|with))\b",
+    r"(?:a|one)\s+(?:friend|neighbou?r|colleague)\s+of\s+mine|people\s+(?:who|with)|(?:someone|somebody)\s+(?:has|had|have|drives|owns|told|said|with)|next\s+door|"
+    r"(?:the|a)\s+(?:guy|lady|woman|man|family|folks|people|couple)\s+(?:next|across|down|up|on)|"
+    r"(?:the|our|my)\s+(?:previous|former|old)\s+(?:owners?|house|home|place|apartment|landlord)|"
+    r"(?:my|our)\s+(?:mom|mum|dad|mother|father|parents|grandma|grandpa|brother|sister)\b)\b",
     re.I,
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|we|we're|we've|my|our|me|us)\b", re.I)
@@ -56,7 +62,8 @@ _HEDGE = re.compile(
 )
 # "the solar is 6.5 kW, not 8": the "not" corrects an old value, it does not negate the statement.
 _CORRECTION_TAIL = re.compile(
-    r",?\s*(?:and\s+)?not\s+(?:the\s+|a\s+|an\s+)?[\w.&-]+(?:\s*(?:kw|kwh|%|amps?|a|people|plan))?\s*(?:anymore)?[.!]?\s*$",
+    r",?\s*(?:and\s+)?not\s+(?:the\s+|a\s+|an\s+)?[\w.&-]+(?:\s+[\w.&-]+){0,2}(?:\s*(?:kw|kwh|%|amps?|a|people|plan))?"
+    r"\s*(?:anymore)?[.!]?\s*$",
     re.I,
 )
 _HEDGE_ONLY = re.compile(r"^\W*(?:" + _HEDGE.pattern + r")\W*$", re.I)
@@ -66,7 +73,8 @@ _TYPOS = {
     "tonigh": "tonight", "tmrw": "tomorrow", "tmr": "tomorrow", "tomorow": "tomorrow", "tommorow": "tomorrow",
     "chrage": "charge", "charg": "charge", "chargin": "charging", "shoud": "should", "shold": "should",
     "wen": "when", "whn": "when", "shuld": "should", "shoudl": "should", "chrg": "charge", "chargeing": "charging",
-    "cheeper": "cheaper", "cheper": "cheaper", "runing": "running", "dryr": "dryer", "nite": "night", "u": "you", "ur": "your", "pls": "please", "plz": "please",
+    "cheeper": "cheaper", "hav": "have", "wer": "we're", "thats": "that's", "philly": "Philadelphia",
+    "nyc": "New York", "cheper": "cheaper", "runing": "running", "dryr": "dryer", "nite": "night", "u": "you", "ur": "your", "pls": "please", "plz": "please",
     "elecricity": "electricity", "electicity": "electricity", "solor": "solar", "batery": "battery",
     "cheapist": "cheapest", "chepest": "cheapest", "im": "I'm", "dont": "don't", "thx": "thanks",
 }
@@ -83,6 +91,9 @@ def clean(text: str) -> str:
     text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
     text = text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("−", "-")
     text = _WORD.sub(lambda m: _TYPOS.get(m.group(0).lower(), m.group(0)), text)
+    # utility names with "and" in them must not be split into clauses: "pg and e", "gas and electric"
+    text = re.sub(r"\b(pg|sdg|lg)\s+and\s+(e)\b", r"\1&\2", text, flags=re.I)
+    text = re.sub(r"\bgas\s+and\s+electric\b", "gas & electric", text, flags=re.I)
     return re.sub(r"[ \t]+", " ", text).strip()
 
 
