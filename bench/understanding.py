@@ -144,13 +144,14 @@ def main() -> None:
     parser.add_argument("--model", default="llama3.1:8b")
     parser.add_argument("--url", default="http://localhost:11434")
     parser.add_argument("--misses", action="store_true", help="list every miss")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="a labelled JSONL file (default: the main corpus)")
     args = parser.parse_args()
     if args.provider == "offline":
         rules = RuleUnderstander()
         read, label = (lambda text, context: rules.understand(text, context)), "offline rule reader"
     else:
         read, label = model_reader(args.model, args.url), f"ollama:{args.model}"
-    scores = score(load_corpus(), read)
+    scores = score(load_corpus(args.corpus), read)
     print(report(scores, label))
     if args.misses:
         print("\n".join(scores.misses))

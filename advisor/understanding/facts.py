@@ -46,7 +46,7 @@ _CHARGER_WORDS = re.compile(
     re.I,
 )
 _OWN = re.compile(
-    r"\b(?:i|we)\s+(?:\w+\s+)?(?:have|has|own|drive|got|bought|leased|lease|use|run|installed|put\s+in|added)\b|"
+    r"\b(?:i|we)\s+(?:\w+\s+)?(?:have|has|own|drive|got|bought|leased|lease|share|use|run|installed|put\s+in|added)\b|"
     r"\b(?:my|our)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
     r"^\s*(?:(?:also|now|just|recently)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added)\b|"
     r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:a|an)\b|"
@@ -147,7 +147,7 @@ def _not_a_fact(clause: Clause, reading: Reading) -> str | None:
 
 def _statement_inside_question(text: str, reading: Reading) -> bool:
     """'With my 11 kW charger, when should I charge?' states the charger inside a question."""
-    return bool(re.search(r"\b(?:my|our)\b", text, re.I)) and reading.field not in (
+    return bool(re.search(r"\b(?:my|our|we'?re|we\s+are|i'?m|i\s+am)\b", text, re.I)) and reading.field not in (
         "equipment.heating_type",
         "equipment.cooling_type",
         "household.work_schedule",
@@ -269,6 +269,11 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     if _PLAN_WORDS.search(scope) or pending_slot == "rate_schedule":
         if pending_slot == "rate_schedule" and len(scope.split()) <= 3:
             scope = scope.upper()  # "tou-d-prime" answering the plan question
+        spaced = re.search(r"\b(?:plan|rate|schedule)\s+(?:is\s+|code\s+is\s+)?([a-z]{1,5}(?:\s+[a-z0-9]{1,6}){1,3})\s*$", scope, re.I)
+        if spaced and re.search(r"\btou\b|\bev\b|\bd\b|\b\d\b", spaced.group(1), re.I):
+            code = "-".join(spaced.group(1).upper().split())  # "tou d prime" -> "TOU-D-PRIME"
+            yield Reading("location.rate_schedule", normalize_plan(code) or code, said=spaced.group(1))
+            return
         for match in _PLAN_CODE.finditer(scope):
             code = match.group(1)
             if re.search(r"\d|-", code) and not re.fullmatch(r"\d+-\d+", code) and not find_utility(code):
@@ -359,7 +364,8 @@ def _batteries(text: str, *, message: str) -> Iterator[Reading]:
     kwh = re.search(_NUM + r"\s*-?\s*kwh\b", text, re.I)
     powerwalls = re.search(_COUNT + r"\s+powerwalls?\b", text, re.I)
     negated_battery = re.search(
-        r"\b(?:no|don'?t\s+have\s+an?|do\s+not\s+have\s+an?|without\s+an?)\s+(?:home\s+|backup\s+)?(?:batter(?:y|ies)|powerwall|battery\s+storage)\b",
+        r"\b(?:no|don'?t\s+have\s+(?:an?|any)|do\s+not\s+have\s+(?:an?|any)|without\s+(?:an?|any))\s+(?:home\s+|backup\s+)?"
+        r"(?:batter(?:y|ies)(?:\s+storage)?|powerwall|battery\s+storage)\b",
         text,
         re.I,
     )
@@ -447,14 +453,16 @@ def _solar(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
 
 _HOME_WORDS = re.compile(
     r"\b(?:the\s+house|the\s+home|our\s+place|here|upstairs|downstairs|bedrooms?|heat\s+is|cooling\s+is|"
-    r"for\s+(?:heating|cooling|heat|ac)|(?:house|home|place)\s+(?:has|is)|in\s+the\s+(?:house|home))\b|(?:^|,)\s*(?:a\s+)?"
+    r"for\s+(?:heating|cooling|heat|ac)|(?:house|home|place)\s+(?:has|is)|in\s+the\s+(?:house|home)|heating\s+is|"
+    r"(?:handles?|does|do)\s+(?:the\s+|our\s+)?(?:cooling|heating)|with\s+(?:a|an)\s+(?:heat\s+pump|gas\s+furnace|mini))\b|"
+    r"(?:^|,)\s*(?:a\s+|two\s+|\d\s+)?"
     r"(?:gas|electric|central|mini|ductless|heat\s+pump)",
     re.I,
 )
 _REPLACED = re.compile(r"\b(?:replaced|swapped|switched|upgraded|changed|went|converted)\b.*?\b(?:with|to|for)\b(?P<new>.*)", re.I)
 _HEAT_PUMP = re.compile(r"\bheat\s*pumps?\b(?!\s+water)|\bmini[-\s]?splits?\b.*\bheat|\bductless\s+heat", re.I)
 _GAS_HEAT = re.compile(r"\bgas\s+(?:furnace|heat(?:ing|er)?|boiler)\b|\bheat\s+(?:with|using)\s+(?:natural\s+)?gas\b|\bfurnace\s+(?:is|runs\s+on)\s+gas\b|\bnatural\s+gas\s+(?:furnace|heat)", re.I)
-_ELECTRIC_HEAT = re.compile(r"\belectric\s+(?:baseboards?|heat(?:ing|ers)?|furnace|resistance)\b|\bbaseboard\s+heat(?:ers|ing)?\b|\bheat\s+with\s+electricity\b", re.I)
+_ELECTRIC_HEAT = re.compile(r"\belectric\s+(?:baseboards?|heat(?:ing|ers)?|furnace|resistance)\b|\ball\s+electric\s+resistance\b|\bbaseboard\s+heat(?:ers|ing)?\b|\bheat\s+with\s+electricity\b", re.I)
 
 
 def _heating(text: str, *, negated: bool, owns: bool = False) -> Iterator[Reading]:
@@ -514,12 +522,19 @@ def _occupants(text: str) -> Iterator[Reading]:
         yield Reading("household.occupants", total, said=family.group(0), unit="people")
         return
     members = re.search(
-        r"\b(?:it'?s\s+)?me,?\s+my\s+(?:wife|husband|partner|spouse)(?:\s*,)?\s+and\s+(?:our|my)\s+" + _COUNT + r"\s+(?:kids?|children|boys|girls)\b",
+        r"\b(?:it'?s\s+)?me,?\s+my\s+(?:wife|husband|partner|spouse)(?:\s*,)?\s+and\s+(?:our|my)\s+"
+        r"(?:(?P<count>" + _COUNT[1:-1] + r")\s+(?:kids?|children|boys|girls)|(?:baby|son|daughter|kid|toddler|teen))\b",
         text,
         re.I,
     )
     if members:
-        yield Reading("household.occupants", 2 + _count(members.group(1)), said=members.group(0), unit="people")
+        extra = _count(members.group("count")) if members.group("count") else 1
+        yield Reading("household.occupants", 2 + extra, said=members.group(0), unit="people")
+        return
+    roommates = re.search(r"\b(?:i|we)\s+share\s+the\s+(?:place|house|apartment|home)\s+with\s+" + _COUNT + r"\s+(?:roommates?|housemates?|others?)\b", text, re.I)
+    if roommates:
+        sharing = 1 if roommates.group(0).lower().startswith("i") else 2
+        yield Reading("household.occupants", sharing + _count(roommates.group(1)), said=roommates.group(0), unit="people")
         return
     if re.search(r"\bjust\s+(?:the\s+)?two\s+of\s+us\b", text, re.I):
         yield Reading("household.occupants", 2, said="the two of us", unit="people")
@@ -573,26 +588,27 @@ def _usage(text: str) -> Iterator[Reading]:
     if re.search(r"\b(?:constant|evenly|steady|even|around\s+the\s+clock|same\s+all\s+day|all\s+day\s+long|flat)\b", text, re.I):
         yield Reading("household.typical_usage_pattern", "constant", said="constant")
         return
-    match = re.search(r"\b(mornings?|evenings?|nights?)\b", text, re.I)
+    match = re.search(r"\b(mornings?|evenings?|nights?)\b|\bafter\s+(?:[5-9]|1[0-1])\s*pm\b|\bafter\s+work\b", text, re.I)
     heavy = re.search(r"\b(?:most|heaviest|heavy|mostly|peak|biggest|highest|the\s+bulk)\b", text, re.I)
     if match and heavy:
-        value = "morning_heavy" if match.group(1).lower().startswith("morning") else "evening_heavy"
+        value = "morning_heavy" if match.group(0).lower().startswith("morning") else "evening_heavy"
         yield Reading("household.typical_usage_pattern", value, said=match.group(0))
 
 
 _PREFERENCE_TOPICS = [
     ("preferences.budget_priority", r"saving\s+money|money|cost|costs|bills?|budget|cheap(?:est)?|price"),
-    ("preferences.green_priority", r"environment(?:al)?|planet|carbon|emissions|green(?:\s+energy)?|climate|clean\s+energy|sustainab\w+"),
+    ("preferences.green_priority", r"environment(?:al)?|planet|carbon|emissions|green(?:\s+energy)?|climate|clean\s+energy|sustainab\w+|eco(?:\s+stuff)?"),
     ("preferences.comfort_priority", r"comfort(?:able)?"),
 ]
 _LOW = re.compile(
     r"\b(?:low|least|doesn'?t\s+(?:really\s+)?matter(?:\s+(?:to|for)\s+(?:me|us))?|don'?t\s+(?:really\s+)?care|not\s+(?:important|a\s+priority|a\s+big\s+deal)|"
-    r"low\s+on\s+my\s+list|bottom|unimportant)\b",
+    r"low\s+on\s+my\s+list|bottom|unimportant|not\s+(?:a\s+)?(?:big\s+)?concern|not\s+worried)\b",
     re.I,
 )
 _MEDIUM = re.compile(r"\b(?:medium|moderate|somewhat|middle|so-so|kind\s+of|sort\s+of|not\s+the\s+top)\b", re.I)
 _HIGH = re.compile(
-    r"\b(?:high|top|most|main|biggest|first|number\s+one|#1|really\s+care|care\s+(?:a\s+lot|most)|matters?|priority|important|care)\b",
+    r"\b(?:high|top|most|main|biggest|first|number\s+one|#1|really\s+care|care\s+(?:a\s+lot|most)|matters?|priority|important|care|"
+    r"as\s+\w+\s+as\s+possible|mostly\s+want)\b",
     re.I,
 )
 
@@ -604,7 +620,9 @@ def _preferences(text: str) -> Iterator[Reading]:
             topic = re.search(r"\b(?:" + words + r")\b", segment, re.I)
             if topic is None:
                 continue
-            level = "low" if _LOW.search(segment) else "medium" if _MEDIUM.search(segment) else "high" if _HIGH.search(segment) else None
+            # "keeping the bill low is what matters most": that "low" is the bill's, not the priority's
+            judged = re.sub(r"\b(?:bills?|costs?|prices?|it|them)\s+(?:low|down)\b", " ", segment, flags=re.I)
+            level = "low" if _LOW.search(judged) else "medium" if _MEDIUM.search(judged) else "high" if _HIGH.search(judged) else None
             if level is None and re.fullmatch(r"\s*\w+\s+(high|medium|low)\s*", segment, re.I):
                 level = segment.split()[-1].lower()
             if level is not None:

@@ -28,7 +28,8 @@ SLOT_FIELDS = {
 
 _GOODBYE = re.compile(
     r"^\s*(?:ok(?:ay)?[,!. ]+)?(?:thanks?(?:\s+you)?[,!. ]+)?(?:bye|goodbye|good\s*bye|see\s+(?:you|ya)|"
-    r"that'?s\s+all(?:\s+for\s+now)?|cya|ttyl|i'?m\s+done|gotta\s+go|talk\s+(?:to\s+you\s+)?later)\b",
+    r"that'?s\s+all(?:\s+for\s+now)?|cya|ttyl|i'?m\s+done|gotta\s+go|talk\s+(?:to\s+you\s+)?later|"
+    r"(?:alright|ok(?:ay)?)[,!.]?\s+later|later|laters|catch\s+you\s+later)\b",
     re.I,
 )
 _REMEMBER = re.compile(
@@ -42,13 +43,13 @@ _FORGET = re.compile(
 )
 _UNDO = re.compile(
     r"^\s*(?:(?:no|nope|nah)[,.!]?\s+)?(?:that'?s|that\s+is|this\s+is|thats)\s+(?:wrong|not\s+right|incorrect|not\s+true|not\s+correct)\b|"
-    r"^\s*(?:undo|scratch\s+that|cancel\s+that|take\s+that\s+back|wrong)\b|^\s*(?:no[,.!]?\s+)?you\s+got\s+(?:it|that)\s+wrong\b",
+    r"^\s*(?:undo|scratch\s+that|cancel\s+that|take\s+that\s+back|wrong)\b|^\s*that'?s\s+not\s+what\s+i\s+(?:said|meant)\b|^\s*(?:no[,.!]?\s+)?you\s+got\s+(?:it|that)\s+wrong\b",
     re.I,
 )
 _SKIP = re.compile(
     r"^\s*(?:skip|pass|later|next|no\s+idea|not\s+sure|unsure|dunno|idk|i\s+don'?t\s+know|don'?t\s+know|"
     r"i'?m\s+not\s+sure|no\s+clue|rather\s+not(?:\s+say)?|prefer\s+not(?:\s+to\s+say)?|none\s+of\s+your\s+business|"
-    r"i\s+don'?t\s+have\s+(?:one|it|that)|n/?a|none|nope|no)\b",
+    r"(?:i\s+)?don'?t\s+have\s+(?:one|it|that|any)|n/?a|none|nope|no)\b",
     re.I,
 )
 _FOLLOW_UP = re.compile(
@@ -77,6 +78,7 @@ _CORRECTING = re.compile(
 _INSTALL = re.compile(r"\b(?:cost|costs|price)\s+to\s+(?:install|put\s+in|add|upgrade)\b|\binstall(?:ation|ing)?\s+cost", re.I)
 _LIVE_EXTRA = re.compile(
     r"\bgood\s+time\s+to\b|\bwill\s+it\s+(?:rain|snow|be\s+(?:sunny|cloudy|hot|cold|windy))\b|"
+    r"\b(?:is\s+it\s+going\s+to|gonna)\s+(?:rain|snow|be\s+(?:sunny|cloudy|hot|cold|windy))\b|"
     r"\b(?:power|electricity)\s+(?:right\s+)?now\b|\bhow\s+much\s+is\s+(?:power|electricity)\b|"
     r"\b(?:run|start|use)\s+the\s+[\w ]{2,20}\s+(?:now|later|tonight|today|tomorrow)\b|\bnow\s+or\s+later\b",
     re.I,
@@ -90,7 +92,8 @@ _PROFILE_QUESTION = re.compile(
     r"\bwhat\s+do\s+you\s+(?:know|remember|have)\s+(?:about|on)\s+me\b|\bwhat(?:'s|\s+is)\s+in\s+my\s+profile\b|"
     r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:am\s+i\s+on|do\s+i\s+have|do\s+you\s+have\s+(?:for\s+me|on\s+file))\b|"
     r"\bwhat(?:'s|\s+is)\s+my\s+(?:zip|city|utility|plan|rate\s+plan|car|ev|charger|solar|battery)\b|"
-    r"\b(?:do\s+you\s+have|you\s+have)\s+(?:saved|on\s+file|stored)\b|\baccording\s+to\s+you\b|\bsaved\s+for\s+me\b",
+    r"\b(?:do\s+you\s+have|you\s+have)\s+(?:saved|on\s+file|stored)\b|\baccording\s+to\s+you\b|\bsaved\s+for\s+me\b|"
+    r"\bdo\s+you\s+think\s+i\s+(?:drive|have|use|live)\b|\bhave\s+me\s+(?:down|as)\b|\bdo\s+you\s+have\s+me\b",
     re.I,
 )
 _UTILITY_WORDS = re.compile(
@@ -212,13 +215,17 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         )
 
     plan_request = params.ready_by_hour is not None or params.target_soc_pct is not None
-    if question_text and hedged and not _WH_QUESTION.match(question_text) and (facts or mentions):
+    if question_text and hedged and not _WH_QUESTION.match(question_text):
         question_text = None  # "our plan might be EV2-A? not sure" is an unsure statement, not a question
     if question_text and not re.search(r"[A-Za-z]", question_text):
         question_text = None  # "???"
     if question_text:
         result = classify(question_text)
         intent, confidence, topic = result.intent, result.confidence, result.topic
+        if topic == "general":
+            topic = classify(body).topic  # "12 kW solar here, what will production look like today?"
+            if intent != "live_data" and topic != "general" and re.search(r"\b(?:today|tonight|tomorrow|now)\b", question_text, re.I):
+                intent, confidence = "live_data", 0.8
         hypothetical = any(c.hypothetical for c in found if c.question) or bool(
             re.match(r"^\s*(?:if|would|could)\b", question_text, re.I)
         )
@@ -272,9 +279,9 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         )
     result = classify(body)
     intent = result.intent
-    if not questions and _SMALLTALK.match(body) and len(body.split()) <= 6:
+    if not question_text and _SMALLTALK.match(body) and len(body.split()) <= 6:
         intent = "smalltalk"
-    elif not questions and (
+    elif not question_text and (
         mentions
         or any(c.someone_else or c.hypothetical or c.hedged for c in found)
         or re.match(r"^\s*(?:i|we|my|our|i'?m|we'?re|it'?s\s+me)\b", body, re.I)

@@ -7,8 +7,10 @@ Facts are only taken from clauses that are plain statements about the user (or t
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _SLACK_LINK = re.compile(r"<(?:https?|mailto):[^>|]*\|([^>]*)>|<(?:https?|mailto):([^>]*)>")
 _SLACK_MENTION = re.compile(r"<[@#!][^>]*>")
@@ -41,9 +43,9 @@ _SOMEONE_ELSE = re.compile(
     r"\b(?:(?:my|our|the)\s+(?:neighbou?rs?|friends?|brother|sister|mom|mum|dad|mother|father|parents?|"
     r"in-?laws?|cousins?|uncle|aunt|boss|co-?workers?|colleagues?|landlord|buddy|coworker|grandparents?)|"
     r"(?:he|she|they)\s+(?:has|have|had|drives?|lives?|uses?|got|is|are|'s|'re)|"
-    r"(?:a|one)\s+(?:friend|neighbou?r|colleague)\s+of\s+mine|people\s+(?:who|with)|(?:someone|somebody)\s+(?:has|had|have|drives|owns|told|said|with)|next\s+door|"
+    r"(?:a|one)\s+(?:friend|neighbou?r|colleague)\s+of\s+mine|(?:a|my)\s+(?:friend|buddy|coworker|co-worker|colleague)\b|people\s+(?:who|with)|(?:someone|somebody)\s+(?:has|had|have|drives|owns|told|said|with)|next\s+door|"
     r"(?:the|a)\s+(?:guy|lady|woman|man|family|folks|people|couple)\s+(?:next|across|down|up|on)|"
-    r"(?:the|our|my)\s+(?:previous|former|old)\s+(?:owners?|house|home|place|apartment|landlord)|"
+    r"(?:the|our|my)\s+(?:previous|former|old|last)\s+(?:owners?|house|home|place|apartment|landlord|rental)|"
     r"(?:my|our)\s+(?:mom|mum|dad|mother|father|parents|grandma|grandpa|brother|sister)\b)\b",
     re.I,
 )
@@ -57,7 +59,7 @@ _NEGATION = re.compile(
 # maybe EV2-A" is not a fact.
 _HEDGE = re.compile(
     r"\b(?:i\s+guess|maybe|perhaps|not\s+sure|i'?m\s+not\s+certain|not\s+certain|might\s+be|"
-    r"could\s+be|possibly|idk|no\s+idea|don'?t\s+know|dunno|no\s+clue)\b",
+    r"could\s+be|possibly|idk|no\s+idea|don'?t\s+know|dunno|no\s+clue|can'?t\s+remember|don'?t\s+remember|forgot)\b",
     re.I,
 )
 # "the solar is 6.5 kW, not 8": the "not" corrects an old value, it does not negate the statement.
@@ -79,6 +81,42 @@ _TYPOS = {
     "cheapist": "cheapest", "chepest": "cheapest", "im": "I'm", "dont": "don't", "thx": "thanks",
 }
 _WORD = re.compile(r"[A-Za-z']+")
+# Words the reader's patterns depend on: a one-letter slip in them ("hosue", "importnt") is read as
+# the word: swapped letters from five letters up, one letter more, less or wrong from six, never a
+# plural — so short and ordinary words are not "corrected" into others.
+_DOMAIN_WORDS = (
+    "house", "important", "electric", "electricity", "charger", "charging", "battery", "batteries", "solar",
+    "panels", "heating", "cooling", "furnace", "baseboard", "priority", "retired", "schedule", "office",
+    "evening", "evenings", "morning", "mornings", "tomorrow", "tonight", "utility", "powerwall", "heaters",
+    "roommates", "environment", "comfort", "remember", "partner", "husband", "installed", "kilowatt",
+)
+# Real words next to those, never "corrected" into them ("charge" is not a typo of "charger").
+_REAL_WORDS = frozenset(
+    "charge charges charged heater heat heats panel cooler cooled office offices offer house housed houses hose "
+    "horse mouse charter chargers batter heating heated evenly morn installs install partners remembered "
+    "utilities cooking booking looking solar solace solid retire retiree retires schedules electrical "
+    "priorities priority comforts comfy furnaces baseboards roommate kilowatts".split()
+)
+
+
+@lru_cache(maxsize=4096)
+def _near_word(word: str) -> str:
+    lowered = word.lower()
+    if len(lowered) < 5 or lowered in _DOMAIN_WORDS or lowered in _REAL_WORDS:
+        return word
+    close = difflib.get_close_matches(lowered, _DOMAIN_WORDS, n=1, cutoff=0.8)
+    if not close or lowered in (close[0] + "s", close[0] + "es") or close[0] in (lowered + "s", lowered + "es"):
+        return word  # a plural is not a typo
+    swapped = sorted(close[0]) == sorted(lowered)  # two letters swapped: "hosue"
+    return close[0] if swapped or (len(lowered) >= 6 and _one_edit(close[0], lowered)) else word
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """One letter inserted, dropped or changed."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    matcher = difflib.SequenceMatcher(None, a, b)
+    return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal") <= 1
 
 
 def clean(text: str) -> str:
@@ -91,6 +129,7 @@ def clean(text: str) -> str:
     text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
     text = text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("−", "-")
     text = _WORD.sub(lambda m: _TYPOS.get(m.group(0).lower(), m.group(0)), text)
+    text = _WORD.sub(lambda m: _near_word(m.group(0)), text)
     # utility names with "and" in them must not be split into clauses: "pg and e", "gas and electric"
     text = re.sub(r"\b(pg|sdg|lg)\s+and\s+(e)\b", r"\1&\2", text, flags=re.I)
     text = re.sub(r"\bgas\s+and\s+electric\b", "gas & electric", text, flags=re.I)
