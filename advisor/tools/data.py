@@ -69,6 +69,25 @@ class DataSources:
     def is_mock(self) -> bool:
         return self.mode == "mock"
 
+    def _utility_tariff(self, profile: UserProfile) -> TariffLookup | None:
+        """No plan named: with OpenEI, the utility's standard residential tariff at the user's place."""
+        location = profile.location
+        if self.openei is None or location is None or not location.utility_provider:
+            return None
+        if location.lat is None or location.lon is None:
+            return None
+        try:
+            tariff, result = self.openei.find_tariff(
+                plan=None, lat=location.lat, lon=location.lon, utility=location.utility_provider
+            )
+        except ApiError:
+            return None
+        warning = (
+            f"You didn't name your rate plan, so I used {tariff.utility}'s {tariff.name} from the OpenEI Utility "
+            "Rate Database; tell me your plan if it's a different one."
+        )
+        return TariffLookup(tariff=tariff, origin="openei", warnings=[warning], is_mock=result.is_mock)
+
     def _flat_tariff(self, profile: UserProfile, warnings: list[str]) -> TariffLookup:
         """No time-of-use tariff to price: one flat price — the user's, else their state's average —
         always said as such; with neither, no prices at all."""
@@ -104,7 +123,8 @@ class DataSources:
         A plan that belongs to another utility is reported, never silently re-priced."""
         location = profile.location
         if location is None or not location.rate_schedule:
-            return self._flat_tariff(profile, [])
+            by_utility = self._utility_tariff(profile)
+            return by_utility if by_utility is not None else self._flat_tariff(profile, [])
         named_utility = location.utility_provider or ""
         utility = normalize_utility(named_utility) if named_utility else None
         plan = normalize_plan(location.rate_schedule) or location.rate_schedule

@@ -1,0 +1,44 @@
+"""A customer of any US utility gets prices: their plan, else their utility's standard tariff from
+OpenEI, else a price they gave, else their state's average — each labelled as what it is."""
+
+from __future__ import annotations
+
+import httpx
+
+from advisor.tools.data import build_data_sources
+from config.files import ToolsConfig
+from config.settings import Settings
+from profiles.models import UserProfile
+
+
+def sources():
+    return build_data_sources(Settings(_env_file=None), ToolsConfig(mode="mock"), httpx.Client())
+
+
+def profile(**location) -> UserProfile:
+    return UserProfile.model_validate({"user_id": "u", "location": location})
+
+
+def test_no_plan_named_uses_the_utilitys_standard_tariff_from_openei() -> None:
+    lookup = sources().resolve_tariff(profile(utility_provider="PG&E", lat=37.77, lon=-122.42))
+    assert lookup.origin == "openei" and lookup.tariff is not None
+    assert "You didn't name your rate plan, so I used Pacific Gas & Electric Co's" in lookup.warnings[0]
+
+
+def test_a_utility_openei_does_not_list_here_gets_the_price_the_user_gave() -> None:
+    lookup = sources().resolve_tariff(
+        profile(utility_provider="Eversource", zip_code="02134", lat=42.35, lon=-71.13, flat_rate_usd_per_kwh=0.31)
+    )
+    assert lookup.origin == "flat" and lookup.tariff.periods[0].usd_per_kwh == 0.31
+    assert lookup.warnings == ["Priced at the flat 31.0¢/kWh you gave me (no hour is cheaper)."]
+
+
+def test_without_a_price_the_states_average_is_used_and_said() -> None:
+    lookup = sources().resolve_tariff(profile(utility_provider="Eversource", zip_code="02134", lat=42.35, lon=-71.13))
+    assert lookup.origin == "flat" and lookup.tariff.periods[0].usd_per_kwh == 0.2961
+    assert "MA's 2023 average residential price, 29.6¢/kWh" in lookup.warnings[0]
+
+
+def test_with_nothing_to_go_on_there_are_no_prices_and_the_user_is_told_what_to_give() -> None:
+    lookup = sources().resolve_tariff(profile(utility_provider="Some Co-op"))
+    assert lookup.tariff is None and "tell me either" in lookup.warnings[-1]
