@@ -136,13 +136,3 @@ def render(context: RecommendContext) -> str:
 def clip(text: str, limit: int = PREVIOUS_CHARS) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def describe_saved(changes: list[dict[str, Any]]) -> str:
-    """'San Francisco, ZIP 94102' for onboarding changes (coordinates and timezone stay quiet)."""
-    parts = []
-    for change in changes:
-        name = change["field"].split(".")[-1]
-        if name in FIELD_LABELS:
-            parts.append(FIELD_LABELS[name].format(change["new_value"]))
-    return ", ".join(parts)

@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from advisor.energy.catalog import known_utilities, normalize_plan, normalize_utility, plans_of
-from advisor.energy.vehicles import vehicle_spec
+from advisor.energy.catalog import known_utilities, normalize_utility, plans_of
 from advisor.state import Intent, Topic
 from advisor.tools.open_meteo import Place
 from profiles.models import UserProfile
@@ -113,76 +112,12 @@ def question_for(slot: str, profile: UserProfile | None, *, first_contact: bool 
     raise KeyError(slot)
 
 
-def parse_answer(
-    slot: str, text: str, *, profile: UserProfile | None, geocode: Geocoder | None
-) -> dict[str, object]:
-    """Field changes (`section.field` -> value) found in an answer to the question for `slot`."""
-    if slot == "location":
-        return _parse_location(text, geocode)
-    if slot == "utility":
-        utility = normalize_utility(text.strip())
-        if utility is None:
-            location = profile.location if profile else None
-            guess = _zip_area(location.zip_code) if location and location.zip_code else None
-            if guess and re.match(r"^\s*(?:yes|yep|yeah|right|correct|that'?s\s+it)\b", text, re.IGNORECASE):
-                utility = guess[3]
-        if utility is None:
-            cleaned = text.strip().strip(".!")
-            # An unknown utility is kept as said (prices need a plan the catalog or OpenEI knows).
-            if 2 <= len(cleaned) <= 60 and not _NOT_SURE.search(cleaned) and len(cleaned.split()) <= 6:
-                return {"location.utility_provider": cleaned}
-            return {}
-        return {"location.utility_provider": utility}
-    if slot == "rate_schedule":
-        words = re.findall(r"[A-Za-z0-9-]+", text)
-        for size in (1, 2, 3):  # "EV2-A", "e tou c", "EV TOU 5"
-            for start in range(len(words) - size + 1):
-                plan = normalize_plan(" ".join(words[start : start + size]))
-                if plan:
-                    return {"location.rate_schedule": plan}
-        return {}
-    if slot == "ev":
-        changes: dict[str, object] = {}
-        spec = vehicle_spec(text)
-        battery = _KWH.search(text)
-        if spec:
-            changes["equipment.ev_model"] = spec.name
-        if battery:
-            changes["equipment.ev_battery_kwh"] = float(battery.group(1))
-        return changes
-    if slot == "solar_size":
-        size = _KW.search(text) or re.fullmatch(r"\s*(\d{1,2}(?:\.\d+)?)\s*", text)
-        return {"equipment.solar_capacity_kw": float(size.group(1))} if size else {}
-    raise KeyError(slot)
+def suggested_utility(profile: UserProfile | None) -> str | None:
+    """The utility the utility question suggests for the user's ZIP ("Around 94102 that's usually PG&E")."""
+    location = profile.location if profile else None
+    area = _zip_area(location.zip_code) if location and location.zip_code else None
+    return area[3] if area else None
 
 
 def _zip_area(zip_code: str) -> tuple[str, float, float, str] | None:
     return _ZIP3.get(zip_code[:3])
-
-
-def _parse_location(text: str, geocode: Geocoder | None) -> dict[str, object]:
-    match = _ZIP.search(text)
-    query = match.group(1) if match else text.strip().strip(".!?")
-    if not match and not (2 <= len(query) <= 60 and re.search(r"[A-Za-z]", query)):
-        return {}
-    place = geocode(query) if geocode else None
-    changes: dict[str, object] = {}
-    if match:
-        changes["location.zip_code"] = match.group(1)
-    if place is not None:
-        changes.update({"location.lat": place.lat, "location.lon": place.lon, "location.city": place.name})
-        if place.timezone:
-            changes["location.timezone"] = place.timezone
-    elif match and _zip_area(match.group(1)):
-        city, lat, lon, _utility = _zip_area(match.group(1))
-        changes.update(
-            {
-                "location.lat": lat,
-                "location.lon": lon,
-                "location.city": city,
-                "location.timezone": "America/Los_Angeles",
-            }
-        )
-    elif not match:
-        changes["location.city"] = query  # kept as said; coordinates come when geocoding answers
-    return changes

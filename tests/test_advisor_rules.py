@@ -15,8 +15,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from advisor.intent import classify, validate_message
 from advisor.memorizer import MemorizeOutputError, Memorizer, normalize_value
 from advisor.nodes.intake import make_intake
-from advisor.onboarding import missing_slots, parse_answer
-from advisor.tools.open_meteo import Place
+from advisor.onboarding import missing_slots
 from advisor.understanding.rules import RuleUnderstander
 from config.files import MemorizerConfig
 from knowledge.models import RetrievedDocument
@@ -115,43 +114,14 @@ def test_slots_needed_per_question() -> None:
     assert missing_slots(configured, "live_data", "solar") == ["solar_size"]
 
 
-def test_answers_are_parsed_without_inventing_values() -> None:
-    place = Place(name="San Diego", lat=32.7, lon=-117.2, timezone="America/Los_Angeles")
-    assert parse_answer("location", "I'm at 92101", profile=None, geocode=lambda q: place) == {
-        "location.zip_code": "92101",
-        "location.lat": 32.7,
-        "location.lon": -117.2,
-        "location.city": "San Diego",
-        "location.timezone": "America/Los_Angeles",
-    }
-    # offline: the small built-in ZIP table gives approximate coordinates
-    assert (
-        parse_answer("location", "94110", profile=None, geocode=lambda q: None)["location.city"]
-        == "San Francisco"
-    )
-    assert parse_answer("location", "?", profile=None, geocode=None) == {}
-    assert parse_answer("utility", "pacific gas and electric", profile=None, geocode=None) == {
-        "location.utility_provider": "PG&E"
-    }
-    assert parse_answer("utility", "not sure", profile=None, geocode=None) == {}
-    assert parse_answer("rate_schedule", "I think it's ev2a", profile=None, geocode=None) == {
-        "location.rate_schedule": "EV2-A"
-    }
-    assert parse_answer("rate_schedule", "no idea", profile=None, geocode=None) == {}
-    assert parse_answer("ev", "a Nissan Leaf with 40 kWh", profile=None, geocode=None) == {
-        "equipment.ev_model": "Nissan Leaf",
-        "equipment.ev_battery_kwh": 40.0,
-    }
-    assert parse_answer("solar_size", "6.5 kW", profile=None, geocode=None) == {
-        "equipment.solar_capacity_kw": 6.5
-    }
-
-
-def test_yes_confirms_the_suggested_utility() -> None:
-    profile = UserProfile.model_validate({"user_id": "u", "location": {"zip_code": "94102"}})
-    assert parse_answer("utility", "yes", profile=profile, geocode=None) == {
-        "location.utility_provider": "PG&E"
-    }
+def test_yes_confirms_the_suggested_utility(data_dir: Path) -> None:
+    service = make_runtime(data_dir).service
+    service.handle_turn("T1-N", "t", "When should I charge my EV?")
+    asked = service.handle_turn("T1-N", "t", "94102")
+    assert "Around 94102 that's usually PG&E." in asked.text
+    confirmed = service.handle_turn("T1-N", "t", "yes")
+    assert confirmed.text.startswith("Saved: your utility is PG&E.")
+    assert service.profiles.get("T1-N").location.utility_provider == "PG&E"
 
 
 def test_an_unusable_answer_re_asks_and_erases_nothing(data_dir: Path) -> None:

@@ -10,13 +10,14 @@ store does not hold.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
 from advisor.energy.utilities import utility_named
 from advisor.intent import classify
-from advisor.onboarding import missing_slots, question_for
+from advisor.onboarding import missing_slots, question_for, suggested_utility
 from advisor.places import find_city, zip_place, zip_state
 from advisor.state import AdvisorState
 from advisor.tools.data import DataSources
@@ -133,6 +134,12 @@ def make_recall(
 
         # --- 1. what the user just said counts at once --------------------------------------
         changes, place_note = _changes(understanding, geocode)
+        agreed = _agrees_to_suggestion(state, understanding, profile)
+        if agreed is not None:  # "yes" to "Around 94102 that's usually PG&E"
+            changes.append(("location.utility_provider", agreed))
+            understanding = understanding.model_copy(
+                update={"slot_answer": understanding.slot_answer.model_copy(update={"status": "answered"})}
+            )
         result = profiles.apply_changes(user_id, changes, source=source) if changes else AppliedChanges()
         for change in result.applied:
             _record_write(user_id, change)
@@ -283,6 +290,17 @@ def _changes(understanding: Understanding, geocode) -> tuple[list[tuple[str, Any
         if place.timezone:
             changes.append(("location.timezone", place.timezone))
     return changes, note
+
+
+_YES = re.compile(r"^\s*(?:yes|yep|yeah|yup|right|correct|that'?s\s+(?:it|right|the\s+one)|sure|exactly)\b", re.I)
+
+
+def _agrees_to_suggestion(state: AdvisorState, understanding: Understanding, profile: UserProfile | None) -> str | None:
+    if state.get("pending_slot") != "utility" or understanding.facts or understanding.slot_answer is None:
+        return None
+    if not _YES.match(state["messages"][-1].content if state.get("messages") else ""):
+        return None
+    return suggested_utility(profile)
 
 
 def _assumed_plan(profile: UserProfile | None, skipped: list[str]) -> tuple[UserProfile, str] | None:
