@@ -424,3 +424,13 @@ def test_two_cars_in_one_message_keep_one_and_say_so(data_dir: Path) -> None:
         "Saved: your EV is a Chevrolet Bolt EV. I can keep only one value for the EV for now, so I saved "
         "the first one you named; tell me if it should be the other."
     )
+
+
+def test_a_household_members_car_does_not_replace_the_users_and_a_correction_is_one_car(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    service.handle_turn("T1-N", "t", "i drive a ioniq 5")
+    wife = service.handle_turn("T1-N", "t", "my wife drives a model y btw")
+    assert wife.text.startswith("I keep one EV per home and yours is the Hyundai Ioniq 5, so I left it")
+    assert service.profiles.get("T1-N").equipment.ev_model == "Hyundai Ioniq 5"
+    corrected = service.handle_turn("T1-N", "t", "actually it's a model y not a model 3")
+    assert corrected.text == "Updated: your EV is a Tesla Model Y (was Hyundai Ioniq 5)."

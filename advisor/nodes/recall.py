@@ -133,6 +133,7 @@ def make_recall(
             return {"user_profile": profile, "response": text + " Tell me if anything is wrong.", "route": "done"}
 
         # --- 1. what the user just said counts at once --------------------------------------
+        understanding, kept_car = _household_car(understanding, profile)
         changes, place_note = _changes(understanding, geocode)
         agreed = _agrees_to_suggestion(state, understanding, profile)
         if agreed is not None:  # "yes" to "Around 94102 that's usually PG&E"
@@ -158,6 +159,8 @@ def make_recall(
                 reason="did not validate; the reply says why",
             )
         said = _said(understanding, result, place_note)
+        if kept_car:
+            said = f"{said} {kept_car}".strip()
         moved = _utility_after_move(result, profile)
         if moved:
             said = f"{said} {moved}".strip()
@@ -290,6 +293,25 @@ def _changes(understanding: Understanding, geocode) -> tuple[list[tuple[str, Any
         if place.timezone:
             changes.append(("location.timezone", place.timezone))
     return changes, note
+
+
+_HOUSEHOLD_MEMBER = re.compile(r"\b(?:wife|husband|partner|spouse|hubby|son|daughter|kid|teen|roommate)\b", re.I)
+
+
+def _household_car(understanding: Understanding, profile: UserProfile | None) -> tuple[Understanding, str | None]:
+    """'my wife drives a Model Y' when the profile already has the user's own EV: the profile keeps one
+    EV, so the user's is not replaced by someone else's in the household without asking."""
+    equipment = profile.equipment if profile else None
+    current = equipment.ev_model if equipment else None
+    fact = next((f for f in understanding.facts if f.field == "equipment.ev_model"), None)
+    if fact is None or not current or fact.value == current or not _HOUSEHOLD_MEMBER.search(fact.words):
+        return understanding, None
+    kept = [f for f in understanding.facts if f.field not in ("equipment.ev_model", "equipment.ev_battery_kwh")]
+    note = (
+        f"I keep one EV per home and yours is the {current}, so I left it; say \"my EV is a {fact.value}\" "
+        "if that's the one you charge at home."
+    )
+    return understanding.model_copy(update={"facts": kept}), note
 
 
 _YES = re.compile(r"^\s*(?:yes|yep|yeah|yup|right|correct|that'?s\s+(?:it|right|the\s+one)|sure|exactly)\b", re.I)

@@ -107,7 +107,7 @@ class DataSources:
         if illustrative:
             warnings = [
                 *warnings,
-                f"Without your rate plan I used {name.split(' average')[0]}'s 2023 average residential price, "
+                f"Without your rate plan I used {name.split(' average')[0].removeprefix('at the ')}'s 2023 average residential price, "
                 f"{price * 100:.1f}¢/kWh ({STATE_PRICES_SOURCE}), as one flat price: on a time-of-use plan some "
                 "hours are cheaper. Tell me your plan or what you pay per kWh.",
             ]
@@ -162,7 +162,7 @@ def _flat_from(profile: UserProfile) -> tuple[float, str, str, bool] | None:
     """(price, plan name, source, illustrative) of the best flat price we have, or None."""
     location = profile.location
     if location is not None and location.flat_rate_usd_per_kwh:
-        return location.flat_rate_usd_per_kwh, "the price you gave", "your own figure", False
+        return location.flat_rate_usd_per_kwh, "at the flat price you gave", "your own figure", False
     state = None
     if location is not None and location.zip_code:
         state = zip_state(location.zip_code)
@@ -172,7 +172,7 @@ def _flat_from(profile: UserProfile) -> tuple[float, str, str, bool] | None:
     price = state_price_usd_per_kwh(state)
     if price is None:
         return None
-    return price, f"{state} average ({STATE_PRICES_YEAR})", STATE_PRICES_URL, True
+    return price, f"at the {state} average price ({STATE_PRICES_YEAR})", STATE_PRICES_URL, True
 
 
 def local_timezone(profile: UserProfile) -> tuple[str, str | None]:

@@ -315,12 +315,16 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         return
     spec, words = found
     rest = text[text.lower().find(words.lower()) + len(words) :]
-    if (second := find_vehicle(rest)) is not None and second[0].name != spec.name:
+    second = find_vehicle(rest)
+    if second is not None and re.search(r"\bnot\b", rest[: rest.lower().find(second[1].lower())], re.I):
+        second = None  # "a model y not a model 3": a correction, not two cars
+    if second is not None and second[0].name != spec.name:
         yield Reading("equipment.ev_model", _as_said(spec.name, words), said=words)
         yield Reading("equipment.ev_model", _as_said(second[0].name, second[1]), said=second[1])
         return
     starts = (
-        r"^\s*(?:(?:it'?s|its|it\s+is|that'?s)\s+)?(?:a\s+|an\s+)?(?:\d{4}\s+)?(?:(?:tesla|chevy|chevrolet|nissan|hyundai|"
+        r"^\s*(?:(?:actually|no\s+wait|no|nope|sorry|oops|wait|i\s+meant)[,.!]?\s+)?(?:(?:it'?s|its|it\s+is|that'?s)\s+)?"
+        r"(?:a\s+|an\s+)?(?:\d{4}\s+)?(?:(?:tesla|chevy|chevrolet|nissan|hyundai|"
         r"kia|ford|vw|volkswagen|rivian|bmw|polestar|audi|toyota|subaru|honda|cadillac|gmc|volvo|jaguar|porsche|fiat|mini|"
         r"jeep|chrysler|lucid)\s+)?"
     )
