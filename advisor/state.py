@@ -60,6 +60,7 @@ class AdvisorState(TypedDict, total=False):
     notices: list[str]  # said before the answer (e.g. "your message was truncated")
     pending_slot: str | None  # the onboarding question asked last turn
     pending_question: str | None  # the question to answer once the slots are filled
+    pending_request: dict[str, Any] | None  # its intent, topic and parameters
     memorized_through_turn: int
     profile_changes: list[dict[str, Any]]
     cited_passages: list[int]  # 1-based numbers of the passages the answer cites

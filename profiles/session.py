@@ -62,6 +62,8 @@ class Session(BaseModel):
     # Onboarding in progress: the slot asked for last, and the question to answer once filled.
     pending_slot: str | None = None
     pending_question: str | None = Field(None, max_length=20000)
+    # ... and how it was understood (intent, topic, parameters), so answering it needs no re-reading
+    pending_request: dict[str, Any] | None = None
     # Onboarding questions the user skipped ("not sure"): not asked again in this thread.
     skipped_slots: list[str] = Field(default_factory=list, max_length=20)
     facts: list[SessionFact] = Field(default_factory=list, max_length=200)

@@ -434,3 +434,19 @@ def test_a_household_members_car_does_not_replace_the_users_and_a_correction_is_
     assert service.profiles.get("T1-N").equipment.ev_model == "Hyundai Ioniq 5"
     corrected = service.handle_turn("T1-N", "t", "actually it's a model y not a model 3")
     assert corrected.text == "Updated: your EV is a Tesla Model Y (was Hyundai Ioniq 5)."
+
+
+def test_the_question_asked_before_onboarding_is_answered_as_it_was_understood(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    service.handle_turn("T1-N", "t", "we're in atlanta w georgia power, i drive a ioniq 5")
+    asked = service.handle_turn("T1-N", "t", "it's at 20% and i need to be full by 7am, when should i plug in?")
+    assert asked.asked_for == "rate_schedule"
+    assert service.sessions.get("T1-N", "t").pending_request == {
+        "intent": "live_data",
+        "topic": "ev_charging",
+        "params": {"ready_by_hour": 7, "target_soc_pct": 100.0, "current_soc_pct": 20.0},
+    }
+    plan = service.handle_turn("T1-N", "t", "not sure")
+    assert "Cheapest before 07:00" in plan.text and "from 20% to 100%" in plan.text
+    earlier = service.handle_turn("T1-N", "t", "what about by 6am instead?")
+    assert "Cheapest before 06:00" in earlier.text and "from 20% to 100%" in earlier.text

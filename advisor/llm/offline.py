@@ -152,11 +152,15 @@ def _analyze(messages: list[BaseMessage], available: list[str]) -> AIMessage:
     if messages and isinstance(messages[-1], ToolMessage):
         return AIMessage(content="Data gathered.")
     human = _last_human(messages)
-    choice = choose_tool(str(human.content) if human else "", available)
+    params = (human.additional_kwargs.get(PARAMS_KEY) if human else None) or {}
+    wants_plan = any(params.get(key) is not None for key in ("ready_by_hour", "target_soc_pct", "current_soc_pct"))
+    if wants_plan and "plan_ev_charging" in available:
+        choice = ("plan_ev_charging", {})  # a deadline or charge level asks for a charging plan
+    else:
+        choice = choose_tool(str(human.content) if human else "", available)
     if choice is None:
         return AIMessage(content="No tool needed.")
     name, args = choice
-    params = (human.additional_kwargs.get(PARAMS_KEY) if human else None) or {}
     args = {**args, **_tool_args(name, params)}
     return AIMessage(
         content="", tool_calls=[{"name": name, "args": args, "id": f"offline-{name}", "type": "tool_call"}]

@@ -23,7 +23,7 @@ from advisor.state import AdvisorState
 from advisor.tools.data import DataSources
 from advisor.tools.http import ApiError
 from advisor.tools.open_meteo import Place
-from advisor.understanding.models import Understanding
+from advisor.understanding.models import RequestParams, Understanding
 from advisor.understanding.rules import SLOT_FIELDS
 from config.clock import Clock
 from config.files import EvalConfig
@@ -177,14 +177,22 @@ def make_recall(
             skipped += [slot_answer.slot] + (["rate_schedule"] if slot_answer.slot == "utility" else [])
             notices.append("No problem, I'll skip that. " + SKIP_NOTE.get(slot_answer.slot, ""))
         answered_slot = slot_answer is not None and slot_answer.status != "not_answered"
+        params = state.get("params")
         if not understanding.wants_answer and pending_question and (answered_slot or result.applied):
-            resumed = classify(pending_question)
-            message, intent, topic = pending_question, resumed.intent, resumed.topic
+            # the question asked before the onboarding questions, as it was understood then
+            request = state.get("pending_request") or {}
+            if request:
+                message, intent, topic = pending_question, request["intent"], request["topic"]
+                params = RequestParams.model_validate(request.get("params") or {})
+            else:  # a session saved before requests were kept
+                resumed = classify(pending_question)
+                message, intent, topic = pending_question, resumed.intent, resumed.topic
         update: dict[str, Any] = {
             "user_profile": profile,
             "message": message,
             "intent": intent,
             "topic": topic,
+            "params": params if params is not None else RequestParams(),
             "pending_slot": None,
             "pending_question": None,
             "skipped_slots": skipped,
@@ -200,6 +208,7 @@ def make_recall(
                 "response": "Sorry, I didn't catch that. " + question_for(pending_slot, profile),
                 "pending_slot": pending_slot,
                 "pending_question": pending_question,
+                "pending_request": state.get("pending_request"),
                 "route": "done",
             }
 
@@ -233,12 +242,21 @@ def make_recall(
                 ),
                 "pending_slot": slot,
                 "pending_question": message if intent == "live_data" else None,
+                "pending_request": {
+                    "intent": intent,
+                    "topic": topic,
+                    "params": params.filled() if params is not None else {},
+                },
                 "route": "done",
             }
         if intent in ("profile_statement", "correction", "forget"):
             response = "" if said else (NOTHING_TO_SAVE if understanding.remember else _not_saved(understanding))
             if place_note:  # we just asked for the ZIP: read the next message as the answer
-                update.update(pending_slot="location", pending_question=pending_question)
+                update.update(
+                    pending_slot="location",
+                    pending_question=pending_question,
+                    pending_request=state.get("pending_request"),
+                )
             return {**update, "missing_slots": [], "response": response, "route": "done"}
         if intent == "smalltalk":
             greeting = "You're all set up. " + GREETING if result.applied and answered_slot else GREETING

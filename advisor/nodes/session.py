@@ -51,6 +51,7 @@ def make_load_session(sessions: SessionRepository):
             "memorized_through_turn": session.memorized_through_turn if session else 0,
             "pending_slot": session.pending_slot if session else None,
             "pending_question": session.pending_question if session else None,
+            "pending_request": session.pending_request if session else None,
             "last_request": session.last_request.model_dump() if session and session.last_request else None,
             "skipped_slots": list(session.skipped_slots) if session else [],
             "prior_facts": [fact.model_dump() for fact in session.facts] if session else [],
@@ -94,6 +95,7 @@ def session_updates(state: AdvisorState) -> dict[str, Any]:
     updates: dict[str, Any] = {
         "pending_slot": state.get("pending_slot"),
         "pending_question": state.get("pending_question"),
+        "pending_request": state.get("pending_request") if state.get("pending_question") else None,
         "skipped_slots": state.get("skipped_slots", []),
     }
     facts = state.get("session_facts") or []

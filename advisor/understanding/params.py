@@ -50,13 +50,16 @@ def read_params(text: str) -> RequestParams:
                 data["ready_by_minute"] = minute
     elif noon := _NOON.search(text):
         data["ready_by_hour"] = 12 if noon.group("word").lower() == "noon" else 0
-    if target := _TARGET.search(text):
+    target = None
+    if re.search(r"\b(?:to\s+full|(?:be|get\s+it|it)\s+full|fully\s+charged|a\s+full\s+charge)\b", text, re.I):
+        data["target_soc_pct"] = 100.0
+    elif target := _TARGET.search(text):
         data["target_soc_pct"] = float(target.group("pct"))
     elif span := _FROM_TO.search(text):  # "from 10 to 80 percent", "at 20%, ... get to 90"
         data["current_soc_pct"], data["target_soc_pct"] = float(span.group(1)), float(span.group(2))
     elif "%" in text and (bare := re.search(r"\b(?:get|charge|go)\s+(?:it\s+)?to\s+(\d{1,3})\b(?!\s*(?:kw|am|pm|:|%))", text, re.I)):
         data["target_soc_pct"] = float(bare.group(1))
-    if current := _CURRENT.search(text):
+    if (current := _CURRENT.search(text)) and "current_soc_pct" not in data:
         value = current.group("pct") or current.group("pct2")
         if target is None or current.start() != target.start():
             data["current_soc_pct"] = float(value)
