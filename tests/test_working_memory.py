@@ -450,3 +450,12 @@ def test_the_question_asked_before_onboarding_is_answered_as_it_was_understood(d
     assert "Cheapest before 07:00" in plan.text and "from 20% to 100%" in plan.text
     earlier = service.handle_turn("T1-N", "t", "what about by 6am instead?")
     assert "Cheapest before 06:00" in earlier.text and "from 20% to 100%" in earlier.text
+
+
+def test_an_infeasible_plan_states_no_saving_and_says_what_is_achievable(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service  # 10:00 in San Francisco
+    service.handle_turn("T1-N", "t", EXAMPLE_1)
+    reply = service.handle_turn("T1-N", "t", "I'm at 20% and need it full by 11am, when should I charge?")
+    assert "saves" not in reply.text
+    assert "more than the time left before 11:00" in reply.text
+    assert "short of 100%" in reply.text and "the full charge would finish at" in reply.text

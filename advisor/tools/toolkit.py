@@ -231,14 +231,36 @@ def plan_charging(
         f"at {power:g} kW: {charge_duration_h(energy.grid_kwh, power):.1f} h. "
         f"Cheapest before {_hm(deadline)}: {windows_text} ({', '.join(periods) or 'none'}) for ${plan.cost_usd:.2f}"
     )
-    if comparison.savings_usd >= 0.01:
+    flat = len({slot.period for slot in prices}) <= 1
+    if not plan.feasible:
+        # A saving is only ever stated between plans that deliver the same energy: here the deadline
+        # cannot be met, so say what is achievable by then, and when the full charge would finish.
+        delivered = max(0.0, energy.grid_kwh - plan.shortfall_kwh)
+        reached = min(target_soc_pct, current_soc_pct + delivered * energy.efficiency / battery_kwh * 100)
+        duration_h = charge_duration_h(energy.grid_kwh, power)
+        finish = now_local + timedelta(hours=duration_h)
+        # priced over the whole charge, not just up to the deadline
+        full = charge_now(
+            hourly_prices(tariff, now_local, int(duration_h) + 2, zone_name),
+            energy_kwh=energy.grid_kwh,
+            power_kw=power,
+            start=now_local,
+        )
+        summary = (
+            f"Needs {energy.grid_kwh:.1f} kWh from the grid ({energy.battery_kwh_added:.1f} kWh into the battery) "
+            f"at {power:g} kW: {charge_duration_h(energy.grid_kwh, power):.1f} h — more than the time left before "
+            f"{_hm(deadline)}. Charging from now until then delivers {delivered:.1f} kWh (to about {reached:.0f}%) "
+            f"for ${plan.cost_usd:.2f}; {plan.shortfall_kwh:.1f} kWh short of {target_soc_pct:g}%. Plugged in now, "
+            f"the full charge would finish at {_hm(finish)} {_day_label(finish, now_local)} for ${full.cost_usd:.2f}."
+        )
+    elif comparison.savings_usd >= 0.01:
         summary += f", vs ${baseline.cost_usd:.2f} if plugged in now (saves ${comparison.savings_usd:.2f})."
+    elif flat:
+        summary += f"; with one flat price every hour costs the same (${baseline.cost_usd:.2f})."
     else:
         summary += (
             f"; plugging in now costs the same (${baseline.cost_usd:.2f}), as it is already a cheap period."
         )
-    if not plan.feasible:
-        summary += f" Not enough time: {plan.shortfall_kwh:.1f} kWh short by {_hm(deadline)}."
     if comparison.solar_first_usd is not None:
         summary += (
             f" Solar surplus before then: {solar_kwh:.1f} kWh; solar-first ${comparison.solar_first_usd:.2f}."
