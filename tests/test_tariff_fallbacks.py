@@ -42,3 +42,24 @@ def test_without_a_price_the_states_average_is_used_and_said() -> None:
 def test_with_nothing_to_go_on_there_are_no_prices_and_the_user_is_told_what_to_give() -> None:
     lookup = sources().resolve_tariff(profile(utility_provider="Some Co-op"))
     assert lookup.tariff is None and "tell me either" in lookup.warnings[-1]
+
+
+def test_comparing_charging_costs_uses_the_cars_limit_and_states_no_saving_when_it_cannot_finish() -> None:
+    from datetime import datetime, timezone
+
+    from advisor.tools.toolkit import TurnContext, compare_charging
+
+    car = UserProfile.model_validate(
+        {
+            "user_id": "u",
+            "location": {"utility_provider": "PG&E", "rate_schedule": "EV2-A", "timezone": "America/Los_Angeles"},
+            "equipment": {"ev_model": "Tesla Model 3", "ev_charger_kw": 11.5},
+        }
+    )
+    now = datetime(2026, 1, 21, 18, 0, tzinfo=timezone.utc)  # 10:00 local
+    context = TurnContext(user_id="u", profile=car, now=now)
+    feasible = compare_charging(sources(), context, kwh=20, ready_by_hour=7)
+    assert feasible.facts["power_kw"] == 7.7  # the Model 3 RWD's on-board limit, not the 11.5 kW charger
+    assert "accepts at most 7.7 kW AC" in " ".join(feasible.assumptions)
+    tight = compare_charging(sources(), context, kwh=40, ready_by_hour=12)
+    assert not tight.facts["feasible"] and tight.facts["savings_usd"] is None and "saves" not in tight.summary

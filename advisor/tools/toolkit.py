@@ -307,26 +307,46 @@ def compare_charging(data: DataSources, context: TurnContext, kwh: float, ready_
     now_local = context.now.astimezone(ZoneInfo(zone_name))
     deadline = _next_local_hour(now_local, ready_by_hour)
     equipment = context.profile.equipment
-    power = (
-        equipment.ev_charger_kw if equipment and equipment.ev_charger_kw else None
-    ) or DEFAULT_LEVEL2_CHARGER_KW
-    prices = hourly_prices(
-        lookup.tariff, now_local, int((deadline - now_local).total_seconds() // 3600) + 2, zone_name
-    )
+    assumptions = [note for note in (zone_note,) if note]
+    charger_kw = equipment.ev_charger_kw if equipment and equipment.ev_charger_kw else None
+    if charger_kw is None:
+        charger_kw = DEFAULT_LEVEL2_CHARGER_KW
+        assumptions.append(f"Level 2 charger of {charger_kw:g} kW (not in your profile)")
+    spec = vehicle_spec(equipment.ev_model if equipment else None, equipment.ev_battery_kwh if equipment else None)
+    power = charging_power_kw(charger_kw, spec.onboard_charger_kw if spec else None)  # the car's limit too
+    if spec and power < charger_kw:
+        assumptions.append(f"the {spec.name} accepts at most {spec.onboard_charger_kw:g} kW AC")
+    duration_h = charge_duration_h(kwh, power)
+    horizon = max(int((deadline - now_local).total_seconds() // 3600), int(duration_h)) + 2
+    prices = hourly_prices(lookup.tariff, now_local, horizon, zone_name)
     plan = cheapest_slots(prices, energy_kwh=kwh, power_kw=power, start=now_local, deadline=deadline)
     baseline = charge_now(prices, energy_kwh=kwh, power_kw=power, start=now_local)
     result = compare_costs(baseline, plan)
-    return Observation(
-        tool=name,
-        summary=(
+    if plan.feasible:
+        summary = (
             f"{kwh:g} kWh at {power:g} kW: ${baseline.cost_usd:.2f} now vs ${plan.cost_usd:.2f} in the cheapest hours "
             f"before {_hm(deadline)} (saves ${result.savings_usd:.2f})."
-        ),
-        facts={"now_usd": baseline.cost_usd, "planned_usd": plan.cost_usd, "savings_usd": result.savings_usd},
+        )
+    else:  # different energy by the deadline: no saving to state
+        summary = (
+            f"{kwh:g} kWh at {power:g} kW takes {duration_h:.1f} h, more than the time before {_hm(deadline)}: "
+            f"plugged in now it costs ${baseline.cost_usd:.2f}; by {_hm(deadline)} only "
+            f"{kwh - plan.shortfall_kwh:.1f} kWh fit, for ${plan.cost_usd:.2f}."
+        )
+    return Observation(
+        tool=name,
+        summary=summary,
+        facts={
+            "now_usd": baseline.cost_usd,
+            "planned_usd": plan.cost_usd,
+            "savings_usd": result.savings_usd if plan.feasible else None,
+            "feasible": plan.feasible,
+            "power_kw": power,
+        },
         source=_tariff_source(lookup, lookup.tariff),
         as_of=_as_of(lookup.tariff),
         is_mock=lookup.is_mock or data.is_mock,
-        assumptions=[note for note in (zone_note,) if note],
+        assumptions=assumptions,
         warnings=lookup.warnings,
     )
 
