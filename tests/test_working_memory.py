@@ -459,3 +459,16 @@ def test_an_infeasible_plan_states_no_saving_and_says_what_is_achievable(data_di
     assert "saves" not in reply.text
     assert "more than the time left before 11:00" in reply.text
     assert "short of 100%" in reply.text and "the full charge would finish at" in reply.text
+
+
+def test_minutes_in_a_deadline_count_and_make_that_7am_re_plans(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service  # 10:00 in San Francisco
+    service.handle_turn("T1-N", "t", EXAMPLE_1)
+    first = service.handle_turn("T1-N", "t", "need 80% by 6:30am, when should i charge?")
+    assert "before 06:30" in first.text
+    brother = service.handle_turn("T1-N", "t", "my brother has solar on his roof")
+    assert brother.text == (
+        "I haven't saved that: it sounds like it's about someone else's home, and I only keep facts about yours."
+    )
+    later = service.handle_turn("T1-N", "t", "make that 7am")
+    assert "before 07:00" in later.text and "I want to get this right" not in later.text

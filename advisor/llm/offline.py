@@ -171,9 +171,9 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
     """The request's parameters (read by intake, merged for a follow-up) as this tool's arguments."""
     args: dict[str, Any] = {}
     if tool == "plan_ev_charging":
-        for key in ("ready_by_hour", "target_soc_pct", "current_soc_pct", "one_session"):
+        for key in ("ready_by_hour", "ready_by_minute", "target_soc_pct", "current_soc_pct", "one_session"):
             if params.get(key) is not None:
-                args[key] = int(params[key]) if key == "ready_by_hour" else params[key]
+                args[key] = int(params[key]) if key.startswith("ready_by") else params[key]
     if tool in ("get_tariff_prices", "get_solar_forecast") and params.get("day") in ("today", "tomorrow"):
         args["day"] = params["day"]
     return args

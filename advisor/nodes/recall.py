@@ -423,8 +423,8 @@ def _not_saved(understanding: Understanding) -> str:
     for reason, text in _REASONS.items():
         fields = [mention.field for mention in understanding.mentions if mention.reason == reason]
         if fields:
-            nouns = join(sorted({_TOPIC_OF.get(field, "that") for field in fields}))
-            reasons.append(f"I haven't saved anything about {nouns}: {text}.")
+            nouns = join(sorted({_TOPIC_OF[field] for field in fields if field in _TOPIC_OF}))
+            reasons.append(f"I haven't saved anything about {nouns}: {text}." if nouns else f"I haven't saved that: {text}.")
     return " ".join(reasons) or (
         "Noted. That isn't something I keep in your profile, so I haven't saved it. What would you like to know?"
     )

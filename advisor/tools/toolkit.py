@@ -54,10 +54,11 @@ def build_tools(data: DataSources) -> list[BaseTool]:
         target_soc_pct: float = 80,
         ready_by_hour: int = 7,
         one_session: bool = False,
+        ready_by_minute: int = 0,
     ) -> str:
-        """Cheapest time to charge the user's EV before ready_by_hour (local 0-23), with costs."""
+        """Cheapest time to charge the user's EV before ready_by_hour:ready_by_minute (local), with costs."""
         return plan_charging(
-            data, runtime.context, current_soc_pct, target_soc_pct, ready_by_hour, one_session
+            data, runtime.context, current_soc_pct, target_soc_pct, ready_by_hour, one_session, ready_by_minute
         ).model_dump_json()
 
     @tool(return_direct=True)
@@ -138,8 +139,8 @@ def _as_of(tariff: Tariff) -> datetime:
     return datetime(tariff.as_of.year, tariff.as_of.month, tariff.as_of.day, tzinfo=timezone.utc)
 
 
-def _next_local_hour(now_local: datetime, hour: int) -> datetime:
-    candidate = now_local.replace(hour=hour, minute=0, second=0, microsecond=0)
+def _next_local_hour(now_local: datetime, hour: int, minute: int = 0) -> datetime:
+    candidate = now_local.replace(hour=hour, minute=minute, second=0, microsecond=0)
     return candidate if candidate > now_local else candidate + timedelta(days=1)
 
 
@@ -150,12 +151,18 @@ def plan_charging(
     target_soc_pct: float,
     ready_by_hour: int,
     one_session: bool,
+    ready_by_minute: int = 0,
 ) -> Observation:
     name = "plan_ev_charging"
     profile = context.profile
     equipment = profile.equipment
-    if not 0 <= ready_by_hour <= 23 or not 0 <= current_soc_pct <= 100 or not 0 <= target_soc_pct <= 100:
-        return _failed(name, "ready_by_hour must be 0-23 and charge levels 0-100 %.", context)
+    if (
+        not 0 <= ready_by_hour <= 23
+        or not 0 <= ready_by_minute <= 59
+        or not 0 <= current_soc_pct <= 100
+        or not 0 <= target_soc_pct <= 100
+    ):
+        return _failed(name, "ready_by_hour must be 0-23, minutes 0-59 and charge levels 0-100 %.", context)
     spec = vehicle_spec(
         equipment.ev_model if equipment else None, equipment.ev_battery_kwh if equipment else None
     )
@@ -181,7 +188,7 @@ def plan_charging(
         assumptions.append(zone_note)
     zone = ZoneInfo(zone_name)
     now_local = context.now.astimezone(zone)
-    deadline = _next_local_hour(now_local, ready_by_hour)
+    deadline = _next_local_hour(now_local, ready_by_hour, ready_by_minute)
     energy = ev_energy_needed(
         battery_kwh=battery_kwh, soc_now_pct=current_soc_pct, soc_target_pct=target_soc_pct
     )

@@ -15,6 +15,9 @@ _DEADLINE = re.compile(
     r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>a\.?m\.?|p\.?m\.?)?(?!\s*%)(?![\d:])",
     re.I,
 )
+_SHORT_TIME = re.compile(
+    r"(?<![\d:])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>a\.?m\.?|p\.?m\.?)(?![\w])", re.I
+)
 _NOON = re.compile(r"\b(?:by|before|until|ready\s+(?:at|by))\s+(?P<word>noon|midnight)\b", re.I)
 _TARGET = re.compile(
     r"\b(?:to|only\s+need|need(?:\s+only)?|(?:need|want)(?:\s+it)?\s+at|want|up\s+to|charge\s+to|get\s+to|get\s+it\s+to|reach|"
@@ -38,6 +41,8 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 def read_params(text: str) -> RequestParams:
     data: dict[str, object] = {}
     deadline = _DEADLINE.search(text)
+    if deadline is None and len(text.split()) <= 6:
+        deadline = _SHORT_TIME.search(text)  # "make that 7am", "6:30 instead"
     if deadline:
         hour, half = int(deadline.group("hour")), (deadline.group("half") or "").lower().replace(".", "")
         if half and 1 <= hour <= 12:

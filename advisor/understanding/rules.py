@@ -14,7 +14,14 @@ from langchain_core.runnables import RunnableConfig
 
 from advisor.intent import classify
 from advisor.understanding.facts import facts_in, place_phrase
-from advisor.understanding.models import ReadingContext, RequestParams, SlotAnswer, StatedFact, Understanding
+from advisor.understanding.models import (
+    Mention,
+    ReadingContext,
+    RequestParams,
+    SlotAnswer,
+    StatedFact,
+    Understanding,
+)
 from advisor.understanding.params import read_params
 from advisor.understanding.text import clauses, clean
 
@@ -56,7 +63,8 @@ _FOLLOW_UP = re.compile(
     r"^\s*(?:and\s+|ok(?:ay)?[,]?\s+|so\s+)?(?:what|how)\s+about\b|^\s*and\s+(?:if|what\s+if|by|for|with|to|at)\b|"
     r"\binstead\b|^\s*what\s+if\b|^\s*(?:and\s+)?(?:if\s+)?(?:i|we)\s+only\s+need\b|^\s*(?:only|just)\s+\d|"
     r"^\s*(?:ok(?:ay)?[,]?\s+)?(?:and\s+)?(?:by|before|until)\s+\d|^\s*same\s+(?:but|for)\b|"
-    r"^\s*(?:and|or|what\s+about|how\s+about)?\s*(?:for\s+)?(?:today|tonight|tomorrow|now|this\s+weekend)\s*\??\s*$",
+    r"^\s*(?:and|or|what\s+about|how\s+about)?\s*(?:for\s+)?(?:today|tonight|tomorrow|now|this\s+weekend)\s*\??\s*$|"
+    r"^\s*(?:ok(?:ay)?[,]?\s+)?(?:make|change)\s+(?:it|that)\b",
     re.I,
 )
 # "we don't have solar anymore", "we sold the Tesla": equipment that is gone is removed.
@@ -277,6 +285,9 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
             hedged=hedged,
             place_query=place_query,
         )
+    if not facts and not mentions and any(c.someone_else for c in found):
+        # "my brother has solar": nothing to read, but say why nothing was kept
+        mentions = [Mention(field="", words=c.text[:500], reason="someone_else") for c in found if c.someone_else]
     result = classify(body)
     intent = result.intent
     if not question_text and _SMALLTALK.match(body) and len(body.split()) <= 6:
