@@ -298,32 +298,7 @@ class ProfileRepository:
             raise InvalidValueError(field_path, value, plain_reason(field_path, value)) from None
         new_value = getattr(updated_section, field_name)
         operation = "set" if old_value is None else ("confirmed" if old_value == new_value else "updated")
-        history = profile.history
-        if operation != "confirmed":
-            entry = HistoryEntry(
-                group=group,
-                field=field_path,
-                operation=operation,
-                old_value=old_value,
-                new_value=new_value,
-                at=now,
-                source=source,
-            )
-            history = [*history, entry][-HISTORY_LIMIT:]
-        updated = profile.model_copy(
-            update={section_name: updated_section, "updated_at": now, "history": history}
-        )
-        record = ChangeRecord(
-            user_id=profile.user_id,
-            field=field_path,
-            operation=operation,
-            old_value=old_value,
-            new_value=new_value,
-            previous_updated_at=section.updated_at if section is not None else None,
-            updated_at=now,
-            source=source,
-        )
-        return UserProfile.model_validate(updated.model_dump()), record
+        return self._commit(profile, field_path, updated_section, old_value, new_value, operation, source, now, group)
 
     def _replace(
         self,
@@ -342,26 +317,40 @@ class ProfileRepository:
         section_name, field_name = split_field_path(field_path)
         section = profile.section(section_name)
         data = section.model_dump() if section is not None else {}
-        updated_section = SECTION_MODELS[section_name].model_validate(
-            {**data, field_name: new, "updated_at": now}
-        )
-        entry = HistoryEntry(
-            group=group,
-            field=field_path,
-            operation=operation,
-            old_value=old,
-            new_value=new,
-            at=now,
-            source=source,
-            undoes=undoes,
-        )
-        updated = profile.model_copy(
-            update={
-                section_name: updated_section,
-                "updated_at": now,
-                "history": [*profile.history, entry][-HISTORY_LIMIT:],
-            }
-        )
+        updated_section = SECTION_MODELS[section_name].model_validate({**data, field_name: new, "updated_at": now})
+        return self._commit(profile, field_path, updated_section, old, new, operation, source, now, group, undoes)
+
+    @staticmethod
+    def _commit(
+        profile: UserProfile,
+        field_path: str,
+        updated_section: Any,
+        old: Any,
+        new: Any,
+        operation: Operation,
+        source: ChangeSource,
+        now: Any,
+        group: int,
+        undoes: int | None = None,
+    ) -> tuple[UserProfile, ChangeRecord]:
+        """The profile with one section replaced, its history entry (a confirmation keeps none), and
+        the change record: the one place both kinds of change are written down."""
+        section_name = field_path.split(".", 1)[0]
+        section = profile.section(section_name)
+        history = profile.history
+        if operation != "confirmed":
+            entry = HistoryEntry(
+                group=group,
+                field=field_path,
+                operation=operation,
+                old_value=old,
+                new_value=new,
+                at=now,
+                source=source,
+                undoes=undoes,
+            )
+            history = [*history, entry][-HISTORY_LIMIT:]
+        updated = profile.model_copy(update={section_name: updated_section, "updated_at": now, "history": history})
         record = ChangeRecord(
             user_id=profile.user_id,
             field=field_path,

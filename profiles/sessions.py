@@ -165,30 +165,11 @@ class SessionRepository:
             self._write(updated)
             return updated
 
-    def set_pending(self, user_id: str, session_id: str, slot: str | None, question: str | None) -> Session:
-        """Remember (or clear) the onboarding question in progress for this thread."""
-        with self._locks.hold((user_id, session_id)):
-            session = self.get(user_id, session_id)
-            if session is None:
-                raise SessionError(f"no session {session_id} for {user_id}")
-            updated = session.model_copy(update={"pending_slot": slot, "pending_question": question})
-            self._write(updated)
-            return updated
-
     def latest(self, user_id: str, *, prefix: str = "") -> Session | None:
         """The user's most recently active session whose id starts with `prefix`."""
         items = self._store.search(self._namespace(user_id), limit=1000)
         candidates = [self._parse(item.value) for item in items if item.key.startswith(prefix)]
         return max(candidates, key=lambda session: session.last_activity_at, default=None)
-
-    def end(self, user_id: str, session_id: str) -> Session:
-        with self._locks.hold((user_id, session_id)):
-            session = self.get(user_id, session_id)
-            if session is None:
-                raise SessionError(f"no session {session_id} for {user_id}")
-            updated = session.model_copy(update={"status": "ended"})
-            self._write(updated)
-            return updated
 
     def list_idle_unmemorized(self, idle_minutes: float) -> list[Session]:
         """Sessions silent for more than `idle_minutes` whose latest turns were never memorized."""

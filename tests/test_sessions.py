@@ -107,9 +107,9 @@ def test_idle_unmemorized_sessions_are_listed_oldest_first(sessions: SessionRepo
 
 
 def test_end_marks_the_session_and_a_new_message_reopens_it(sessions: SessionRepository) -> None:
-    sessions.get_or_create("u1", "s1")
-    assert sessions.end("u1", "s1").status == "ended"
-    assert sessions.append_message("u1", "s1", "user", "one more thing").status == "active"
+    ended = sessions.commit_turn("u1", "s1", user_text="bye", reply_text="Bye!", updates={"status": "ended"})
+    assert ended.status == "ended"
+    assert sessions.commit_turn("u1", "s1", user_text="one more thing", reply_text="ok").status == "active"
 
 
 def test_concurrent_appends_and_memorize_marks_lose_nothing(sessions: SessionRepository) -> None:

@@ -34,7 +34,7 @@ from advisor.understanding.models import (
     Topic,
     Understanding,
 )
-from advisor.understanding.rules import SLOT_FIELDS, RuleUnderstander, fast_path
+from advisor.understanding.rules import SLOT_FIELDS, RuleUnderstander, is_command
 from advisor.understanding.text import clauses, clean
 from profiles.repository import editable_fields
 from profiles.wording import DERIVED_FIELDS
@@ -79,9 +79,9 @@ class ModelUnderstander:
     def understand(
         self, text: str, context: ReadingContext, config: RunnableConfig | None = None
     ) -> Understanding:
-        quick = fast_path(text, context)
-        if quick is not None:
-            return quick
+        rules = self._fallback.understand(text, context)  # read once: commands, clause flags, fallback
+        if is_command(rules):
+            return rules
         try:
             reply = invoke_model(
                 self._model,
@@ -94,25 +94,26 @@ class ModelUnderstander:
             )
             reading = ModelReading.model_validate_json(_json_part(str(reply.content)))
         except (ValidationError, ValueError) as exc:
-            return self._fall_back(text, context, config, f"the model's reading did not validate: {_first_error(exc)}")
+            return self._fall_back(rules, f"the model's reading did not validate: {_first_error(exc)}")
         except Exception as exc:  # the model is down: the rules still read the message
-            return self._fall_back(text, context, config, f"the model did not answer ({type(exc).__name__})")
-        return self._guarded(reading, text, context, config)
+            return self._fall_back(rules, f"the model did not answer ({type(exc).__name__})")
+        return self._guarded(reading, rules, text, context)
 
     # --- internals ------------------------------------------------------------------------
 
-    def _fall_back(self, text: str, context: ReadingContext, config: RunnableConfig | None, why: str) -> Understanding:
+    @staticmethod
+    def _fall_back(rules: Understanding, why: str) -> Understanding:
         logger.warning("Understanding falls back to the rule reader: %s", why)
         if (trace := current_trace()) is not None:
             trace.error(node="intake", kind="understanding_fallback", message=why)
-        return self._fallback.understand(text, context)
+        return rules
 
     def _guarded(
-        self, reading: ModelReading, text: str, context: ReadingContext, config: RunnableConfig | None
+        self, reading: ModelReading, rules: Understanding, text: str, context: ReadingContext
     ) -> Understanding:
-        """The model's facts, kept only when they are the user's own, quoted and known fields."""
+        """The model's facts, kept only when they are the user's own, quoted and known fields
+        (the rule reading supplies the clause flags and place names)."""
         message = clean(text)
-        rules = self._fallback.understand(text, context)  # for the clause flags and place names only
         found = clauses(message)
         facts: list[StatedFact] = []
         dropped: list[str] = []

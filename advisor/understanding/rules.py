@@ -146,12 +146,9 @@ class RuleUnderstander:
         return understand(text, context)
 
 
-def fast_path(text: str, context: ReadingContext) -> Understanding | None:
+def is_command(reading: Understanding) -> bool:
     """The unambiguous commands the rules settle without a model: goodbye, forget, undo."""
-    reading = understand(text, context)
-    if reading.intent == "forget" or reading.undo or (reading.intent == "goodbye" and not reading.facts):
-        return reading
-    return None
+    return reading.intent == "forget" or reading.undo or (reading.intent == "goodbye" and not reading.facts)
 
 
 def understand(text: str, context: ReadingContext | None = None) -> Understanding:
