@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -15,14 +15,18 @@ HOURLY_FIELDS = "temperature_2m,cloud_cover,shortwave_radiation,global_tilted_ir
 
 
 class HourlyWeather(BaseModel):
+    """Hour i runs from `times[i]` to `times[i] + 1 h`: the radiation columns are the mean over that
+    hour; temperature and cloud cover are Open-Meteo's instantaneous values at its end (see
+    `_parse_hourly`)."""
+
     model_config = ConfigDict(frozen=True)
 
     timezone: str
-    times: list[datetime]  # local, timezone-aware, hourly
-    temperature_c: list[float]
-    cloud_cover_pct: list[float]
-    shortwave_w_m2: list[float]
-    tilted_w_m2: list[float]
+    times: list[datetime]  # START of each hour, local, timezone-aware
+    temperature_c: list[float]  # at the end of the hour
+    cloud_cover_pct: list[float]  # at the end of the hour
+    shortwave_w_m2: list[float]  # mean over the hour
+    tilted_w_m2: list[float]  # mean over the hour (plane of array)
 
 
 class Place(BaseModel):
@@ -101,6 +105,21 @@ def _matches(query: str, item: Any) -> bool:
 
 
 def _parse_hourly(result: ApiResult, *, redate: bool) -> HourlyWeather:
+    """Turn Open-Meteo's hourly arrays into hours that START at `times[i]`.
+
+    Open-Meteo's hourly radiation values (`shortwave_radiation`, `global_tilted_irradiance`) are the
+    mean over the PRECEDING hour: "Solar radiation is averaged over the past hour. Use instant for
+    radiation at the indicated time." (https://open-meteo.com/en/docs/satellite-radiation-api; the
+    `_instant` variants are the exception). A value stamped 13:00 is the sunshine of 12:00-13:00, so
+    every stamp moves back one hour here, the one place the response becomes hourly values; PV
+    hours, surplus windows and the sunniest hour then fall in the right hour. The shift is done in
+    UTC, so a daylight-saving change cannot make it two hours or none.
+
+    Temperature and cloud cover are instantaneous at the stamp, i.e. at the END of the hour. They are
+    kept as they are rather than averaged with the previous stamp: within one hour the air
+    temperature moves by a degree or two at most (under 1 % of PV output at -0.4 %/degree), and the
+    first hour has no earlier value to average with.
+    """
     data = result.data
     try:
         zone_name = str(data["timezone"])
@@ -116,6 +135,7 @@ def _parse_hourly(result: ApiResult, *, redate: bool) -> HourlyWeather:
         today = result.fetched_at.astimezone(zone).date()
         shift = timedelta(days=(today - times[0].date()).days)
         times = [(moment.replace(tzinfo=None) + shift).replace(tzinfo=zone) for moment in times]
+    times = [(moment.astimezone(UTC) - timedelta(hours=1)).astimezone(zone) for moment in times]
     if any(len(column) != len(times) for column in columns):
         raise ApiError("open-meteo", "hourly arrays have different lengths")
     temperature, clouds, shortwave, tilted = (

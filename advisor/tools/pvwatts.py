@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from advisor.energy.pv import SYSTEM_LOSSES
 from advisor.tools.http import ApiClient, ApiError, ApiResult
 from advisor.tools.models import SolarEstimate
 
-DEFAULT_LOSSES_PCT = 14
+# The same 14 % DC losses as the hourly model (advisor/energy/pv.py); the inverter is not in them,
+# PVWatts applies its default `inv_eff` of 96 % and `dc_ac_ratio` of 1.2, as the hourly model does.
+DEFAULT_LOSSES_PCT = round(SYSTEM_LOSSES * 100)
 
 
 class PvWattsClient:
