@@ -10,7 +10,8 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from advisor.energy.catalog import (
-    CATALOG_AS_OF,
+    catalog_caveats,
+    catalog_price_basis,
     catalog_tariff,
     normalize_plan,
     normalize_utility,
@@ -23,11 +24,11 @@ from advisor.energy.state_prices import (
     STATE_PRICES_YEAR,
     state_price_usd_per_kwh,
 )
-from advisor.energy.tariff import Tariff, flat_tariff
+from advisor.energy.tariff import TIERED_NOTE_PREFIX, Tariff, flat_tariff
 from advisor.places import find_city, zip_state
 from advisor.tools.http import ApiClient, ApiError
 from advisor.tools.open_meteo import OpenMeteoClient
-from advisor.tools.openei import OpenEiClient
+from advisor.tools.openei import OpenEiClient, TariffMatch
 from advisor.tools.pvwatts import PvWattsClient
 from config.clock import Clock, utc_now
 from config.files import ToolsConfig
@@ -77,16 +78,19 @@ class DataSources:
         if location.lat is None or location.lon is None:
             return None
         try:
-            tariff, result = self.openei.find_tariff(
-                plan=None, lat=location.lat, lon=location.lon, utility=location.utility_provider
+            match, result = self.openei.match_tariff(
+                plan=None, lat=location.lat, lon=location.lon, utility=location.utility_provider, now=self.clock()
             )
         except ApiError:
             return None
+        tariff = match.tariff
         warning = (
             f"You didn't name your rate plan, so I used {tariff.utility}'s {tariff.name} from the OpenEI Utility "
             "Rate Database; tell me your plan if it's a different one."
         )
-        return TariffLookup(tariff=tariff, origin="openei", warnings=[warning], is_mock=result.is_mock)
+        return TariffLookup(
+            tariff=tariff, origin="openei", warnings=[warning, *_tier_notes(tariff)], is_mock=result.is_mock
+        )
 
     def _flat_tariff(self, profile: UserProfile, warnings: list[str]) -> TariffLookup:
         """No time-of-use tariff to price: one flat price — the user's, else their state's average —
@@ -139,8 +143,15 @@ class DataSources:
             )
         if self.openei is not None and location.lat is not None and location.lon is not None:
             try:
-                tariff, result = self.openei.find_tariff(plan=plan, lat=location.lat, lon=location.lon)
-                return TariffLookup(tariff=tariff, origin="openei", warnings=warnings, is_mock=result.is_mock)
+                match, result = self.openei.match_tariff(
+                    plan=plan, lat=location.lat, lon=location.lon, utility=named_utility or None, now=self.clock()
+                )
+                return TariffLookup(
+                    tariff=match.tariff,
+                    origin="openei",
+                    warnings=[*warnings, *openei_warnings(match)],
+                    is_mock=result.is_mock,
+                )
             except ApiError as exc:
                 warnings.append(
                     f"The OpenEI tariff lookup failed ({exc.reason}); using the built-in tariff catalog."
@@ -151,11 +162,41 @@ class DataSources:
                 f"I have no time-of-use prices for plan {location.rate_schedule!r} of {named_utility or 'your utility'}."
             )
             return self._flat_tariff(profile, warnings)
+        basis = catalog_price_basis(tariff.utility, tariff.name)
         warnings.append(
-            f"Prices are illustrative figures from the built-in catalog (as of {CATALOG_AS_OF.isoformat()}), "
-            "not your utility's current tariff sheet."
+            f"Prices are illustrative figures from the built-in catalog ({basis}; time periods as published, "
+            f"effective {tariff.effective or tariff.as_of:%Y-%m-%d}), not your utility's current tariff sheet."
         )
+        warnings.extend(catalog_caveats(tariff.utility, tariff.name))
         return TariffLookup(tariff=tariff, origin="catalog", warnings=warnings, is_mock=self.is_mock)
+
+
+def openei_warnings(match: TariffMatch) -> list[str]:
+    """What an answer priced from an OpenEI match must say: a plan that is a guess (another code,
+    or one of several tariffs that fit, used provisionally — the user is asked which is theirs),
+    a variant OpenEI does not list, and which usage tier the prices are."""
+    said = match.requested or "your plan"
+    warnings: list[str] = []
+    if match.ambiguous:
+        where = f" for {match.utility}" if match.utility and not match.several_utilities else ""
+        warnings.append(
+            f"I found {_and(match.candidates)}{where} near you; which is on your bill? "
+            f"I used {match.candidates[0]} for now."
+        )
+    elif not match.exact:
+        warnings.append(
+            f"OpenEI lists no plan named exactly {said} near you; I used {match.code}, the only one named like it. "
+            "Tell me if your bill says otherwise."
+        )
+    return [*warnings, *match.notes, *_tier_notes(match.tariff)]
+
+
+def _tier_notes(tariff: Tariff) -> list[str]:
+    return [note for note in tariff.notes if note.startswith(TIERED_NOTE_PREFIX)]
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _flat_from(profile: UserProfile) -> tuple[float, str, str, bool] | None:

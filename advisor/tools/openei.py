@@ -1,15 +1,62 @@
-"""OpenEI Utility Rate Database: the tariff a user's plan name refers to, near their location."""
+"""OpenEI Utility Rate Database: the tariff a user's plan name refers to, near their location.
+
+`OpenEiClient.match_tariff` keeps only what can be trusted and says what it could not decide:
+
+1. Items are matched on the plan CODE (and the utility's own plan names), never by substring:
+   "E-TOU-C" is not "E-TOU-C3" (see `advisor/tools/urdb_match.py`). CARE, FERA, medical
+   baseline, net-metering and solar variants are used only when the user's words ask for them.
+2. Only tariffs in effect at `now` count: `startdate` <= now < `enddate` (Unix seconds; no
+   `enddate`: still in effect). Of the versions of one tariff, the newest `startdate` wins.
+3. When different tariffs still match (two plans of a family, or the same code at two
+   utilities near the location), nothing is picked silently: the match is `ambiguous`, lists
+   the `candidates`, and carries a provisional choice the answer must call provisional.
+4. Items that cannot be used (a malformed date, missing or misshapen schedules) are skipped;
+   when nothing usable remains, `ApiError` says why (the caller then uses its catalog).
+"""
 
 from __future__ import annotations
 
+import math
 import re
-from datetime import datetime, timezone
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.energy.tariff import Tariff, TariffError, tariff_from_urdb
 from advisor.energy.utilities import find_utility, utility_named
 from advisor.tools.http import ApiClient, ApiError, ApiResult
+from advisor.tools.urdb_match import match_code, plan_words, squash, variants_in
 
 URDB_VIEW_URL = "https://apps.openei.org/USURDB/rate/view/"
+
+
+class TariffMatch(BaseModel):
+    """The tariff OpenEI gives for a plan, and whether it was the only one that fitted."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tariff: Tariff  # the match; when `ambiguous`, a provisional choice (the first candidate)
+    requested: str | None = None  # the user's words for the plan (None: no plan named)
+    code: str | None = None  # the plan code matched, as the utility writes it ("EV2-A")
+    exact: bool = True  # False: no plan has the user's code; `code` continues it ("E-TOU" -> E-TOU-C)
+    candidates: list[str] = Field(default_factory=list)  # every distinct tariff that matched, chosen first
+    ambiguous: bool = False  # more than one candidate: the user must say which is theirs
+    utility: str | None = None  # the chosen tariff's utility, as the utility table names it
+    several_utilities: bool = False  # the candidates belong to more than one utility
+    notes: list[str] = Field(default_factory=list)  # what the answer must say (a missing variant)
+
+
+@dataclass(frozen=True)
+class _Item:
+    raw: dict[str, Any]
+    name: str
+    utility: str  # the utility table's name when known, else OpenEI's
+    start: int
+    end: int | None
+    code: str | None = None
+    exact: bool = True
 
 
 class OpenEiClient:
@@ -17,10 +64,37 @@ class OpenEiClient:
         self._api = api
 
     def find_tariff(
-        self, *, plan: str | None, lat: float, lon: float, utility: str | None = None
+        self,
+        *,
+        plan: str | None,
+        lat: float,
+        lon: float,
+        utility: str | None = None,
+        now: datetime | None = None,
     ) -> tuple[Tariff, ApiResult]:
-        """The newest approved residential tariff near the location named like `plan`; without a
-        plan, the utility's own residential tariff there (a standard one before optional ones)."""
+        """The one tariff `match_tariff` finds; several different ones are an `ApiError` naming
+        them (a caller that can ask the user should call `match_tariff`)."""
+        match, result = self.match_tariff(plan=plan, lat=lat, lon=lon, utility=utility, now=now)
+        if match.ambiguous:
+            raise ApiError(
+                "openei", f"several tariffs are named like {plan} here: {', '.join(match.candidates)}"
+            )
+        return match.tariff, result
+
+    def match_tariff(
+        self,
+        *,
+        plan: str | None,
+        lat: float,
+        lon: float,
+        utility: str | None = None,
+        now: datetime | None = None,
+    ) -> tuple[TariffMatch, ApiResult]:
+        """Approved residential tariffs near the location, in effect at `now` (default: when the
+        answer was fetched, by the API client's clock): those whose code is `plan`'s; without a
+        plan, the utility's own residential tariff there (its default plan, else a standard one,
+        before optional ones). `utility` is the user's utility: with a plan, it narrows
+        candidates from several utilities to theirs."""
         result = self._api.get_json(
             "",
             {
@@ -37,34 +111,218 @@ class OpenEiClient:
         items = result.data.get("items") if isinstance(result.data, dict) else None
         if not isinstance(items, list):
             raise ApiError("openei", "response has no items list")
-        priced = [item for item in items if isinstance(item, dict) and item.get("energyratestructure")]
+        moment = now or result.fetched_at
+        ours = _utility_name(utility) if utility else None
+        listed = [item for item in items if isinstance(item, dict) and isinstance(item.get("name"), str)]
         if plan:
-            wanted = _squash(plan)
-            matches = [item for item in priced if wanted and wanted in _squash(str(item.get("name", "")))]
+            words = plan_words(plan, ours)
+            named = _named_like(listed, words.code)
+            what = f"named like {plan}"
         else:
-            matches = [item for item in priced if _same_utility(utility, str(item.get("utility", "")))]
-            standard = [item for item in matches if _STANDARD.search(str(item.get("name", "")))]
-            matches = standard or matches
-        if not matches:
-            raise ApiError("openei", f"no residential tariff named like {plan or utility} near this location")
-        newest = max(matches, key=lambda item: item.get("startdate") or 0)
-        start = newest.get("startdate")
-        as_of = (
-            datetime.fromtimestamp(start, timezone.utc).date()
-            if isinstance(start, (int, float))
-            else result.fetched_at.date()
+            words = None
+            named = [
+                _Item(item, item["name"], _utility_name(str(item.get("utility", ""))), 0, None)
+                for item in listed
+            ]
+            named = [item for item in named if _same_utility(utility, str(item.raw.get("utility", "")))]
+            what = f"of {utility or 'your utility'}"
+        if not named:
+            raise ApiError("openei", f"no residential tariff {what} near this location")
+        current = _in_effect(named, moment, what)
+        asked = words.variants if words else frozenset()
+        kept, notes = _variants_asked(current, asked, what)
+        priced = _priced(kept, what)
+        if words is None:
+            return _utility_default(priced, ours or utility), result
+        return _choose(priced, words.said, utility, notes), result
+
+
+def _named_like(items: list[dict[str, Any]], code: str) -> list[_Item]:
+    """Items whose name carries the code exactly; failing that, the code's family members."""
+    found: list[_Item] = []
+    for item in items:
+        utility = _utility_name(str(item.get("utility", "")))
+        match = match_code(code, item["name"], utility)
+        if match is not None:
+            found.append(_Item(item, item["name"], utility, 0, None, match.code, match.exact))
+    exact = [item for item in found if item.exact]
+    return exact or found
+
+
+def _in_effect(items: list[_Item], moment: datetime, what: str) -> list[_Item]:
+    """Items with a readable start date at or before `moment` and no end date, or one after it."""
+    now = moment.timestamp()
+    dated, expired, future, malformed = [], 0, 0, 0
+    for item in items:
+        start = _unix(item.raw.get("startdate"))
+        end = _unix(item.raw.get("enddate")) if item.raw.get("enddate") is not None else None
+        if start is None or (item.raw.get("enddate") is not None and (end is None or end <= start)):
+            malformed += 1
+        elif start > now:
+            future += 1
+        elif end is not None and end <= now:
+            expired += 1
+        else:
+            dated.append(_Item(item.raw, item.name, item.utility, start, end, item.code, item.exact))
+    if not dated:
+        found = ", ".join(
+            f"{count} {kind}"
+            for count, kind in (
+                (expired, "expired"),
+                (future, "not yet in effect"),
+                (malformed, "with unreadable dates"),
+            )
+            if count
         )
+        raise ApiError(
+            "openei", f"no residential tariff {what} is in effect on {moment.date().isoformat()} ({found})"
+        )
+    return dated
+
+
+def _unix(value: Any) -> int | None:
+    """URDB dates are Unix seconds; text, booleans, negatives and non-finite numbers are not."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or value < 0
+    ):
+        return None
+    return int(value)
+
+
+def _variants_asked(items: list[_Item], asked: frozenset[str], what: str) -> tuple[list[_Item], list[str]]:
+    """Items with exactly the variants the user asked for (none, usually). Asked for one OpenEI
+    does not list here: the fewest-extras items that have it, else the plain plan, said in a note."""
+    plain = [item for item in items if not variants_in(item.name)]
+    if not asked:
+        if not plain:
+            kinds = sorted({kind for item in items for kind in variants_in(item.name)})
+            raise ApiError(
+                "openei", f"only {' / '.join(kinds)} versions of the tariff {what} are listed here"
+            )
+        return plain, []
+    having = [item for item in items if asked <= variants_in(item.name)]
+    if having:
+        fewest = min(len(variants_in(item.name)) for item in having)
+        return [item for item in having if len(variants_in(item.name)) == fewest], []
+    if not plain:
+        raise ApiError(
+            "openei", f"no {' / '.join(sorted(asked))} version of the tariff {what} is listed here"
+        )
+    said = " / ".join(sorted(asked))
+    return plain, [
+        f"OpenEI lists no {said} version of this plan here, so these are its standard prices "
+        f"(any {said} discount or credit is not included)."
+    ]
+
+
+def _priced(items: list[_Item], what: str) -> list[tuple[_Item, Tariff]]:
+    """Each item as a Tariff; those that cannot be priced are skipped."""
+    priced, reasons = [], []
+    for item in items:
         try:
             tariff = tariff_from_urdb(
-                newest, source=URDB_VIEW_URL + str(newest.get("label", "")), as_of=as_of
+                item.raw,
+                source=URDB_VIEW_URL + str(item.raw.get("label", "")),
+                as_of=_day(item.start),
             )
-        except (TariffError, ValueError) as exc:
-            raise ApiError("openei", f"tariff cannot be priced: {exc}") from None
-        return tariff, result
+        except (TariffError, ValueError, TypeError) as exc:
+            reasons.append(str(exc))
+            continue
+        priced.append((item, tariff.model_copy(update={"effective": _day(item.start)})))
+    if not priced:
+        raise ApiError("openei", f"tariff {what} cannot be priced: {reasons[0]}")
+    return priced
+
+
+def _day(unix: int) -> date:
+    return datetime.fromtimestamp(unix, timezone.utc).date()
+
+
+def _choose(
+    priced: list[tuple[_Item, Tariff]], said: str, utility: str | None, notes: list[str]
+) -> TariffMatch:
+    """One candidate per distinct tariff: the newest version of each (utility, code); versions
+    with the same start date that price differently stay apart. The user's utility's tariffs
+    come first (the others are dropped when it has any), then its default plan, then the newest."""
+    groups: dict[tuple[str, str], list[tuple[_Item, Tariff]]] = {}
+    for item, tariff in priced:
+        groups.setdefault((item.utility, squash(item.code or "")), []).append((item, tariff))
+    options: list[tuple[str, _Item, Tariff, bool]] = []  # (code, item, tariff, split from its group)
+    for members in groups.values():
+        newest = max(item.start for item, _ in members)
+        latest = [(item, tariff) for item, tariff in members if item.start == newest]
+        distinct: list[tuple[_Item, Tariff]] = []
+        for item, tariff in latest:
+            if not any(_same_prices(tariff, kept) for _, kept in distinct):
+                distinct.append((item, tariff))
+        code = max((item.code or "" for item, _ in members), key=lambda text: text.count("-"))
+        options += [(code, item, tariff, len(distinct) > 1) for item, tariff in distinct]
+    theirs = [option for option in options if _same_utility(utility, str(option[1].raw.get("utility", "")))]
+    options = theirs or options
+    options.sort(
+        key=lambda option: (not _is_default(option[1].utility, option[0]), -option[1].start, option[0])
+    )
+    utilities = {item.utility for _, item, _, _ in options}
+    labels = [
+        item.name if split else (f"{code} ({item.utility})" if len(utilities) > 1 else code)
+        for code, item, _, split in options
+    ]
+    code, item, tariff, _ = options[0]
+    return TariffMatch(
+        tariff=tariff,
+        requested=said,
+        code=code,
+        exact=item.exact,
+        candidates=list(dict.fromkeys(labels)),
+        ambiguous=len(options) > 1,
+        utility=item.utility,
+        several_utilities=len(utilities) > 1,
+        notes=notes,
+    )
+
+
+def _same_prices(one: Tariff, other: Tariff) -> bool:
+    return (
+        [p.usd_per_kwh for p in one.periods] == [p.usd_per_kwh for p in other.periods]
+        and one.weekday_schedule == other.weekday_schedule
+        and one.weekend_schedule == other.weekend_schedule
+        and one.fixed_charges == other.fixed_charges
+    )
+
+
+def _is_plan(name: str, plan: str | None) -> bool:
+    found = match_code(squash(plan), name) if plan else None
+    return bool(found and found.exact)
+
+
+def _is_default(utility: str, code: str) -> bool:
+    known = utility_named(utility)
+    return bool(known and known.default_plan and squash(known.default_plan) == squash(code))
+
+
+def _utility_default(priced: list[tuple[_Item, Tariff]], utility: str | None) -> TariffMatch:
+    """No plan named: the utility's default plan if OpenEI lists it, else a standard tariff,
+    else any of its residential tariffs; the newest. Never ambiguous: the answer already says
+    the plan was not named."""
+    known = utility_named(utility) if utility else None
+    default = [(item, tariff) for item, tariff in priced if known and _is_plan(item.name, known.default_plan)]
+    standard = [(item, tariff) for item, tariff in priced if _STANDARD.search(item.name)]
+    pool = default or standard or priced
+    item, tariff = max(pool, key=lambda pair: pair[0].start)
+    return TariffMatch(tariff=tariff, candidates=[item.name], utility=item.utility)
 
 
 # Without a plan name, a utility's standard residential tariff is the best guess (not an optional one).
 _STANDARD = re.compile(r"\b(?:standard|general|basic|residential\s+service|schedule\s+r\b|rs\b|e-?1\b)", re.I)
+
+
+def _utility_name(text: str) -> str:
+    """'Pacific Gas & Electric Co' -> 'PG&E' (the utility table's name); unknown: as given."""
+    known = utility_named(text) if text.strip() else None
+    return known.name if known else text.strip()
 
 
 def _same_utility(ours: str | None, theirs: str) -> bool:
@@ -74,8 +332,4 @@ def _same_utility(ours: str | None, theirs: str) -> bool:
     known, named = utility_named(ours), find_utility(theirs, answer=True)
     if known is not None and named is not None:
         return known.name == named[0].name
-    return _squash(ours)[:8] in _squash(theirs)
-
-
-def _squash(text: str) -> str:
-    return "".join(ch for ch in text.upper() if ch.isalnum())
+    return squash(ours)[:8] in squash(theirs)
