@@ -2,7 +2,8 @@
 
 ANALYZER_SYSTEM = (
     "You fetch data for a home energy advisor. Call the one tool that answers the user's question. "
-    "Take arguments from the question; otherwise keep the defaults. Do not answer yourself."
+    "Take arguments from the question; otherwise keep the defaults. Do not answer yourself. "
+    "To run an appliance (dryer, dishwasher, washer, laundry, oven, pool pump) now or later, use appliance_advice."
 )
 
 RECOMMEND_SYSTEM = (
@@ -38,8 +39,9 @@ UNDERSTANDING_SYSTEM_TEMPLATE = (
     "circuit of N A: N x 0.192. A kWh figure next to a car is the EV's battery, never a home battery. "
     "Keep signs as said.\n"
     "slot_status (only if 'pending' is given): answered, skipped (skip/don't know/not sure), not_answered.\n"
-    "params: ready_by_hour (0-23), ready_by_minute, target_soc_pct, current_soc_pct, appliance, day "
-    "(today|tomorrow). follow_up: true when it changes the last_request ('what about by 6am instead?')."
+    "params: ready_by_hour (0-23), ready_by_minute, ready_by_day (today|tomorrow|monday..sunday), "
+    "target_soc_pct, current_soc_pct, appliance, day (today|tomorrow), ev_miles_per_month, "
+    "house_kwh_per_month (usage the user states, per month). follow_up: true when it changes the last_request ('what about by 6am instead?')."
 )
 
 

@@ -23,7 +23,8 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from advisor.llm.payloads import CONTEXT_KEY, CONVERSATION_KEY, PARAMS_KEY, UNDERSTANDING_KEY
 from advisor.understanding.models import ReadingContext, Understanding
-from advisor.understanding.rules import stated_facts, understand
+from advisor.understanding.params import read_params
+from advisor.understanding.rules import PLAN_CHOICE, stated_facts, understand
 
 OFFLINE_LABEL = "_(Offline mode: assembled from templates and calculations, without a language model.)_"
 
@@ -120,8 +121,13 @@ def choose_tool(text: str, available: list[str]) -> tuple[str, dict[str, Any]] |
     """The tool a keyword reading of the question calls for, with arguments it states."""
     lowered = text.lower()
     wants = []
+    appliance = None
+    if PLAN_CHOICE.search(lowered):
+        wants.append("compare_rate_plans")
     if re.search(r"\b(charg\w*|ev|car|tesla)\b", lowered):
         wants.append("plan_ev_charging")
+    elif appliance := read_params(text).appliance:
+        wants.append("appliance_advice")  # "is it worth running the dryer now?": a verdict, not a price table
     if re.search(r"\b(typical|per year|yearly|annual|a year)\b", lowered):
         wants.append("get_typical_solar_production")
     if re.search(r"\b(solar|panels?|pv)\b", lowered):
@@ -145,6 +151,8 @@ def choose_tool(text: str, available: list[str]) -> tuple[str, dict[str, Any]] |
             args["current_soc_pct"] = min(100, int(current.group(1) or current.group(2)))
     if name in ("get_tariff_prices", "get_solar_forecast") and "tomorrow" in lowered:
         args["day"] = "tomorrow"
+    if name == "appliance_advice":
+        args["appliance"] = appliance
     return name, args
 
 
@@ -153,7 +161,13 @@ def _analyze(messages: list[BaseMessage], available: list[str]) -> AIMessage:
         return AIMessage(content="Data gathered.")
     human = _last_human(messages)
     params = (human.additional_kwargs.get(PARAMS_KEY) if human else None) or {}
-    wants_plan = any(params.get(key) is not None for key in ("ready_by_hour", "target_soc_pct", "current_soc_pct"))
+    wants_plan = any(
+        params.get(key) is not None for key in ("ready_by_hour", "ready_in_minutes", "target_soc_pct", "current_soc_pct")
+    )
+    text = str(human.content) if human else ""
+    if params.get("appliance") and "appliance_advice" in available and not _EV_WORDS.search(text):
+        # "When should I run the dishwasher (before 10pm)?": a verdict for the appliance, never a charging plan
+        return _call("appliance_advice", _appliance_args(params, text))
     if wants_plan and "plan_ev_charging" in available:
         choice = ("plan_ev_charging", {})  # a deadline or charge level asks for a charging plan
     else:
@@ -174,8 +188,50 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
         for key in ("ready_by_hour", "ready_by_minute", "target_soc_pct", "current_soc_pct", "one_session"):
             if params.get(key) is not None:
                 args[key] = int(params[key]) if key.startswith("ready_by") else params[key]
+        if params.get("ready_by_day"):
+            args["ready_by_day"] = params["ready_by_day"]  # "by Monday 7am", "and on saturday?": days ahead
+        if params.get("ready_in_minutes") is not None:
+            args["ready_in_minutes"] = int(params["ready_in_minutes"])  # "in 1 hour"
+        if params.get("tonight"):
+            args["tonight"] = True
+    if tool == "compare_rate_plans":
+        args.update({key: params[key] for key in ("ev_miles_per_month", "house_kwh_per_month") if params.get(key) is not None})
+    if tool == "get_tariff_prices" and params.get("ready_by_day") and not params.get("day"):
+        args["day"] = params["ready_by_day"]  # "and friday?" after a prices answer: that day's prices
     if tool in ("get_tariff_prices", "get_solar_forecast") and params.get("day") in ("today", "tomorrow"):
         args["day"] = params["day"]
+    return args
+
+
+_EV_WORDS = re.compile(r"\b(?:charg\w*|ev|car|tesla)\b", re.IGNORECASE)
+_BY_MORNING = re.compile(
+    r"\b(?:by|before|until|til|till)\s+(?:the\s+)?(?P<tomorrow>tomorrow\s+)?morning\b", re.IGNORECASE
+)
+MORNING_HOUR = 7  # "by tomorrow morning": done by 07:00, and the reply names that time
+
+
+def _call(name: str, args: dict[str, Any]) -> AIMessage:
+    return AIMessage(
+        content="", tool_calls=[{"name": name, "args": args, "id": f"offline-{name}", "type": "tool_call"}]
+    )
+
+
+def _appliance_args(params: dict[str, Any], text: str) -> dict[str, Any]:
+    """appliance_advice's arguments: the appliance and any deadline ("before 10pm", "by tomorrow
+    morning"), or a day to run it ("tomorrow")."""
+    args: dict[str, Any] = {"appliance": params["appliance"]}
+    if params.get("ready_by_hour") is not None:
+        args["ready_by_hour"] = int(params["ready_by_hour"])
+        if params.get("ready_by_minute") is not None:
+            args["ready_by_minute"] = int(params["ready_by_minute"])
+        if params.get("ready_by_day") == "tomorrow":
+            args["day"] = "tomorrow"
+    elif morning := _BY_MORNING.search(text):
+        args["ready_by_hour"] = MORNING_HOUR
+        if morning.group("tomorrow"):
+            args["day"] = "tomorrow"
+    elif params.get("day") == "tomorrow":
+        args["day"] = "tomorrow"
     return args
 
 
@@ -210,9 +266,7 @@ def offline_answer(context: dict[str, Any]) -> str:
     if passages:
         first = passages[0]
         body = first["text"].split("\n\n", 1)[-1]  # without the "Title — Section" header line
-        sentences = re.split(r"(?<=[.!?])\s+", " ".join(body.split()))
-        body = " ".join(sentence for sentence in sentences[:3] if not sentence.startswith("#"))
-        parts.append(f"{body} [1]")
+        parts.append(f"{passage_excerpt(body)} [1]")
         parts.append(f"Source: [1] {first['text'].split(' — ')[0]} ({first['source']}).")
     elif intent == "knowledge":
         parts.append("I don't have a knowledge-base passage on that yet, so I can't answer it reliably.")
@@ -224,6 +278,50 @@ def offline_answer(context: dict[str, Any]) -> str:
         parts.append(f"Your profile says {stale} — is that still right?")
     parts.append(OFFLINE_LABEL)
     return "\n\n".join(parts)
+
+
+_ABBREVIATION_END = re.compile(r"(?:\b[ap]\.m\.|\be\.g\.|\bi\.e\.|\bvs\.|\betc\.|\bapprox\.|\bNo\.)$", re.I)
+EXCERPT_CHARS = 700
+
+
+def _sentences(text: str) -> list[str]:
+    """Sentences of a paragraph; "4-9 p.m. every day" is not two sentences."""
+    pieces = re.split(r"(?<=[.!?])\s+", " ".join(text.split()))
+    sentences: list[str] = []
+    for piece in pieces:
+        if sentences and _ABBREVIATION_END.search(sentences[-1]) and not piece[:1].isupper():
+            sentences[-1] += " " + piece
+        else:
+            sentences.append(piece)
+    return sentences
+
+
+def passage_excerpt(body: str, limit: int = EXCERPT_CHARS) -> str:
+    """The start of a passage as the answer: whole lines, a list kept whole (a list cut after
+    two of its three items says something the source does not), a long paragraph cut at a
+    sentence end."""
+    lines = [line.rstrip() for line in body.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    kept: list[str] = []
+    size = 0
+    for index, line in enumerate(lines):
+        is_item = line.lstrip().startswith(("- ", "* ")) or bool(re.match(r"\s*\d+\.\s", line))
+        if kept and size + len(line) > limit and not (is_item and size + len(line) <= 2 * limit):
+            break
+        if not kept and len(line) > limit and not is_item:
+            sentences = _sentences(line)
+            taken = [sentences[0]]
+            for sentence in sentences[1:]:
+                if len(" ".join([*taken, sentence])) > limit:
+                    break
+                taken.append(sentence)
+            kept.append(" ".join(taken))
+            break
+        kept.append(line)
+        size += len(line)
+        # a list's lead-in ("EV-TOU-5 has three price levels:") must bring its items
+        if index + 1 < len(lines) and line.endswith(":"):
+            continue
+    return "\n".join(kept)
 
 
 # --- memorizer: the rule reader's facts ----------------------------------------------------

@@ -10,13 +10,21 @@ recommend node explains it, so a turn needs two LLM calls, not four.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from langchain.tools import ToolRuntime
 from langchain_core.tools import BaseTool, tool
 
+from advisor.energy.appliances import (
+    APPLIANCES,
+    MIN_SAVING_SHARE,
+    MIN_SAVING_USD,
+    appliance_for,
+    appliance_verdict,
+    cheapest_windows,
+)
 from advisor.energy.ev import (
     DEFAULT_LEVEL2_CHARGER_KW,
     charge_duration_h,
@@ -27,9 +35,11 @@ from advisor.energy.ev import (
     compare_costs,
     ev_energy_needed,
 )
-from advisor.energy.pv import pv_forecast, surplus_windows
-from advisor.energy.tariff import Tariff, hourly_prices, period_windows
+from advisor.energy.holidays import holiday_name
+from advisor.energy.pv import INVERTER_EFFICIENCY, SYSTEM_LOSSES, pv_forecast, surplus_windows
+from advisor.energy.tariff import Tariff, hourly_prices, period_label, period_windows
 from advisor.energy.vehicles import vehicle_spec
+from advisor.tools import plan_choice
 from advisor.tools.data import DataSources, TariffLookup, local_timezone
 from advisor.tools.http import ApiError
 from advisor.tools.models import Observation, RatePeriod, RateSchedule
@@ -55,24 +65,38 @@ def build_tools(data: DataSources) -> list[BaseTool]:
         ready_by_hour: int = 7,
         one_session: bool = False,
         ready_by_minute: int = 0,
+        ready_by_day: str | None = None,
+        ready_in_minutes: int | None = None,
+        tonight: bool = False,
     ) -> str:
-        """Cheapest time to charge the user's EV before ready_by_hour:ready_by_minute (local), with costs."""
+        """Cheapest time to charge the user's EV before ready_by_hour:ready_by_minute (local) on
+        ready_by_day ('today', 'tomorrow' or a weekday such as 'monday'; default: the next time that
+        hour comes), or ready_in_minutes from now ('in 1 hour'); tonight=True when the user said
+        tonight (ready the morning after). With costs."""
         return plan_charging(
-            data, runtime.context, current_soc_pct, target_soc_pct, ready_by_hour, one_session, ready_by_minute
+            data,
+            runtime.context,
+            current_soc_pct,
+            target_soc_pct,
+            ready_by_hour,
+            one_session,
+            ready_by_minute,
+            ready_by_day,
+            ready_in_minutes=ready_in_minutes,
+            tonight=tonight,
         ).model_dump_json()
 
     @tool(return_direct=True)
     def compare_charging_costs(
-        runtime: ToolRuntime[TurnContext, Any], kwh: float, ready_by_hour: int = 7
+        runtime: ToolRuntime[TurnContext, Any], kwh: float, ready_by_hour: int = 7, ready_by_day: str | None = None
     ) -> str:
-        """Cost of charging kwh now vs in the cheapest hours before ready_by_hour."""
-        return compare_charging(data, runtime.context, kwh, ready_by_hour).model_dump_json()
+        """Cost of charging kwh now vs in the cheapest hours before ready_by_hour (on ready_by_day)."""
+        return compare_charging(data, runtime.context, kwh, ready_by_hour, ready_by_day).model_dump_json()
 
     @tool(return_direct=True)
-    def get_tariff_prices(
-        runtime: ToolRuntime[TurnContext, Any], day: Literal["today", "tomorrow"] = "today"
-    ) -> str:
-        """The user's time-of-use periods and $/kWh prices for a day."""
+    def get_tariff_prices(runtime: ToolRuntime[TurnContext, Any], day: str = "today") -> str:
+        """The user's time-of-use periods and $/kWh prices for a day: today, tomorrow or a weekday
+        ('saturday' = the next Saturday, today if it is Saturday)."""
         return tariff_prices(data, runtime.context, day).model_dump_json()
 
     @tool(return_direct=True)
@@ -92,13 +116,32 @@ def build_tools(data: DataSources) -> list[BaseTool]:
         """Typical yearly and monthly output of the user's solar panels (PVWatts)."""
         return typical_solar(data, runtime.context).model_dump_json()
 
+    @tool(return_direct=True)
+    def compare_rate_plans(
+        runtime: ToolRuntime[TurnContext, Any],
+        house_kwh_per_month: float | None = None,
+        ev_kwh_per_month: float | None = None,
+        ev_miles_per_month: float | None = None,
+    ) -> str:
+        """Which of the user's utility's rate plans is cheapest for them: a year's bill on each plan
+        (fixed charges included) from their usage; give the usage the user stated, if any."""
+        return plan_choice.compare_rate_plans(
+            data,
+            runtime.context,
+            house_kwh_per_month=house_kwh_per_month,
+            ev_kwh_per_month=ev_kwh_per_month,
+            ev_miles_per_month=ev_miles_per_month,
+        ).model_dump_json()
+
     return [
         plan_ev_charging,
         compare_charging_costs,
+        compare_rate_plans,
         get_tariff_prices,
         get_weather_forecast,
         get_solar_forecast,
         get_typical_solar_production,
+        _appliance_tool(data),
     ]
 
 
@@ -114,7 +157,11 @@ def _failed(
 
 
 def _hm(moment: datetime) -> str:
-    return moment.strftime("%H:%M")
+    """'02:51'; on a fall-back night the repeated hour carries its zone ('01:30 PDT', '01:30 PST')."""
+    label = moment.strftime("%H:%M")
+    if moment.tzinfo is not None and moment.replace(fold=1 - moment.fold).utcoffset() != moment.utcoffset():
+        label += f" {moment.tzname()}"
+    return label
 
 
 def _day_label(moment: datetime, now_local: datetime) -> str:
@@ -129,6 +176,20 @@ def _day_label(moment: datetime, now_local: datetime) -> str:
     )
 
 
+def _window_text(start: datetime, end: datetime, now_local: datetime) -> str:
+    """'01:40-07:00 tomorrow', or '21:26 today-07:00 tomorrow' when it runs past midnight."""
+    first, last = _day_label(start, now_local), _day_label(end, now_local)
+    if first == last or (end.hour, end.minute) == (0, 0) and end - start <= timedelta(days=1):
+        return f"{_hm(start)}-{_hm(end)} {first}"
+    return f"{_hm(start)} {first}-{_hm(end)} {last}"
+
+
+def _normal_day(day: str | None) -> str | None:
+    """'Monday' -> 'monday'; anything but today/tomorrow/a weekday -> None."""
+    cleaned = (day or "").strip().lower()
+    return cleaned if cleaned in ("today", "tomorrow", *_WEEKDAY_NAMES) else None
+
+
 def _tariff_source(lookup: TariffLookup, tariff: Tariff) -> str:
     origins = {"openei": "OpenEI Utility Rate Database", "flat": "one flat price"}
     origin = origins.get(lookup.origin, "built-in tariff catalog")
@@ -139,9 +200,42 @@ def _as_of(tariff: Tariff) -> datetime:
     return datetime(tariff.as_of.year, tariff.as_of.month, tariff.as_of.day, tzinfo=timezone.utc)
 
 
-def _next_local_hour(now_local: datetime, hour: int, minute: int = 0) -> datetime:
-    candidate = now_local.replace(hour=hour, minute=minute, second=0, microsecond=0)
-    return candidate if candidate > now_local else candidate + timedelta(days=1)
+_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MAX_DAYS_AHEAD = 7
+
+
+def _next_local_hour(now_local: datetime, hour: int, minute: int = 0, day: str | None = None) -> datetime:
+    """The deadline as a local time: the next `hour:minute`, or that time on `day` ('today',
+    'tomorrow', 'monday', ...; a weekday means its next date, a week ahead when it has passed).
+    Built on the calendar date, so a deadline across a DST change keeps its wall-clock time."""
+    zone = now_local.tzinfo
+    today = now_local.date()
+    if day == "tomorrow":
+        dates = [today + timedelta(days=1)]
+    elif day in _WEEKDAY_NAMES:
+        ahead = (_WEEKDAY_NAMES.index(day) - today.weekday()) % 7
+        dates = [today + timedelta(days=ahead), today + timedelta(days=ahead + 7)]
+    else:  # 'today' or nothing: the next time the clock shows hour:minute
+        dates = [today, today + timedelta(days=1)]
+    for candidate_day in dates:
+        candidate = datetime(candidate_day.year, candidate_day.month, candidate_day.day, hour, minute, tzinfo=zone)
+        # round-trip through UTC so a wall time that does not exist (spring forward) becomes a real one
+        candidate = candidate.astimezone(timezone.utc).astimezone(zone)
+        if candidate.timestamp() > now_local.timestamp():
+            return candidate
+    return candidate
+
+
+def _hours_until(now_local: datetime, deadline: datetime) -> float:
+    """Real hours between two local times (same-zone subtraction would use wall-clock time)."""
+    return (deadline.timestamp() - now_local.timestamp()) / 3600
+
+
+def _deadline_label(deadline: datetime, now_local: datetime) -> str:
+    """'07:00', or '07:00 Mon 30 Nov' when the deadline is not within the next day."""
+    if deadline.timestamp() - now_local.timestamp() <= 24 * 3600:
+        return _hm(deadline)
+    return f"{_hm(deadline)} {deadline:%a %d %b}"
 
 
 def plan_charging(
@@ -152,6 +246,10 @@ def plan_charging(
     ready_by_hour: int,
     one_session: bool,
     ready_by_minute: int = 0,
+    ready_by_day: str | None = None,
+    *,
+    ready_in_minutes: int | None = None,
+    tonight: bool = False,
 ) -> Observation:
     name = "plan_ev_charging"
     profile = context.profile
@@ -163,6 +261,11 @@ def plan_charging(
         or not 0 <= target_soc_pct <= 100
     ):
         return _failed(name, "ready_by_hour must be 0-23, minutes 0-59 and charge levels 0-100 %.", context)
+    day = _normal_day(ready_by_day)
+    if ready_by_day and day is None:
+        return _failed(name, f"ready_by_day must be today, tomorrow or a weekday, not {ready_by_day!r}.", context)
+    if ready_in_minutes is not None and not 1 <= ready_in_minutes <= 7 * 24 * 60:
+        return _failed(name, "ready_in_minutes must be between 1 minute and 7 days.", context)
     spec = vehicle_spec(
         equipment.ev_model if equipment else None, equipment.ev_battery_kwh if equipment else None
     )
@@ -188,14 +291,19 @@ def plan_charging(
         assumptions.append(zone_note)
     zone = ZoneInfo(zone_name)
     now_local = context.now.astimezone(zone)
-    deadline = _next_local_hour(now_local, ready_by_hour, ready_by_minute)
+    if ready_in_minutes is not None:  # "in 1 hour": from now, to the minute
+        deadline = (context.now.astimezone(timezone.utc) + timedelta(minutes=ready_in_minutes)).astimezone(zone)
+    else:
+        if tonight and day is None and now_local.hour < 12:
+            day = "tomorrow"  # "tonight" said at 4 am means this evening, ready the morning after
+        deadline = _next_local_hour(now_local, ready_by_hour, ready_by_minute, day)
     energy = ev_energy_needed(
         battery_kwh=battery_kwh, soc_now_pct=current_soc_pct, soc_target_pct=target_soc_pct
     )
     assumptions.append(
         f"charging efficiency {energy.efficiency:.0%}; from {current_soc_pct:g}% to {target_soc_pct:g}%"
     )
-    hours = int((deadline - now_local).total_seconds() // 3600) + 2
+    hours = int(_hours_until(now_local, deadline)) + 2
     prices = hourly_prices(tariff, now_local, hours, zone_name)
     planner = cheapest_contiguous_window if one_session else cheapest_slots
     plan = planner(prices, energy_kwh=energy.grid_kwh, power_kw=power, start=now_local, deadline=deadline)
@@ -229,23 +337,21 @@ def plan_charging(
         except ApiError as exc:
             warnings.append(f"No solar forecast ({exc.reason}); the plan uses prices only.")
     comparison = compare_costs(baseline, plan, solar_surplus_kwh=solar_kwh)
-    windows_text = (
-        ", ".join(f"{_hm(a)}-{_hm(b)} {_day_label(a, now_local)}" for a, b in plan.windows()) or "no hours"
-    )
-    periods = sorted({slot.period.replace("_", "-") for slot in plan.slots})
+    windows_text = ", ".join(_window_text(a, b, now_local) for a, b in plan.windows()) or "no hours"
+    periods = sorted({slot.label or slot.period for slot in plan.slots})
     summary = (
         f"Needs {energy.grid_kwh:.1f} kWh from the grid ({energy.battery_kwh_added:.1f} kWh into the battery) "
         f"at {power:g} kW: {charge_duration_h(energy.grid_kwh, power):.1f} h. "
-        f"Cheapest before {_hm(deadline)}: {windows_text} ({', '.join(periods) or 'none'}) for ${plan.cost_usd:.2f}"
+        f"Cheapest before {_deadline_label(deadline, now_local)}: {windows_text} ({', '.join(periods) or 'none'}) for ${plan.cost_usd:.2f}"
     )
-    flat = len({slot.period for slot in prices}) <= 1
+    flat = len({period.usd_per_kwh for period in tariff.periods}) <= 1  # the plan, not just these hours
     if not plan.feasible:
         # A saving is only ever stated between plans that deliver the same energy: here the deadline
         # cannot be met, so say what is achievable by then, and when the full charge would finish.
         delivered = max(0.0, energy.grid_kwh - plan.shortfall_kwh)
         reached = min(target_soc_pct, current_soc_pct + delivered * energy.efficiency / battery_kwh * 100)
         duration_h = charge_duration_h(energy.grid_kwh, power)
-        finish = now_local + timedelta(hours=duration_h)
+        finish = (now_local.astimezone(timezone.utc) + timedelta(hours=duration_h)).astimezone(now_local.tzinfo)
         # priced over the whole charge, not just up to the deadline
         full = charge_now(
             hourly_prices(tariff, now_local, int(duration_h) + 2, zone_name),
@@ -256,7 +362,7 @@ def plan_charging(
         summary = (
             f"Needs {energy.grid_kwh:.1f} kWh from the grid ({energy.battery_kwh_added:.1f} kWh into the battery) "
             f"at {power:g} kW: {charge_duration_h(energy.grid_kwh, power):.1f} h — more than the time left before "
-            f"{_hm(deadline)}. Charging from now until then delivers {delivered:.1f} kWh (to about {reached:.0f}%) "
+            f"{_deadline_label(deadline, now_local)}. Charging from now until then delivers {delivered:.1f} kWh (to about {reached:.0f}%) "
             f"for ${plan.cost_usd:.2f}; {plan.shortfall_kwh:.1f} kWh short of {target_soc_pct:g}%. Plugged in now, "
             f"the full charge would finish at {_hm(finish)} {_day_label(finish, now_local)} for ${full.cost_usd:.2f}."
         )
@@ -303,16 +409,21 @@ def plan_charging(
     )
 
 
-def compare_charging(data: DataSources, context: TurnContext, kwh: float, ready_by_hour: int) -> Observation:
+def compare_charging(
+    data: DataSources, context: TurnContext, kwh: float, ready_by_hour: int, ready_by_day: str | None = None
+) -> Observation:
     name = "compare_charging_costs"
-    if not 0 < kwh <= 500 or not 0 <= ready_by_hour <= 23:
-        return _failed(name, "kwh must be between 0 and 500 and ready_by_hour 0-23.", context)
+    day = _normal_day(ready_by_day)
+    if not 0 < kwh <= 500 or not 0 <= ready_by_hour <= 23 or (ready_by_day and day is None):
+        return _failed(
+            name, "kwh must be between 0 and 500, ready_by_hour 0-23 and ready_by_day today, tomorrow or a weekday.", context
+        )
     lookup = data.resolve_tariff(context.profile)
     if lookup.tariff is None:
         return _failed(name, "I can't price charging without your rate plan.", context, lookup.warnings)
     zone_name, zone_note = local_timezone(context.profile)
     now_local = context.now.astimezone(ZoneInfo(zone_name))
-    deadline = _next_local_hour(now_local, ready_by_hour)
+    deadline = _next_local_hour(now_local, ready_by_hour, 0, day)
     equipment = context.profile.equipment
     assumptions = [note for note in (zone_note,) if note]
     charger_kw = equipment.ev_charger_kw if equipment and equipment.ev_charger_kw else None
@@ -324,7 +435,7 @@ def compare_charging(data: DataSources, context: TurnContext, kwh: float, ready_
     if spec and power < charger_kw:
         assumptions.append(f"the {spec.name} accepts at most {spec.onboard_charger_kw:g} kW AC")
     duration_h = charge_duration_h(kwh, power)
-    horizon = max(int((deadline - now_local).total_seconds() // 3600), int(duration_h)) + 2
+    horizon = max(int(_hours_until(now_local, deadline)), int(duration_h)) + 2
     prices = hourly_prices(lookup.tariff, now_local, horizon, zone_name)
     plan = cheapest_slots(prices, energy_kwh=kwh, power_kw=power, start=now_local, deadline=deadline)
     baseline = charge_now(prices, energy_kwh=kwh, power_kw=power, start=now_local)
@@ -332,11 +443,12 @@ def compare_charging(data: DataSources, context: TurnContext, kwh: float, ready_
     if plan.feasible:
         summary = (
             f"{kwh:g} kWh at {power:g} kW: ${baseline.cost_usd:.2f} now vs ${plan.cost_usd:.2f} in the cheapest hours "
-            f"before {_hm(deadline)} (saves ${result.savings_usd:.2f})."
+            f"before {_deadline_label(deadline, now_local)} (saves ${result.savings_usd:.2f})."
         )
     else:  # different energy by the deadline: no saving to state
         summary = (
-            f"{kwh:g} kWh at {power:g} kW takes {duration_h:.1f} h, more than the time before {_hm(deadline)}: "
+            f"{kwh:g} kWh at {power:g} kW takes {duration_h:.1f} h, more than the time before "
+            f"{_deadline_label(deadline, now_local)}: "
             f"plugged in now it costs ${baseline.cost_usd:.2f}; by {_hm(deadline)} only "
             f"{kwh - plan.shortfall_kwh:.1f} kWh fit, for ${plan.cost_usd:.2f}."
         )
@@ -366,18 +478,27 @@ def tariff_prices(data: DataSources, context: TurnContext, day: str) -> Observat
     tariff = lookup.tariff
     zone_name, zone_note = local_timezone(context.profile)
     now_local = context.now.astimezone(ZoneInfo(zone_name))
-    target = now_local.date() + timedelta(days=1 if day == "tomorrow" else 0)
+    wanted = _normal_day(day)
+    if wanted is None:
+        return _failed(name, f"day must be today, tomorrow or a weekday, not {day!r}.", context)
+    if wanted in _WEEKDAY_NAMES:
+        target = now_local.date() + timedelta(days=(_WEEKDAY_NAMES.index(wanted) - now_local.weekday()) % 7)
+    else:
+        target = now_local.date() + timedelta(days=1 if wanted == "tomorrow" else 0)
+    day = "today" if target == now_local.date() else "tomorrow" if target == now_local.date() + timedelta(days=1) else target.strftime("%A")
     runs = period_windows(tariff, target, zone_name)
     current = tariff.period_at(now_local)
     text = ", ".join(
-        f"{period.replace('_', '-')} {start:02d}:00-{end:02d}:00 ${price:.2f}"
+        f"{period_label(tariff, period)} {start:02d}:00-{end:02d}:00 ${price:.2f}"
         for period, start, end, price in runs
     )
-    summary = f"{tariff.utility} {tariff.name} {day} ({target:%a %d %b}): {text} per kWh."
+    day_type = tariff.day_type(target)
+    kind = {"holiday": f"{holiday_name(tariff.holiday_calendar, target)}, priced as a weekend", "weekend": "weekend"}
+    summary = f"{tariff.utility} {tariff.name} {day} ({target:%a %d %b}{', ' + kind[day_type] if day_type in kind else ''}): {text} per kWh."
     if day == "today":
-        summary += (
-            f" Now ({_hm(now_local)}): {current.name.replace('_', '-')} at ${current.usd_per_kwh:.2f}/kWh."
-        )
+        summary += f" Now ({_hm(now_local)}): {current.display} at ${current.usd_per_kwh:.2f}/kWh."
+    for charge in tariff.fixed_charges:
+        summary += f" Plus a fixed {charge.name} of ${charge.usd_per_month:.2f} a month ({charge.note or charge.source})."
     weekday = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"][target.weekday()]
     schedule = RateSchedule(
         utility_name=tariff.utility,
@@ -513,10 +634,18 @@ def solar_forecast(data: DataSources, context: TurnContext, day: str) -> Observa
             "peak_kw": best.ac_kw,
             "surplus_windows": [[a.isoformat(), b.isoformat(), k] for a, b, k in windows],
         },
-        source="Open-Meteo tilted irradiance; PV model kWp x GTI/1000 x temperature derate x 0.86",
+        source=(
+            "Open-Meteo tilted irradiance (hourly means); PVWatts-style model: kWp x GTI/1000 x temperature"
+            f" derate x {1 - SYSTEM_LOSSES:.2f} (DC) x {INVERTER_EFFICIENCY:.2f} inverter, capped at kWp/1.2"
+        ),
         as_of=result.fetched_at,
         is_mock=result.is_mock,
-        assumptions=["panels tilted 20° facing south", "14 % system losses", "household base load 0.5 kW"],
+        assumptions=[
+            "panels tilted 20° facing south",
+            f"{SYSTEM_LOSSES * 100:g} % system losses plus a {INVERTER_EFFICIENCY * 100:g} % efficient inverter"
+            " (PVWatts defaults)",
+            "household base load 0.5 kW",
+        ],
         warnings=["The forecast is an earlier cached copy (the service did not answer)."]
         if result.stale
         else [],
@@ -553,6 +682,195 @@ def typical_solar(data: DataSources, context: TurnContext) -> Observation:
         source="NREL PVWatts v8 (typical meteorological year)",
         as_of=result.fetched_at,
         is_mock=result.is_mock,
-        assumptions=["panels tilted 20° facing south", "14 % system losses"],
+        assumptions=[
+            "panels tilted 20° facing south",
+            "14 % system losses plus a 96 % efficient inverter (PVWatts defaults)",
+        ],
         warnings=["PVWatts answered from an earlier cached copy."] if result.stale else [],
+    )
+
+
+# --- appliance verdicts (issue 11, item 5) ---------------------------------------------------
+
+
+def _appliance_tool(data: DataSources) -> BaseTool:
+    @tool(return_direct=True)
+    def appliance_advice(
+        runtime: ToolRuntime[TurnContext, Any],
+        appliance: str,
+        ready_by_hour: int | None = None,
+        ready_by_minute: int = 0,
+        day: Literal["today", "tomorrow"] | None = None,
+    ) -> str:
+        """Run a household appliance (dryer, dishwasher, washer, laundry, oven, pool pump) now or wait
+        for cheaper hours: cost per load now vs then. Optionally done by ready_by_hour (local) on day."""
+        return advise_appliance(
+            data, runtime.context, appliance, ready_by_hour, ready_by_minute, day
+        ).model_dump_json()
+
+    return appliance_advice
+
+
+def _when(moment: datetime, now_local: datetime) -> str:
+    """'21:00' today, '06:00 tomorrow' or '06:00 Fri 23 Jan'."""
+    label = _day_label(moment, now_local)
+    return _hm(moment) if label == "today" else f"{_hm(moment)} {label}"
+
+
+def _local(day: date, hour: int, minute: int, zone: ZoneInfo) -> datetime:
+    """A wall-clock time on a date (a time that does not exist on a spring-forward night moves on)."""
+    return datetime(day.year, day.month, day.day, hour, minute, tzinfo=zone).astimezone(timezone.utc).astimezone(zone)
+
+
+_NIGHT_REASON = {
+    "dryer": "fire-safety guidance (NFPA) is to turn a dryer off when you go to bed or leave home",
+    "laundry": "fire-safety guidance (NFPA) is to turn a dryer off when you go to bed or leave home",
+}
+
+
+def advise_appliance(
+    data: DataSources,
+    context: TurnContext,
+    appliance: str,
+    ready_by_hour: int | None = None,
+    ready_by_minute: int = 0,
+    day: str | None = None,
+) -> Observation:
+    name = "appliance_advice"
+    if ready_by_hour is not None and not (0 <= ready_by_hour <= 23 and 0 <= ready_by_minute <= 59):
+        return _failed(name, "ready_by_hour must be 0-23 and minutes 0-59.", context)
+    said = " ".join(str(appliance or "").split())[:40] or "that appliance"
+    lookup = data.resolve_tariff(context.profile)
+    if lookup.tariff is None:
+        return _failed(name, f"I can't price running your {said} without your rate plan.", context, lookup.warnings)
+    tariff = lookup.tariff
+    zone_name, zone_note = local_timezone(context.profile)
+    zone = ZoneInfo(zone_name)
+    now_local = context.now.astimezone(zone)
+    assumptions = [note for note in (zone_note,) if note]
+    common = {
+        "source": _tariff_source(lookup, tariff),
+        "as_of": _as_of(tariff),
+        "is_mock": lookup.is_mock or data.is_mock,
+        "warnings": list(lookup.warnings),
+    }
+    row = appliance_for(appliance)
+    if row is None:
+        prices = hourly_prices(tariff, now_local, 24, zone_name)
+        current = prices[0]
+        if len({slot.usd_per_kwh for slot in prices}) <= 1:
+            offer = f"every hour costs the same (${current.usd_per_kwh:.2f}/kWh), so it doesn't matter when it runs."
+        else:
+            runs = cheapest_windows(prices)
+            windows = ", ".join(
+                f"{_hm(a)}-{_hm(b)} {_day_label(a, now_local)}".replace(" today", "") for a, b, _, _ in runs
+            )
+            offer = (
+                f"the cheapest hours in the next 24 h are {windows} ({runs[0][2]}, ${runs[0][3]:.2f}/kWh); now "
+                f"({_hm(now_local)}) is {current.label or current.period.replace('_', '-')} at "
+                f"${current.usd_per_kwh:.2f}/kWh."
+            )
+        return Observation(
+            tool=name,
+            summary=(
+                f"I don't have a sourced typical energy figure for a {said}, so I can't price a run of it; "
+                f"{offer}"
+            ),
+            facts={"appliance": said, "known": False, "known_appliances": sorted(APPLIANCES)},
+            assumptions=assumptions,
+            **common,
+        )
+    deadline = earliest = None
+    if ready_by_hour is not None:
+        target = now_local.date() + timedelta(days=1 if day == "tomorrow" else 0)
+        deadline = _local(target, ready_by_hour, ready_by_minute, zone)
+        if deadline.timestamp() <= now_local.timestamp():
+            deadline = _local(target + timedelta(days=1), ready_by_hour, ready_by_minute, zone)
+    elif day == "tomorrow":  # "when's the best time to run the dryer tomorrow?": any time tomorrow
+        tomorrow = now_local.date() + timedelta(days=1)
+        earliest = _local(tomorrow, 0, 0, zone)
+        deadline = _local(tomorrow + timedelta(days=1), 0, 0, zone)
+    verdict = appliance_verdict(row, tariff, now_local, zone_name, deadline=deadline, earliest=earliest)
+    unit = row.run_label
+    now_periods = "/".join(verdict.periods_now)
+    then_periods = "/".join(verdict.periods_then)
+    by = _when(verdict.deadline, now_local)
+    if verdict.flat and verdict.verdict == "run_now":
+        summary = (
+            f"Run it whenever suits you — every hour costs the same (${verdict.usd_per_kwh_now:.2f}/kWh), so your "
+            f"{row.name} costs about ${verdict.cost_now_usd:.2f} for {unit} at any time."
+        )
+    elif verdict.verdict == "wait":
+        summary = (
+            f"Wait until {_when(verdict.start, now_local)} — your {row.name} costs about ${verdict.cost_then_usd:.2f} "
+            f"for {unit} then ({then_periods}) instead of ${verdict.cost_now_usd:.2f} now ({now_periods}), "
+            f"saving ${verdict.saving_usd:.2f}."
+        )
+        if ready_by_hour is not None:
+            summary += f" Started then, it is done by {_when(verdict.end, now_local)}, before {by}."
+        if verdict.flat:
+            summary = (
+                f"Any time from {_when(verdict.start, now_local)} suits — every hour then costs the same, so your "
+                f"{row.name} costs about ${verdict.cost_then_usd:.2f} for {unit}."
+            )
+    elif not verdict.fits_deadline:
+        summary = (
+            f"Run it now — your {row.name} takes about {verdict.duration_h:g} h, so even started now it finishes at "
+            f"{_when(verdict.end, now_local)}, after {by}; it costs about ${verdict.cost_now_usd:.2f} for {unit} "
+            f"now ({now_periods})."
+        )
+    elif verdict.saving_usd < 0.01 or verdict.best_start == verdict.now:
+        summary = (
+            f"Run it now — your {row.name} costs about ${verdict.cost_now_usd:.2f} for {unit} now ({now_periods}), "
+            f"already the cheapest time before {by}."
+        )
+    else:
+        summary = (
+            f"Run it now — your {row.name} costs about ${verdict.cost_now_usd:.2f} for {unit} now ({now_periods}); "
+            f"the cheapest start before {by}, {_when(verdict.best_start, now_local)} ({then_periods}), would save "
+            f"only ${verdict.saving_usd:.2f} (I suggest waiting for ${MIN_SAVING_USD:.2f} and "
+            f"{MIN_SAVING_SHARE:.0%} or more)."
+        )
+    if verdict.skipped_start is not None:
+        reason = _NIGHT_REASON.get(row.key, "that's while people are normally asleep")
+        cost = (
+            "costs the same"
+            if verdict.skipped_cost_usd >= verdict.cost_then_usd - 0.005
+            else f"would cost ${verdict.skipped_cost_usd:.2f}"
+        )
+        summary += (
+            f" Starting at {_when(verdict.skipped_start, now_local)} {cost}, but I left out the night hours: {reason}."
+        )
+    for note in verdict.notes:
+        summary += f" Note: {note}."
+    cited = "; ".join(
+        f"{source.title}, {source.url} ({source.date_kind.replace('_', ' ')} {source.date:%Y-%m-%d})"
+        for source in row.sources
+        if source.figure != "duration"
+    )
+    assumptions.append(f"{verdict.assumptions[0]} — source: {cited}")
+    assumptions.extend(verdict.assumptions[1:])
+    if row.caveat:
+        assumptions.append(row.caveat)
+    return Observation(
+        tool=name,
+        summary=summary,
+        facts={
+            "appliance": row.name,
+            "known": True,
+            "verdict": verdict.verdict,
+            "start": verdict.start.isoformat(),
+            "deadline": verdict.deadline.isoformat(),
+            "cost_now_usd": round(verdict.cost_now_usd, 2),
+            "cost_then_usd": round(verdict.cost_then_usd, 2),
+            "saving_usd": round(verdict.saving_usd, 2),
+            "periods_now": verdict.periods_now,
+            "periods_then": verdict.periods_then,
+            "kwh_per_run": verdict.kwh,
+            "duration_h": verdict.duration_h,
+            "energy_sources": [source.url for source in row.sources],
+            "tariff": f"{tariff.utility} {tariff.name}",
+        },
+        assumptions=assumptions,
+        **common,
     )
