@@ -183,7 +183,7 @@ def make_recall(
             request = state.get("pending_request") or {}
             if request:
                 message, intent, topic = pending_question, request["intent"], request["topic"]
-                params = RequestParams.model_validate(request.get("params") or {})
+                params = _with_stated_levels(RequestParams.model_validate(request.get("params") or {}), understanding)
             else:  # a session saved before requests were kept
                 resumed = classify(pending_question)
                 message, intent, topic = pending_question, resumed.intent, resumed.topic
@@ -279,6 +279,17 @@ def make_recall(
         return {**update, "missing_slots": [], "retrieved_docs": docs, "route": route}
 
     return recall
+
+
+# What an answer to an onboarding question may add to the question it resumes: the car's charge
+# level ("it's a Model 3, battery at 20%") and the household's usage ("E-TOU-C, we use 700 kWh a
+# month"). Never its day or deadline words ("I'm on EV2-A now" does not make the question today's).
+_RESUMED_PARAMS = ("current_soc_pct", "target_soc_pct", "ev_miles_per_month", "house_kwh_per_month")
+
+
+def _with_stated_levels(params: RequestParams, understanding: Understanding) -> RequestParams:
+    stated = {key: value for key in _RESUMED_PARAMS if (value := getattr(understanding.params, key)) is not None}
+    return params.model_copy(update=stated) if stated else params
 
 
 # --- facts -> changes -------------------------------------------------------------------------

@@ -76,7 +76,7 @@ def read_clause(clause: Clause, *, message: str, pending_slot: str | None = None
     yield from _price(text, pending_slot=pending_slot)
     yield from _vehicle(text, pending_slot=pending_slot)
     yield from _batteries(text, message=message)
-    yield from _charger(text)
+    yield from _charger(text, message=message)
     yield from _solar(text, pending_slot=pending_slot)
     owns = bool(_OWN.search(message)) or bool(_HOME_WORDS.search(text))
     yield from _heating(text, negated=clause.negated, owns=owns)
@@ -99,7 +99,7 @@ def facts_in(
     mentions: list[Mention] = []
     for clause in clauses:
         for reading in read_clause(clause, message=message, pending_slot=pending_slot):
-            reason = _not_a_fact(clause, reading)
+            reason = _not_a_fact(clause, reading, pending_slot=pending_slot)
             if reason is not None:
                 mentions.append(Mention(field=reading.field, words=clause.text[:500], reason=reason))
                 continue
@@ -126,7 +126,32 @@ def facts_in(
     return facts, mentions
 
 
-def _not_a_fact(clause: Clause, reading: Reading) -> str | None:
+# "idk, we pay about 28 cents" / "not sure, around 30 cents" answering the rate-plan question: the
+# doubt is about the plan's name, and the price is what they do know.
+_PRICE_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|i\s+guess|not\s+sure|no\s+idea|idk|don'?t\s+know|dunno|no\s+clue|might|could\s+be|possibly|"
+    r"not|never|don'?t|doesn'?t|isn'?t|wrong)\b",
+    re.I,
+)
+_PLAN_DOUBT = re.compile(
+    r"^\s*(?:idk|dunno|no\s+idea|no\s+clue|not\s+sure|i'?m\s+not\s+sure|i\s+don'?t\s+know|don'?t\s+know)"
+    r"(?:\s+(?:the\s+)?(?:plan|name|which\s+(?:plan|one)|what\s+(?:plan|it'?s\s+called)))?\s*[,.;:!-]*\s+",
+    re.I,
+)
+
+
+def _not_a_fact(clause: Clause, reading: Reading, *, pending_slot: str | None = None) -> str | None:
+    if (
+        pending_slot == "rate_schedule"
+        and reading.field == "location.flat_rate_usd_per_kwh"
+        and not clause.someone_else
+        and not clause.hypothetical
+        and not clause.question
+        and (doubt := _PLAN_DOUBT.match(clause.text))
+    ):
+        rest = clause.text[doubt.end() :]
+        if not _PRICE_HEDGE.search(rest):
+            return None
     if clause.someone_else:
         return "someone_else"
     if clause.hypothetical:
@@ -284,9 +309,14 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
 _PER_KWH = r"\s*(?:a|an|per|/|each)?\s*(?:kwh|kw\s*h|kilowatt[\s-]?hours?)\b"
 _CENTS_PRICE = re.compile(r"(?<![\w.])(-?\d{1,3}(?:\.\d+)?)\s*(?:cents?\b|¢|c\b)" + _PER_KWH, re.I)
 _DOLLAR_PRICE = re.compile(r"\$\s*(-?\d?\.\d{1,4}|\d)\b" + _PER_KWH, re.I)
+# A price without "per kWh", read only as the answer to the rate-plan question (never per mile, therm or month)
+_NOT_PER_KWH = r"(?!\s*(?:a|an|per|/|each|every)\s*(?:mile|mi\b|therm|gallon|gal\b|month|mo\b|day|week|year|hour|minute|min\b|kw\b|load|cycle))"
+_BARE_CENTS = re.compile(r"(?<![\w.$])(\d{1,2}(?:\.\d+)?)\s*(?:cents?\b|¢|c\b)" + _NOT_PER_KWH, re.I)
+_BARE_DOLLARS = re.compile(r"\$\s*(0?\.\d{1,4})\b" + _NOT_PER_KWH, re.I)
 _PRICE_OWNER = re.compile(
     r"\b(?:i|we)\s+(?:\w+\s+)?(?:pay|paying|get\s+charged|are\s+charged)\b|\b(?:my|our)\s+(?:rate|price|electricity|power)\b|"
-    r"^\s*(?:about|around|roughly|approximately|like|maybe)?\s*[$\d]",
+    r"^\s*(?:about|around|roughly|approximately|like|maybe)?\s*[$\d]|"
+    r"^\s*(?:and\s+)?(?:pay|paying)\b",  # "I'm in 02134 with Eversource and pay 31 cents per kWh": the clause's subject is the user
     re.I,
 )
 
@@ -297,6 +327,12 @@ def _price(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     value = float(match.group(1)) / 100 if match else None
     if match is None and (dollars := _DOLLAR_PRICE.search(text)):
         match, value = dollars, float(dollars.group(1))
+    if match is None and pending_slot == "rate_schedule":
+        # "idk, we pay about 28 cents" answering the rate-plan question: a price per kWh is what it asks for
+        if bare := _BARE_CENTS.search(text):
+            match, value = bare, float(bare.group(1)) / 100
+        elif bare := _BARE_DOLLARS.search(text):
+            match, value = bare, float(bare.group(1))
     if match is None or value is None:
         return
     if not (_PRICE_OWNER.search(text) or pending_slot == "rate_schedule"):
@@ -334,7 +370,12 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         text,
         re.I,
     )
-    if not (_OWN.search(text) or household or pending_slot == "ev" or re.match(starts + re.escape(words), text, re.I)):
+    # "im on pge ev2a, zip 94110, its a tesla model 3": in a list of the user's facts, one item names the car
+    listed = any(
+        re.match(starts + re.escape(words) + r"(?:\s+[\w.-]+){0,3}\s*[.!]?\s*$", segment, re.I)
+        for segment in re.split(r"\s*,\s*", text)[1:]
+    )
+    if not (_OWN.search(text) or household or pending_slot == "ev" or re.match(starts + re.escape(words), text, re.I) or listed):
         return
     battery = _kwh_near_car(text)
     if battery is not None and battery > 0:
@@ -410,7 +451,21 @@ def _batteries(text: str, *, message: str) -> Iterator[Reading]:
             )
 
 
-def _charger(text: str) -> Iterator[Reading]:
+# "I only have a 120V outlet", "just a regular wall outlet": how the car charges, said on its own
+_ONLY_OUTLET = re.compile(
+    r"^\s*(?:(?:i|we)\s+(?:only\s+|just\s+)?(?:have|got|use)\s+(?:only\s+|just\s+)?|(?:i'?ve|we'?ve)\s+(?:only\s+)?got\s+|"
+    r"(?:just|only)\s+|it'?s\s+(?:just\s+|only\s+)?)?(?:a\s+|an\s+)?(?:(?:regular|standard|normal|ordinary|plain|household|wall|"
+    r"120\s*-?\s*v(?:olts?)?)\s+)+(?:outlet|plug|socket)(?:\s+(?:only|in\s+the\s+garage|here|for\s+now))?\s*[.!]?\s*$",
+    re.I,
+)
+_OTHER_APPLIANCES = re.compile(
+    r"\b(?:dryer|washer|dishwasher|oven|stove|heat\s+pump|water\s+heater|hot\s+tub|space\s+heater|ac|a/c|"
+    r"air\s+condition\w*|fridge|freezer|microwave|kettle|tv|computer|heater|pool)\b",
+    re.I,
+)
+
+
+def _charger(text: str, *, message: str = "") -> Iterator[Reading]:
     if not _CHARGER_WORDS.search(text) and not re.search(r"\bcharg\w*\b|\boutlet\b|\b120\s*v", text, re.I):
         return
     kw = re.search(_NUM + r"\s*-?\s*(?:kw|kilowatts?)\b(?!h)", text, re.I)
@@ -434,7 +489,8 @@ def _charger(text: str) -> Iterator[Reading]:
         text,
         re.I,
     )
-    if outlet and (re.search(r"\bcharg\w*|plug\w*\b", text, re.I) or find_vehicle(text) is not None):
+    alone = _ONLY_OUTLET.match(text) is not None and not _OTHER_APPLIANCES.search(message or text)
+    if outlet and (re.search(r"\bcharg\w*|plug\w*\b", text, re.I) or find_vehicle(text) is not None or alone):
         yield Reading(
             "equipment.ev_charger_kw",
             OUTLET_KW,

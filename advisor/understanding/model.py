@@ -34,7 +34,13 @@ from advisor.understanding.models import (
     Topic,
     Understanding,
 )
-from advisor.understanding.rules import SLOT_FIELDS, RuleUnderstander, is_command
+from advisor.understanding.rules import (
+    SLOT_FIELDS,
+    RuleUnderstander,
+    follow_up_params,
+    is_command,
+    with_household_usage,
+)
 from advisor.understanding.text import clauses, clean
 from profiles.repository import editable_fields
 from profiles.wording import DERIVED_FIELDS
@@ -143,7 +149,9 @@ class ModelUnderstander:
             slot = SlotAnswer(slot=context.pending_slot, status=reading.slot_status or "not_answered")
         params = reading.params
         if reading.follow_up and context.last_params is not None:
-            params = params.merged_over(context.last_params)
+            params = follow_up_params(params, context.last_params)  # the rule reader's merge, one definition
+        else:
+            params = with_household_usage(params, context)  # miles and kWh said earlier in the thread
         intent = reading.intent
         topic = reading.topic
         if reading.follow_up and context.last_topic and intent == "live_data":

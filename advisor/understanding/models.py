@@ -66,6 +66,10 @@ class RequestParams(BaseModel):
     day: Literal["today", "tomorrow"] | None = None
     typical_year: bool | None = Field(None, description="a typical year rather than a forecast")
     one_session: bool | None = Field(None, description="charge in one uninterrupted session")
+    ready_in_minutes: int | None = Field(None, ge=1, le=10_080, description="ready this many minutes from now ('in 1 hour')")
+    tonight: bool | None = Field(None, description="the user said tonight (ready the morning after)")
+    ev_miles_per_month: float | None = Field(None, ge=0, le=20_000, description="miles driven a month, as said")
+    house_kwh_per_month: float | None = Field(None, ge=0, le=20_000, description="household kWh a month, as said")
 
     def merged_over(self, earlier: RequestParams) -> RequestParams:
         """These parameters with the earlier question's filling the gaps (a follow-up)."""

@@ -12,7 +12,8 @@ from advisor.understanding.models import RequestParams
 
 _DEADLINE = re.compile(
     r"\b(?:by|before|until|til|till|ready\s+(?:at|by|for)|leave\s+at|leaving\s+at|need\s+it\s+(?:at|by))\s+"
-    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>a\.?m\.?|p\.?m\.?)?(?!\s*%)(?![\d:])",
+    r"(?:(?:(?:this|next)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow)(?:\s+morning)?\s+(?:at\s+)?)?"  # "by monday 7am"
+    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>a\.?m\.?|p\.?m\.?)?(?!\s*(?:%|percent))(?![\d:])",
     re.I,
 )
 _SHORT_TIME = re.compile(
@@ -25,16 +26,53 @@ _TARGET = re.compile(
     re.I,
 )
 _FROM_TO = re.compile(r"\bfrom\s+(\d{1,3})\s*%?\s+to\s+(\d{1,3})\s*(?:%|percent)", re.I)
+# "a full battery", "fully charged", "a full charge", "to full": 100 %
+_FULL = re.compile(
+    r"\b(?:to\s+full|(?:be|get\s+it|it)\s+full|fully\s+charged|full\s+(?:battery|charge|tank))\b", re.I
+)
 _CURRENT = re.compile(
     r"\b(?:from|is\s+at|currently(?:\s+at)?|at|it'?s\s+at|sitting\s+at|have)\s+(?P<pct>\d{1,3})\s*(?:%|percent)\s+(?:now|right\s+now|currently|left)\b|"
     r"\b(?:from|is\s+at|currently(?:\s+at)?|it'?s\s+at|it\s+is\s+at|sits\s+at|at|usually\s+at)\s+(?P<pct2>\d{1,3})\s*(?:%|percent)",
     re.I,
 )
-_APPLIANCES = re.compile(
-    r"\b(dryer|washer|washing\s+machine|dishwasher|oven|pool\s+pump|water\s+heater|hot\s+tub|space\s+heater|"
-    r"air\s+conditioner|ac|heat\s+pump|induction|stove)\b",
+# "its at 20" (no %) beside a charge level stated with one: the level now, in a charging request
+_BARE_CURRENT = re.compile(
+    r"\b(?:(?:it'?s|its|it\s+is|(?:the\s+)?battery(?:'s|\s+is)?|i'?m|we'?re)\s+(?:only\s+|currently\s+|now\s+)?at|currently(?:\s+at)?)"
+    r"\s+(?P<pct>\d{1,3})\b(?![.,:]?\d|\s*(?:%|percent|k?wh?\b|kw|a\.?m\b|p\.?m\b|am\b|pm\b|o'?clock|degrees|°|"
+    r"cents?|¢|miles?|mi\b|mph|amps?|a\b|v\b|volts?|hours?|hrs?|minutes?|mins?))",
     re.I,
 )
+# "in 1 hour", "in 30 minutes", "in 2 hrs", "in an hour and a half", "in half an hour": from now
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "a couple": 2, "couple of": 2}
+_AMOUNT = r"(?:\d+(?:\.\d+)?|" + "|".join(w.replace(" ", r"\s+") for w in sorted(_COUNTS, key=len, reverse=True)) + r")"
+_IN_TIME = re.compile(
+    r"\b(?:in|within)\s+(?:(?:about|around|roughly|like|just|only|under|less\s+than)\s+)?(?:the\s+next\s+)?"
+    r"(?:(?P<half_an>half\s+an?\s+hour)|"
+    r"(?P<hours>" + _AMOUNT + r")\s*(?:hours?|hrs?|h)\b(?P<and_half>\s+and\s+a\s+half)?"
+    r"(?:,?\s*(?:and\s+)?(?P<plus_min>\d{1,2})\s*(?:minutes?|mins?)\b)?|"
+    r"(?P<minutes>" + _AMOUNT + r")\s*(?:minutes?|mins?)\b)",
+    re.I,
+)
+# "I'll be home in 2 hours" is when charging can start, not when the car must be ready
+_NOT_A_DEADLINE = re.compile(
+    r"\b(?:home|back|arriv\w*|get\s+in|plug\w*(?:\s+it)?\s+in|start\w*|begin\w*|off\s+work|(?:been|was)\s+charging|ago|"
+    r"takes?|took|charges|charged|fills?\s+up)\W*(?:\w+\W+){0,2}$",  # "it charges in 8 hours" is how long, not by when
+    re.I,
+)
+_APPLIANCES = re.compile(
+    r"\b(dryer|dish\s+washer|washer|washing\s+machine|dishwasher|laundry|oven|pool\s+pump|water\s+heater|hot\s+tub|space\s+heater|"
+    r"air\s+conditioner|ac|heat\s+pump|induction|stove)\b|\b(?P<heat_water>heat(?:ing)?\s+(?:the\s+|my\s+|our\s+)?(?:hot\s+)?water)\b",
+    re.I,
+)
+_MILES = re.compile(
+    r"\b(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(?:k\s*)?(?:miles?|mi)\s*(?:a|an|per|/|each|every)\s*(?P<unit>day|week|month|year)\b",
+    re.I,
+)
+_HOUSE_KWH = re.compile(
+    r"\b(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*kwh\s*(?:a|per|/|each|every)\s*(?P<unit>month|year)\b", re.I
+)
+_PER_MONTH = {"day": 365 / 12, "week": 52 / 12, "month": 1.0, "year": 1 / 12}
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
@@ -55,27 +93,45 @@ def read_params(text: str) -> RequestParams:
                 data["ready_by_minute"] = minute
     elif noon := _NOON.search(text):
         data["ready_by_hour"] = 12 if noon.group("word").lower() == "noon" else 0
-    target = None
-    if re.search(r"\b(?:to\s+full|(?:be|get\s+it|it)\s+full|fully\s+charged|a\s+full\s+charge)\b", text, re.I):
+    if (minutes := _minutes_from_now(text)) is not None:
+        data["ready_in_minutes"] = minutes
+    target_span: tuple[int, int] | None = None
+    if span := _FROM_TO.search(text):  # "from 10 to 80 percent", "charge from 20 to 100 percent by 10pm"
+        data["current_soc_pct"], data["target_soc_pct"] = float(span.group(1)), float(span.group(2))
+    elif _FULL.search(text):
         data["target_soc_pct"] = 100.0
     elif target := _TARGET.search(text):
         data["target_soc_pct"] = float(target.group("pct"))
-    elif span := _FROM_TO.search(text):  # "from 10 to 80 percent", "at 20%, ... get to 90"
-        data["current_soc_pct"], data["target_soc_pct"] = float(span.group(1)), float(span.group(2))
+        target_span = target.span("pct")
     elif "%" in text and (bare := re.search(r"\b(?:get|charge|go)\s+(?:it\s+)?to\s+(\d{1,3})\b(?!\s*(?:kw|am|pm|:|%))", text, re.I)):
         data["target_soc_pct"] = float(bare.group(1))
-    if (current := _CURRENT.search(text)) and "current_soc_pct" not in data:
-        value = current.group("pct") or current.group("pct2")
-        if target is None or current.start() != target.start():
-            data["current_soc_pct"] = float(value)
+        target_span = bare.span(1)
+    if "current_soc_pct" not in data:
+        for current in _CURRENT.finditer(text):
+            group = "pct" if current.group("pct") is not None else "pct2"
+            if target_span is None or not _overlaps(current.span(group), target_span):  # "need it at 90%" is the target
+                data["current_soc_pct"] = float(current.group(group))
+                break
+    if "current_soc_pct" not in data and target_span is not None:
+        # "can I get to 100%? its at 20": a bare number beside a stated target is the level now
+        for bare_current in _BARE_CURRENT.finditer(text):
+            if not _overlaps(bare_current.span("pct"), target_span) and int(bare_current.group("pct")) <= 100:
+                data["current_soc_pct"] = float(bare_current.group("pct"))
+                break
     if appliance := _APPLIANCES.search(text):
-        data["appliance"] = re.sub(r"\s+", " ", appliance.group(1).lower())
+        data["appliance"] = "water heater" if appliance.group("heat_water") else re.sub(r"\s+", " ", appliance.group(1).lower())
+    if miles := _MILES.search(text):
+        data["ev_miles_per_month"] = round(float(miles.group("n").replace(",", "")) * _PER_MONTH[miles.group("unit").lower()])
+    if house := _HOUSE_KWH.search(text):
+        data["house_kwh_per_month"] = round(float(house.group("n").replace(",", "")) * _PER_MONTH[house.group("unit").lower()])
     lowered = text.lower()
     if re.search(r"\btomorrow\b", lowered):
         data["day"] = "tomorrow"
         data.setdefault("ready_by_day", "tomorrow")
-    elif re.search(r"\b(?:today|tonight|now)\b", lowered):
+    elif re.search(r"\b(?:today|tonight|tonite|tonigh|now)\b", lowered):
         data["day"] = "today"
+    if re.search(r"\b(?:tonight|tonite|tonigh)\b", lowered):
+        data["tonight"] = True  # ready the morning after
     for day in _WEEKDAYS:
         if re.search(rf"\b{day}\b", lowered):
             data["ready_by_day"] = day
@@ -84,3 +140,27 @@ def read_params(text: str) -> RequestParams:
     if re.search(r"\b(?:one|single|a\s+single|one\s+continuous|uninterrupted)\s+(?:session|block|go|stretch)\b|\bin\s+one\s+go\b", lowered):
         data["one_session"] = True
     return RequestParams.model_validate(data)
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _amount(words: str) -> float:
+    words = re.sub(r"\s+", " ", words.strip().lower())
+    return float(_COUNTS[words]) if words in _COUNTS else float(words)
+
+
+def _minutes_from_now(text: str) -> int | None:
+    """'in 1 hour' -> 60, 'in an hour and a half' -> 90, 'in 30 minutes' -> 30 (None if not said)."""
+    match = _IN_TIME.search(text)
+    if match is None or _NOT_A_DEADLINE.search(text[max(0, match.start() - 40) : match.start()]):
+        return None
+    if match.group("half_an"):
+        minutes = 30.0
+    elif match.group("hours"):
+        minutes = _amount(match.group("hours")) * 60 + (30 if match.group("and_half") else 0)
+        minutes += int(match.group("plus_min") or 0)
+    else:
+        minutes = _amount(match.group("minutes"))
+    return round(minutes) if 1 <= minutes <= 10_080 else None

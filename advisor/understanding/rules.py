@@ -63,10 +63,46 @@ _FOLLOW_UP = re.compile(
     r"^\s*(?:and\s+|ok(?:ay)?[,]?\s+|so\s+)?(?:what|how)\s+about\b|^\s*and\s+(?:if|what\s+if|by|for|with|to|at)\b|"
     r"\binstead\b|^\s*what\s+if\b|^\s*(?:and\s+)?(?:if\s+)?(?:i|we)\s+only\s+need\b|^\s*(?:only|just)\s+\d|"
     r"^\s*(?:ok(?:ay)?[,]?\s+)?(?:and\s+)?(?:by|before|until)\s+\d|^\s*same\s+(?:but|for)\b|"
-    r"^\s*(?:and|or|what\s+about|how\s+about)?\s*(?:for\s+)?(?:today|tonight|tomorrow|now|this\s+weekend)\s*\??\s*$|"
+    r"^\s*(?:and|or|what\s+about|how\s+about)?\s*(?:on\s+|for\s+)?(?:today|tonight|tomorrow|now|this\s+weekend|"
+    r"(?:this\s+|next\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s*\??\s*$|"
+    # "in 30 minutes", "and in an hour and a half?"
+    r"^\s*(?:ok(?:ay)?[,]?\s+)?(?:and\s+|or\s+|but\s+)?(?:(?:i\s+)?need\s+it\s+)?(?:in|within)\s+(?:about\s+)?(?:an?|half|\d|one|two|three|four|five|six)\b[^?.!]{0,30}[?.!]?\s*$|"
     r"^\s*(?:ok(?:ay)?[,]?\s+)?(?:make|change)\s+(?:it|that)\b",
     re.I,
 )
+# "prices on thursday?", "and the rates for tomorrow?" after a prices question
+_PRICES_ON = re.compile(
+    r"^\s*(?:and\s+|what\s+about\s+|how\s+about\s+)?(?:the\s+)?(?:prices?|rates?)\s+(?:on|for)\s+"
+    r"(?:today|tonight|tomorrow|(?:this\s+|next\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s*\??\s*$",
+    re.I,
+)
+# "same question", "again?", "try again": the last request as it was (after a correction, say)
+_SAME_AGAIN = re.compile(
+    r"^\s*(?:(?:ok(?:ay)?|so|now|then)[,]?\s+)?(?:(?:same\s+(?:question|thing|one|request)(?:\s+(?:again|as\s+before|then|now))?)|"
+    r"(?:ask(?:ing)?\s+)?again|try\s+(?:it\s+|that\s+)?again|redo\s+(?:it|that)|re-?run\s+(?:it|that)|"
+    r"(?:what\s+about\s+)?now\s+with\s+that|one\s+more\s+time)\s*[.!?]*\s*$",
+    re.I,
+)
+# Money questions about when to charge ("how much would I save by charging at night", "what's cheaper,
+# charging at 3pm or 11pm?", "I charged from 1am to 6am, how much did I save?"): priced with their
+# rates by a charging plan, not a knowledge passage.
+_CHARGING_MONEY = re.compile(
+    r"\b(?:how\s+much\b[^.?!]{0,30}\b(?:save|saving|savings|cost|spend|pay)|save|saving|savings|cheaper|cheapest|costs?\s+(?:less|more)|"
+    r"(?:more|less)\s+expensive)\b",
+    re.I,
+)
+_CHARGING_WORDS = re.compile(r"\b(?:charg(?:e|es|ed|ing)|plug(?:ged|ging)?\s+in)\b", re.I)
+_CHARGING_TIME = re.compile(
+    r"\b(?:at\s+night|overnight|tonight|last\s+night|(?:during|in)\s+the\s+day|daytime|morning|afternoon|evening|"
+    r"off[-\s]?peak|on[-\s]?peak|peak|midnight|noon|\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?))\b",
+    re.I,
+)
+# A charge level or deadline stated after a charging plan: re-plan with it ("it's at 10% right now").
+_CHARGING_PARAMS = ("current_soc_pct", "target_soc_pct", "ready_by_hour", "ready_in_minutes")
+# What the household uses: describes the home, not one question, so it stays for the thread's later questions
+_USAGE_PARAMS = ("ev_miles_per_month", "house_kwh_per_month")
+_DEADLINE_PARAMS = ("ready_by_hour", "ready_by_minute", "ready_by_day", "ready_in_minutes", "tonight")
+_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # "we don't have solar anymore", "we sold the Tesla": equipment that is gone is removed.
 _NO_LONGER = re.compile(
     r"^\s*(?:(?:actually|oh|well|so)[, ]+)?(?:i|we)\s+(?:(?:no\s+longer)\s+(?:have|own|drive|use)|"
@@ -89,6 +125,12 @@ _LIVE_EXTRA = re.compile(
     r"\b(?:is\s+it\s+going\s+to|gonna)\s+(?:rain|snow|be\s+(?:sunny|cloudy|hot|cold|windy))\b|"
     r"\b(?:power|electricity)\s+(?:right\s+)?now\b|\bhow\s+much\s+is\s+(?:power|electricity)\b|"
     r"\b(?:run|start|use)\s+the\s+[\w ]{2,20}\s+(?:now|later|tonight|today|tomorrow)\b|\bnow\s+or\s+later\b",
+    re.I,
+)
+# "when should I do laundry?", "is it worth running the dryer?": when to run an appliance, a live question
+_WHEN_TO_RUN = re.compile(
+    r"\bwhen\s+(?:should|can)\b|\b(?:good|best|cheapest|right)\s+time\b|\bworth\s+(?:running|doing|using|starting)\b|"
+    r"\bshould\s+(?:i|we)\s+(?:run|do|start|use|put\s+on|wait)\b",
     re.I,
 )
 _SMALLTALK = re.compile(
@@ -145,6 +187,17 @@ class RuleUnderstander:
     ) -> Understanding:
         return understand(text, context)
 
+
+
+# "Which plan is cheapest for me?", "should I switch to E-ELEC?", "compare plans": a year priced on
+# each plan of the user's utility (the compare_rate_plans tool), not a knowledge passage.
+PLAN_CHOICE = re.compile(
+    r"\b(?:which|best|cheapest|cheaper|better|right|lowest)\b[^.?!]*\b(?:rate\s+)?plans?\b|"
+    r"\bswitch(?:ing)?\s+(?:to\s+)?(?:(?:a|the|another|different)\s+)?(?:rate|plan|e-?elec|ev2-?a|e-?tou)|"
+    r"\bcompare\b[^.?!]*\bplans?\b|\bplans?\b[^.?!]*\bcheapest\b|"
+    r"\b(?:e-?elec|ev2-?a|e-?tou-?c|ev-?tou-?5)\b[^.?!]*\b(?:better|cheaper|worth\s+it|save\s+(?:me\s+)?money)\b",
+    re.IGNORECASE,
+)
 
 def is_command(reading: Understanding) -> bool:
     """The unambiguous commands the rules settle without a model: goodbye, forget, undo."""
@@ -203,8 +256,8 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
     if _PROFILE_QUESTION.search(body) and questions:
         return Understanding(intent="profile_query", asks=True, question=question_text, facts=facts, mentions=mentions)
 
-    if context.last_intent == "live_data" and _FOLLOW_UP.search(body) and (params.filled() or questions):
-        merged = params.merged_over(context.last_params or RequestParams())
+    if context.last_intent == "live_data" and _is_follow_up(body, params, questions, context):
+        merged = follow_up_params(params, context.last_params or RequestParams())
         return Understanding(
             intent="live_data",
             topic=context.last_topic or "general",  # type: ignore[arg-type]
@@ -219,7 +272,13 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
             confidence=0.8,
         )
 
-    plan_request = params.ready_by_hour is not None or params.target_soc_pct is not None
+    params = with_household_usage(params, context)  # "we use 700 kWh a month" said earlier in the thread still holds
+    plan_request = (
+        params.ready_by_hour is not None
+        or params.target_soc_pct is not None
+        # "I need the car ready in 1 hour": a deadline from now, for the car ("in 30 minutes" alone is not a request)
+        or (params.ready_in_minutes is not None and (params.current_soc_pct is not None or classify(body).topic == "ev_charging"))
+    )
     if question_text and hedged and not _WH_QUESTION.match(question_text):
         question_text = None  # "our plan might be EV2-A? not sure" is an unsure statement, not a question
     if question_text and not re.search(r"[A-Za-z]", question_text):
@@ -234,16 +293,36 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         hypothetical = any(c.hypothetical for c in found if c.question) or bool(
             re.match(r"^\s*(?:if|would|could)\b", question_text, re.I)
         )
-        if params.appliance and params.day and topic in ("home", "rates", "general") and not _INSTALL.search(question_text):
-            intent, confidence, topic = "live_data", 0.8, "rates"  # "will the space heater cost a lot tonight?"
-        elif plan_request and topic in ("ev_charging", "general") and not hypothetical:
+        if PLAN_CHOICE.search(question_text):  # "would E-ELEC be cheaper?" is a real question, not a what-if
+            intent, confidence, topic = "live_data", 0.85, "rates"  # "which plan is cheapest for me?": priced per plan
+        elif (
+            params.appliance
+            and (params.day or params.ready_by_hour is not None or _WHEN_TO_RUN.search(question_text))
+            and topic in ("home", "rates", "general")
+            and not _INSTALL.search(question_text)
+        ):
+            # "will the space heater cost a lot tonight?", "when should I do laundry?", "dishwasher before 10pm?"
+            intent, confidence, topic = "live_data", 0.8, "rates"
+        elif plan_request and topic in ("ev_charging", "general") and not hypothetical and not params.appliance:
             # "charge from 20% to 90% by 6am?", "how long to get to 90%?" ask for a charging plan
             intent, confidence, topic = "live_data", 0.85, "ev_charging"
+        elif (
+            _CHARGING_MONEY.search(question_text)
+            and _CHARGING_WORDS.search(body)
+            and _CHARGING_TIME.search(body)
+            and not re.match(r"^\s*(?:why|explain)\b", question_text, re.I)
+            and not _INSTALL.search(question_text)
+            and not params.appliance
+        ):
+            # "how much would I save by charging at night?": their prices and a charging plan answer it
+            intent, confidence, topic = "live_data", 0.8, "ev_charging"
         elif _INSTALL.search(question_text) or (hypothetical and intent == "live_data"):
             intent, confidence = "knowledge", 0.75  # what things cost to install, what-ifs: explanations
         elif intent != "live_data" and _LIVE_EXTRA.search(question_text):
             intent, confidence = "live_data", 0.8  # "good time to run the washing machine?", "will it rain tomorrow?"
             topic = "weather" if re.search(r"\b(?:rain|snow|sunny|cloudy|wind\w*|weather)\b", question_text, re.I) else "rates"
+        elif intent == "live_data" and confidence < 0.7 and params.ready_by_day in _WEEKDAY_NAMES and topic in ("rates", "ev_charging", "solar"):
+            confidence = 0.8  # "prices on thursday?": a day named is a live question
         elif intent == "live_data" and confidence < 0.7 and _WH_QUESTION.match(question_text):
             intent, confidence = "knowledge", 0.7  # "what rate plans does Con Ed have?"
         if intent in ("profile_statement", "smalltalk", "goodbye", "unclear") and (
@@ -265,7 +344,7 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
             confidence=confidence,
             place_query=place_query,
         )
-    if plan_request and not facts and not remember and classify(body).topic in ("ev_charging", "general"):
+    if plan_request and not facts and not remember and not params.appliance and classify(body).topic in ("ev_charging", "general"):
         # "It's at 30% and I want 80% by 7am." asks for a charging plan without a question mark
         return Understanding(
             intent="live_data", topic="ev_charging", asks=True, question=body, params=params, confidence=0.8
@@ -308,6 +387,51 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         hedged=hedged,
         confidence=result.confidence,
     )
+
+
+def _is_follow_up(body: str, params: RequestParams, questions: list[str], context: ReadingContext) -> bool:
+    """Changes (or repeats) the last request: "what about by 6am instead?", "same question",
+    "it's at 10% right now" after a charging plan, "we use about 700 kWh a month"."""
+    if _SAME_AGAIN.match(body):
+        return True
+    if _FOLLOW_UP.search(body) and (params.filled() or questions):
+        return True
+    if _PRICES_ON.match(body):
+        return context.last_topic == "rates"  # after a charging plan it is a new prices question
+    if questions:
+        return False
+    if any(getattr(params, key) is not None for key in _USAGE_PARAMS):
+        return True  # usage stated after a question: re-run it with their usage
+    charging = any(getattr(params, key) is not None for key in _CHARGING_PARAMS)
+    return context.last_topic == "ev_charging" and charging and not params.appliance
+
+
+def follow_up_params(params: RequestParams, last: RequestParams) -> RequestParams:
+    """A follow-up's parameters over the last request's; a new deadline replaces the old one
+    ("in 30 minutes" after "by 7am"), a weekday replaces "today"."""
+    data = params.merged_over(last).model_dump()
+    if params.ready_in_minutes is not None:
+        for key in _DEADLINE_PARAMS:
+            if key != "ready_in_minutes" and getattr(params, key) is None:
+                data[key] = None
+    elif params.ready_by_hour is not None or params.ready_by_day is not None or params.tonight:
+        data["ready_in_minutes"] = None
+        if not params.tonight:
+            data["tonight"] = None  # "what about by 6am instead?" names the deadline itself
+    if params.ready_by_day in _WEEKDAY_NAMES and params.day is None:
+        data["day"] = None  # "and on saturday?": that day, not the earlier "today"
+    elif params.day is not None and params.ready_by_day is None and last.ready_by_day in _WEEKDAY_NAMES:
+        data["ready_by_day"] = None  # "and today?" after "on saturday"
+    return RequestParams.model_validate(data)
+
+
+def with_household_usage(params: RequestParams, context: ReadingContext) -> RequestParams:
+    """Miles driven and kWh used, stated earlier in the thread, for a new question that doesn't restate them."""
+    last = context.last_params
+    if last is None:
+        return params
+    kept = {key: getattr(last, key) for key in _USAGE_PARAMS if getattr(params, key) is None and getattr(last, key) is not None}
+    return params.model_copy(update=kept) if kept else params
 
 
 def _forget_fields(what: str) -> list[str]:

@@ -79,6 +79,8 @@ _TYPOS = {
     "nyc": "New York", "cheper": "cheaper", "runing": "running", "dryr": "dryer", "nite": "night", "u": "you", "ur": "your", "pls": "please", "plz": "please",
     "elecricity": "electricity", "electicity": "electricity", "solor": "solar", "batery": "battery",
     "cheapist": "cheapest", "chepest": "cheapest", "im": "I'm", "dont": "don't", "thx": "thanks",
+    "whens": "when's", "wheres": "where's", "hows": "how's", "dishwaher": "dishwasher", "dishwsher": "dishwasher",
+    "diswasher": "dishwasher", "dishwahser": "dishwasher",
 }
 _WORD = re.compile(r"[A-Za-z']+")
 # Words the reader's patterns depend on: a one-letter slip in them ("hosue", "importnt") is read as
@@ -89,6 +91,7 @@ _DOMAIN_WORDS = (
     "panels", "heating", "cooling", "furnace", "baseboard", "priority", "retired", "schedule", "office",
     "evening", "evenings", "morning", "mornings", "tomorrow", "tonight", "utility", "powerwall", "heaters",
     "roommates", "environment", "comfort", "remember", "partner", "husband", "installed", "kilowatt",
+    "dishwasher",
 )
 # Real words next to those, never "corrected" into them ("charge" is not a typo of "charger").
 _REAL_WORDS = frozenset(

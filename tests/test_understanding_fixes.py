@@ -1,0 +1,354 @@
+"""Defects a user test found in the offline reader: relative deadlines, a target read as the level
+now, "tonight", a price answering the plan question, usage said as a statement, a 120 V outlet, an
+EV among other facts, short follow-ups, and money questions about charging. Precision still holds:
+nothing is saved that the user did not say about themself."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from advisor.understanding.models import ReadingContext, RequestParams
+from advisor.understanding.params import read_params
+from advisor.understanding.rules import understand
+from bot.service import ConversationService
+from tests.advisor_helpers import make_runtime
+
+NOW = datetime(2026, 1, 21, 18, 0, tzinfo=timezone.utc)  # 10:00 in San Francisco
+CLARIFIER = "plan for now"  # both clarifying questions ask "a plan for now, or an explanation?"
+
+
+def clock() -> datetime:
+    return NOW
+
+
+def service_for(data_dir: Path) -> ConversationService:
+    return make_runtime(data_dir, clock=clock).service
+
+
+def facts(text: str, **context) -> dict[str, object]:
+    return {fact.field: fact.value for fact in understand(text, ReadingContext(**context)).facts}
+
+
+def after(topic: str, **last) -> ReadingContext:
+    """The context of a message that follows a live answer about `topic`."""
+    return ReadingContext(last_intent="live_data", last_topic=topic, last_params=RequestParams(**last))
+
+
+# --- 1. relative deadlines ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "minutes", "current", "target"),
+    [
+        ("I need the car ready in 1 hour, it's at 20% and I want 100%", 60, 20.0, 100.0),
+        ("I have to leave in 1 hour, can I get to 100%? its at 20", 60, 20.0, 100.0),
+        ("in 30 minutes", 30, None, None),
+        ("in 2 hrs", 120, None, None),
+        ("in an hour and a half", 90, None, None),
+        ("in half an hour", 30, None, None),
+    ],
+)
+def test_relative_deadlines_are_minutes_from_now(text: str, minutes: int, current: float | None, target: float | None) -> None:
+    params = read_params(text)
+    assert params.ready_in_minutes == minutes
+    assert params.current_soc_pct == current and params.target_soc_pct == target
+
+
+def test_a_relative_deadline_with_charge_levels_asks_for_a_charging_plan() -> None:
+    reading = understand("I have to leave in 1 hour, can I get to 100%? its at 20")
+    assert (reading.intent, reading.topic) == ("live_data", "ev_charging")
+    assert reading.params.ready_in_minutes == 60 and reading.params.current_soc_pct == 20.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'll be home in 2 hours, when should I charge?",
+        "my car charges in 8 hours",
+        "its at 20 degrees, can I get to 80%?",
+        "get to 80%? its at 20 amps",
+    ],
+)
+def test_when_charging_can_start_and_other_numbers_are_not_deadlines_or_levels(text: str) -> None:
+    params = read_params(text)
+    assert params.ready_in_minutes is None and params.current_soc_pct is None
+
+
+def test_a_relative_deadline_after_a_plan_replaces_the_old_deadline() -> None:
+    reading = understand("in 30 minutes", after("ev_charging", ready_by_hour=7, current_soc_pct=20, tonight=True))
+    assert reading.follow_up and reading.intent == "live_data"
+    assert reading.params.filled() == {"current_soc_pct": 20.0, "ready_in_minutes": 30}
+    back = understand("what about by 6am instead?", after("ev_charging", ready_in_minutes=30, current_soc_pct=20))
+    assert back.params.filled() == {"ready_by_hour": 6, "current_soc_pct": 20.0}
+
+
+# --- 2. a level wanted at a time is the target ---------------------------------------------------
+
+
+def test_a_level_wanted_by_a_time_is_the_target_not_the_level_now() -> None:
+    monday = read_params("i need it at 90% by monday 7am")
+    assert (monday.target_soc_pct, monday.current_soc_pct) == (90.0, None)
+    assert (monday.ready_by_day, monday.ready_by_hour) == ("monday", 7)
+    hour = read_params("i need it at 100% in 1 hour")
+    assert (hour.target_soc_pct, hour.current_soc_pct, hour.ready_in_minutes) == (100.0, None, 60)
+    both = read_params("it's at 30%, i need it at 90% by 7am")
+    assert (both.current_soc_pct, both.target_soc_pct) == (30.0, 90.0)
+
+
+# --- 3. from-to, typos and a full battery --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "current", "target", "hour"),
+    [
+        ("charge from 20 to 100 percent by 10pm", 20.0, 100.0, 22),
+        ("actually its a tesla model 3, batery at 20%", 20.0, None, None),
+        ("I need to leave at 10pm with a full battery, currently 20%", 20.0, 100.0, 22),
+        ("I want it fully charged by 10pm, currently 20%", 20.0, 100.0, 22),
+        ("need a full charge by 10pm, its at 20%", 20.0, 100.0, 22),
+        ("need 100% by 10pm, currently 20%", 20.0, 100.0, 22),
+    ],
+)
+def test_charge_levels_from_to_full_and_with_a_typo(text: str, current: float, target: float | None, hour: int | None) -> None:
+    params = understand(text).params
+    assert (params.current_soc_pct, params.target_soc_pct, params.ready_by_hour) == (current, target, hour)
+
+
+def test_the_level_said_with_the_car_answers_the_resumed_question(data_dir: Path) -> None:
+    service = service_for(data_dir)
+    service.handle_turn("T1-N", "t", "im on pge ev2a, zip 94110")
+    asked = service.handle_turn("T1-N", "t", "when should i charge my car tonight?")
+    assert asked.asked_for == "ev"
+    plan = service.handle_turn("T1-N", "t", "actually its a tesla model 3, batery at 20%")
+    assert plan.text.startswith("Saved: your EV is a Tesla Model 3.")
+    assert "from 20% to 80%" in plan.text
+    assert service.sessions.get("T1-N", "t").last_request.params["current_soc_pct"] == 20.0
+
+
+# --- 4. tonight --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["when should i charge my car tonight?", "when should i charge my car tonite?"])
+def test_tonight_is_read(text: str) -> None:
+    reading = understand(text)
+    assert reading.params.tonight is True
+    assert (reading.intent, reading.topic) == ("live_data", "ev_charging")
+    assert read_params("when should i charge my car tomorrow?").tonight is None
+
+
+# --- 5. a price answers the rate-plan question ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "price"),
+    [("idk, we pay about 28 cents", 0.28), ("not sure, around 30 cents", 0.30), ("$0.31", 0.31), ("about 28c", 0.28)],
+)
+def test_a_price_answers_the_rate_plan_question(text: str, price: float) -> None:
+    reading = understand(text, ReadingContext(pending_slot="rate_schedule"))
+    assert {f.field: f.value for f in reading.facts} == {"location.flat_rate_usd_per_kwh": price}
+    assert reading.slot_answer is not None and reading.slot_answer.status == "answered"
+
+
+@pytest.mark.parametrize("text", ["maybe 28 cents?", "idk, my brother pays 30 cents", "we pay 10 cents a mile", "not sure, maybe 30 cents"])
+def test_a_price_that_is_not_theirs_or_not_per_kwh_is_not_saved(text: str) -> None:
+    assert "location.flat_rate_usd_per_kwh" not in facts(text, pending_slot="rate_schedule")
+    assert facts("we pay about 28 cents") == {}  # without the plan question, cents of what?
+
+
+def test_a_stated_price_is_saved_and_the_question_answered(data_dir: Path) -> None:
+    service = service_for(data_dir)
+    service.handle_turn("T1-N", "t", "we're in atlanta w georgia power, i drive a ioniq 5")
+    asked = service.handle_turn("T1-N", "t", "what are prices today?")
+    assert asked.asked_for == "rate_schedule"
+    reply = service.handle_turn("T1-N", "t", "idk, we pay about 28 cents")
+    assert reply.text.startswith("Saved: you pay about 28¢ per kWh.")
+    assert "No problem, I'll skip that" not in reply.text
+    assert "$0.28" in reply.text  # the question asked before, answered with their price
+    assert service.profiles.get("T1-N").location.flat_rate_usd_per_kwh == 0.28
+    assert reply.asked_for is None
+
+
+# --- 6. usage stated as a statement ------------------------------------------------------------
+
+
+def test_usage_after_a_question_re_runs_it_with_the_usage() -> None:
+    reading = understand("we use like 700 kwh/month", after("rates"))
+    assert reading.follow_up and (reading.intent, reading.topic) == ("live_data", "rates")
+    assert reading.params.house_kwh_per_month == 700
+    miles = understand("I drive 30 miles a day", after("rates", house_kwh_per_month=700))
+    assert miles.follow_up and miles.params.filled() == {"house_kwh_per_month": 700.0, "ev_miles_per_month": 912.0}
+
+
+def test_usage_stays_for_the_threads_next_questions() -> None:
+    reading = understand("should I switch to E-TOU-C?", after("rates", house_kwh_per_month=700, ev_miles_per_month=912))
+    assert not reading.follow_up and (reading.intent, reading.topic) == ("live_data", "rates")
+    assert reading.params.house_kwh_per_month == 700 and reading.params.ev_miles_per_month == 912
+    stated = understand("we use 900 kwh a month, which plan is cheapest?", after("rates", house_kwh_per_month=700))
+    assert stated.params.house_kwh_per_month == 900  # what they say now wins
+
+
+def test_usage_re_runs_the_plan_comparison_end_to_end(data_dir: Path) -> None:
+    service = service_for(data_dir)
+    service.handle_turn("T1-N", "t", "im on pge e-tou-c, zip 94110, i drive a bolt")
+    first = service.handle_turn("T1-N", "t", "which rate plan is cheapest for me?")
+    assert "for 500 kWh a month for the house" in first.text
+    house = service.handle_turn("T1-N", "t", "we use like 700 kwh/month")
+    assert "Estimated 2026 bill on each PG&E plan for 700 kWh a month for the house" in house.text
+    assert "That isn't something I keep" not in house.text
+    miles = service.handle_turn("T1-N", "t", "I drive 30 miles a day")
+    assert CLARIFIER not in miles.text and "That isn't something I keep" not in miles.text
+    assert "912 miles a month" in miles.text and "700 kWh a month for the house" in miles.text
+    later = service.handle_turn("T1-N", "t", "should I switch to EV2-A?")
+    assert "700 kWh a month for the house" in later.text and "912 miles a month" in later.text
+    assert service.profiles.get("T1-N").household is None  # usage is not a profile field
+
+
+# --- 7. a 120 V outlet -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I only have a 120V outlet", "just a regular wall outlet", "level 1 charging only", "I charge from a normal 120 volt plug"],
+)
+def test_a_household_outlet_is_a_1_44_kw_charger(text: str) -> None:
+    (fact,) = understand(text).facts
+    assert (fact.field, fact.value) == ("equipment.ev_charger_kw", 1.44)
+    assert fact.assumption == "a household outlet charges at about 12 A on 120 V"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I only have a regular outlet, can I run a heat pump dryer?", "my neighbour only has a 120V outlet", "I don't have a 120V outlet"],
+)
+def test_an_outlet_that_is_not_how_their_car_charges_is_not_saved(text: str) -> None:
+    assert "equipment.ev_charger_kw" not in facts(text)
+
+
+def test_the_outlet_is_saved_with_the_assumption_said(data_dir: Path) -> None:
+    reply = service_for(data_dir).handle_turn("T1-N", "t", "I only have a 120V outlet")
+    assert reply.text.startswith("Saved: your home charger delivers 1.44 kW.")
+    assert "assuming a household outlet charges at about 12 A on 120 V" in reply.text
+
+
+# --- 8. an EV among other facts ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "im on pge ev2a, zip 94110, its a tesla model 3",
+            {"location.zip_code": "94110", "location.utility_provider": "PG&E", "location.rate_schedule": "EV2-A", "equipment.ev_model": "Tesla Model 3"},
+        ),
+        (
+            "94110, pge, ev2a, tesla model 3. when should i charge? its at 40%",
+            {"location.zip_code": "94110", "location.utility_provider": "PG&E", "location.rate_schedule": "EV2-A", "equipment.ev_model": "Tesla Model 3"},
+        ),
+        (
+            "sdge ev-tou-5, 92101, kia ev6",
+            {"location.zip_code": "92101", "location.utility_provider": "SDG&E", "location.rate_schedule": "EV-TOU-5", "equipment.ev_model": "Kia EV6"},
+        ),
+    ],
+)
+def test_an_ev_in_a_list_of_facts_is_saved(text: str, expected: dict[str, object]) -> None:
+    assert facts(text) == expected
+
+
+def test_an_ev_listed_with_a_question_gets_the_level_now() -> None:
+    reading = understand("94110, pge, ev2a, tesla model 3. when should i charge? its at 40%")
+    assert (reading.intent, reading.topic, reading.params.current_soc_pct) == ("live_data", "ev_charging", 40.0)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["zip 94110, my neighbour has a tesla model 3", "94110, pge, should I get a tesla model 3?", "pge ev2a, my brother drives a bolt"],
+)
+def test_someone_elses_or_a_wanted_car_in_a_list_is_not_saved(text: str) -> None:
+    assert "equipment.ev_model" not in facts(text)
+
+
+# --- 9. short follow-ups -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "topic", "last", "expected"),
+    [
+        ("and on saturday?", "ev_charging", {"ready_by_hour": 7, "current_soc_pct": 20}, {"ready_by_hour": 7, "ready_by_day": "saturday", "current_soc_pct": 20.0}),
+        ("and friday?", "rates", {"day": "today"}, {"ready_by_day": "friday"}),
+        ("how about thursday?", "rates", {"day": "today"}, {"ready_by_day": "thursday"}),
+        ("prices on thursday?", "rates", {"day": "today"}, {"ready_by_day": "thursday"}),
+        ("it's at 10% right now", "ev_charging", {"ready_by_hour": 7, "current_soc_pct": 20}, {"ready_by_hour": 7, "current_soc_pct": 10.0, "day": "today"}),
+        ("same question", "rates", {"day": "tomorrow"}, {"day": "tomorrow"}),
+    ],
+)
+def test_short_follow_ups_change_the_last_request(text: str, topic: str, last: dict, expected: dict) -> None:
+    reading = understand(text, after(topic, **last))
+    assert reading.follow_up and (reading.intent, reading.topic) == ("live_data", topic)
+    assert reading.confidence >= 0.7
+    assert reading.params.filled() == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "appliance"),
+    [("whens the best time to heat water", "water heater"), ("when should i run the dishwaher", "dishwasher")],
+)
+def test_when_to_run_an_appliance_is_a_live_question_even_with_a_typo(text: str, appliance: str) -> None:
+    reading = understand(text)
+    assert (reading.intent, reading.params.appliance) == ("live_data", appliance)
+    assert reading.confidence >= 0.7
+
+
+def test_prices_on_a_weekday_after_a_charging_plan_is_a_new_prices_question() -> None:
+    reading = understand("prices on thursday?", after("ev_charging", ready_by_hour=7))
+    assert not reading.follow_up and (reading.intent, reading.topic) == ("live_data", "rates")
+    assert reading.confidence >= 0.7 and reading.params.ready_by_day == "thursday"
+
+
+def test_short_follow_ups_get_an_answer_not_the_clarifier(data_dir: Path) -> None:
+    service = service_for(data_dir)
+    service.handle_turn("T1-N", "t", "im on pge ev2a, zip 94110, its a tesla model 3")
+    service.handle_turn("T1-N", "t", "When should I charge my EV tonight? I'm at 20% now")
+    lower = service.handle_turn("T1-N", "t", "it's at 10% right now")
+    assert "from 10% to 80%" in lower.text
+    saturday = service.handle_turn("T1-N", "t", "and on saturday?")
+    assert CLARIFIER not in saturday.text and "Needs" in saturday.text
+    assert service.sessions.get("T1-N", "t").last_request.params["ready_by_day"] == "saturday"
+    service.handle_turn("T1-N", "t", "actually we're on E-TOU-C")
+    again = service.handle_turn("T1-N", "t", "same question")
+    assert CLARIFIER not in again.text and "from 10% to 80%" in again.text
+    for text in ("whens the best time to heat water", "when should i run the dishwaher", "prices on thursday?"):
+        assert CLARIFIER not in service.handle_turn("T1-N", "t", text).text
+
+
+# --- 10. money questions about charging ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how much would i save by charging at night",
+        "whats cheaper, charging at 3pm or 11pm?",
+        "I charged last night from 1am to 6am, how much did I save?",
+    ],
+)
+def test_money_questions_about_when_to_charge_get_their_prices(text: str) -> None:
+    reading = understand(text)
+    assert (reading.intent, reading.topic) == ("live_data", "ev_charging")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["why is charging at night cheaper?", "how much does it cost to install a level 2 charger?", "do EVs save money compared to gas?"],
+)
+def test_general_money_questions_stay_knowledge(text: str) -> None:
+    assert understand(text).intent == "knowledge"
+
+
+def test_a_money_question_gets_a_charging_plan_not_a_passage(data_dir: Path) -> None:
+    service = service_for(data_dir)
+    service.handle_turn("T1-N", "t", "im on pge ev2a, zip 94110, its a tesla model 3")
+    reply = service.handle_turn("T1-N", "t", "how much would i save by charging at night")
+    assert "Needs" in reply.text and "kWh from the grid" in reply.text
