@@ -5,11 +5,17 @@ Only `batch`/`abatch` are implemented, so instrumentation that wraps the public
 `get/put/search/delete` methods (ContextForge's `LangGraphInstrumentor`) sees every call.
 
 Safety rules:
-- writes are atomic (temp file in the same folder, flush + fsync, rename) and serialized per key;
+- writes are atomic (temp file in the same folder, flush + fsync, rename) and serialized per key,
+  across threads and across processes sharing the root (a `flock`ed lock file per key under
+  `<root>/.locks/`; repositories lock their read-modify-writes the same way, see `profiles.locks`);
+- temporary files an interrupted write left behind are removed when a store opens, once they are
+  older than `STALE_TEMP_SECONDS` (a younger one may belong to another process writing right now);
 - a corrupt file is moved aside to `<name>.corrupt-<UTC timestamp>`, logged at ERROR and treated
   as missing, so it never crashes a caller;
 - namespace labels and keys must match strict patterns (`profiles.ids`), and every path is checked
-  to lie inside the root, so nothing outside the data directory is ever touched.
+  to lie inside the root after resolving links: a symbolic link planted inside the data directory that
+  leads out of it is never followed (reads see nothing, writes are refused; both logged at WARNING),
+  so nothing outside the data directory is ever read or touched.
 """
 
 from __future__ import annotations
@@ -17,7 +23,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
@@ -44,6 +52,10 @@ from profiles.locks import KeyedLocks
 logger = logging.getLogger(__name__)
 
 ITEM_SUFFIX = ".json"
+LOCK_DIR = ".locks"
+STALE_TEMP_SECONDS = 15 * 60
+# What `_atomic_write` (and trace storage) create: `.<name>.json.<8 random characters>.tmp`.
+TEMP_FILE = re.compile(r"\..+\.json\.[A-Za-z0-9_]{8}\.tmp")
 _COMPARATORS: dict[str, Callable[[Any, Any], bool]] = {
     "$eq": lambda a, b: a == b,
     "$ne": lambda a, b: a != b,
@@ -67,12 +79,14 @@ class JsonFileStore(BaseStore):
         replace: Callable[[str, str], None] = os.replace,
     ) -> None:
         """`replace` is the final rename of a write; injectable so tests can interrupt a write."""
-        self.root = Path(root).resolve()
+        self.root = Path(root).resolve()  # the configured directory may itself be a link
         self.root.mkdir(parents=True, exist_ok=True)
         self._clock = clock
         self._replace = replace
-        self._locks = KeyedLocks()
+        self.lock_dir = self.root / LOCK_DIR  # created on first use
+        self._locks = KeyedLocks(self.lock_dir / "items", inside=self.root)
         self.quarantined: list[Path] = []
+        remove_stale_temp_files(self.root)
 
     # --- BaseStore ------------------------------------------------------------------------
 
@@ -101,14 +115,22 @@ class JsonFileStore(BaseStore):
 
     def _get(self, namespace: tuple[str, ...], key: str) -> Item | None:
         path = self._item_path(namespace, key)
-        with self._locks.hold(path):
+        if (escape := outside_root(self.root, path)) is not None:
+            logger.warning("Not reading %s: %s; treated as missing.", self._shown(path), escape)
+            return None
+        if not os.path.lexists(path):
+            return None  # nothing to read or move aside: no lock (and no lock file) needed
+        with self._locks.hold((*namespace, key)):
             return self._read(path, namespace, key)
 
     def _put(self, namespace: tuple[str, ...], key: str, value: dict[str, Any]) -> None:
         path = self._item_path(namespace, key)
         if not isinstance(value, dict):
             raise TypeError(f"store values must be dicts, got {type(value).__name__}")
-        with self._locks.hold(path):
+        if (escape := outside_root(self.root, path)) is not None:
+            logger.warning("Refused to write %s: %s; nothing was saved.", self._shown(path), escape)
+            return
+        with self._locks.hold((*namespace, key)):
             previous = self._read(path, namespace, key)
             now = as_utc(self._clock())
             envelope = {
@@ -129,14 +151,20 @@ class JsonFileStore(BaseStore):
 
     def _delete(self, namespace: tuple[str, ...], key: str) -> None:
         path = self._item_path(namespace, key)
-        with self._locks.hold(path):
+        if (escape := outside_root(self.root, path)) is not None:
+            logger.warning("Refused to delete %s: %s; nothing was removed.", self._shown(path), escape)
+            return
+        with self._locks.hold((*namespace, key)):
             path.unlink(missing_ok=True)
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
         prefix = validate_namespace(tuple(op.namespace_prefix), allow_empty=True)
         matches: list[Item] = []
         for namespace, key, path in self._iter_item_files(prefix):
-            with self._locks.hold(path):
+            if (escape := outside_root(self.root, path)) is not None:
+                logger.warning("Not reading %s: %s; skipped.", self._shown(path), escape)
+                continue
+            with self._locks.hold((*namespace, key)):
                 item = self._read(path, namespace, key)
             if item is not None and _matches_filter(item.value, op.filter):
                 matches.append(item)
@@ -167,17 +195,19 @@ class JsonFileStore(BaseStore):
     # --- files ----------------------------------------------------------------------------
 
     def _item_path(self, namespace: tuple[str, ...], key: str) -> Path:
+        """The item's file; ids are checked here, links out of the root by each operation."""
         validate_namespace(tuple(namespace))
         validate_key(key)
-        path = self.root.joinpath(*namespace, key + ITEM_SUFFIX)
-        # Defence in depth: even a symlink planted inside the data dir cannot lead outside it.
-        real_parent = os.path.realpath(path.parent)
-        if real_parent != str(self.root) and not real_parent.startswith(str(self.root) + os.sep):
-            raise InvalidIdError(f"{'/'.join(namespace)}/{key} resolves outside the data directory")
-        return path
+        return self.root.joinpath(*namespace, key + ITEM_SUFFIX)
+
+    def _shown(self, path: Path) -> str:
+        return str(path.relative_to(self.root))
 
     def _iter_item_files(self, prefix: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], str, Path]]:
         base = self.root.joinpath(*prefix)
+        if (escape := outside_root(self.root, base)) is not None:
+            logger.warning("Not searching %s: %s; skipped.", self._shown(base), escape)
+            return
         if not base.is_dir():
             return
         for dirpath, dirnames, filenames in os.walk(base):
@@ -242,6 +272,50 @@ class JsonFileStore(BaseStore):
             Path(tmp_name).unlink(missing_ok=True)
             raise
         _fsync_directory(path.parent)
+
+
+def outside_root(root: Path, path: Path, *, name: str = "the data directory") -> str | None:
+    """None when `path` (existing or not) stays inside `root` once links are resolved; otherwise
+    why not, naming the link that leads out. `root` must already be resolved."""
+    real = os.path.realpath(path)
+    if real == str(root) or real.startswith(str(root) + os.sep):
+        return None
+    link = next((p for p in (path, *path.parents) if p.is_symlink()), None)
+    if link is None or root not in link.parents:
+        return f"it resolves to {real}, outside {name} {root}"
+    return (
+        f"{link.relative_to(root)} is a symbolic link to {os.path.realpath(link)}, outside {name} "
+        f"{root}, and links out of it are never followed (replace the link with a real folder)"
+    )
+
+
+def remove_stale_temp_files(root: Path, *, older_than: float = STALE_TEMP_SECONDS) -> list[Path]:
+    """Delete the temporary files of writes that were killed before their rename (`TEMP_FILE`)
+    under `root`, once older than `older_than` seconds; a younger one may be another process's
+    write in progress. Links are not followed and hidden folders are skipped. Returns what went."""
+    removed: list[Path] = []
+    if not root.is_dir():
+        return removed
+    cutoff = time.time() - older_than
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [name for name in dirnames if not name.startswith(".")]
+        for name in filenames:
+            if not TEMP_FILE.fullmatch(name):
+                continue
+            path = Path(dirpath, name)
+            try:
+                if path.lstat().st_mtime < cutoff:
+                    path.unlink()
+                    removed.append(path)
+            except OSError:
+                continue  # gone already (another process cleaned it), or not ours to remove
+    if removed:
+        logger.info(
+            "Removed %d stale temporary file(s) under %s, left by writes that were interrupted",
+            len(removed),
+            root,
+        )
+    return removed
 
 
 def _fsync_directory(directory: Path) -> None:

@@ -1,0 +1,1 @@
+"""What the bot withstands: one module per area, each test names the hostile input and the promise."""
