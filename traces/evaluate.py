@@ -2,13 +2,19 @@
 
 Paths may be files or folders (searched for *.json). One report covers every trace.
 Exit code: 0 when everything passes (WARN allowed), 1 when any grader FAILs,
-2 when a file cannot be read or is not a valid ContextForge trace (the message names it).
+2 when a path or file cannot be used: missing, unreadable, not a valid ContextForge trace, or holding
+values the graders cannot handle (a naive or out-of-range time, a number beyond a double, JSON nested
+too deeply, ...). 2 wins over 1: the input is broken, so the run is not a verdict. Either way the
+report is complete: every other file is still graded, and each bad file appears as an error entry
+(file name and a one-line reason, at most ~200 characters) in every format; a grader that raises
+on a file's values makes that file an error entry too, never a crash of the whole run.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,11 +25,13 @@ from pydantic import BaseModel, ConfigDict
 from config.errors import ConfigError
 from config.files import EvalConfig, load_yaml_model
 from config.settings import CONFIG_DIR
-from traces.graders import Grade, Verdict, grade_trace
+from traces.graders import Grade, Verdict, all_graders
+from traces.loading import clip
 from traces.storage import TraceFileError, load_trace
 
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
 ICONS = {Verdict.PASS: "✅", Verdict.WARN: "⚠️", Verdict.FAIL: "❌"}
+ERROR_ICON = "💥"
 
 
 class GradedTrace(BaseModel):
@@ -45,9 +53,19 @@ class GradedTrace(BaseModel):
         )
 
 
+class TraceError(BaseModel):
+    """A path that could not be graded: `path` and `reason` are printable, `reason` is one line."""
+
+    path: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
 class Report(BaseModel):
     traces: list[GradedTrace]
-    errors: list[str]
+    errors: list[TraceError]
 
     @property
     def exit_code(self) -> int:
@@ -56,31 +74,59 @@ class Report(BaseModel):
         return EXIT_FAIL if any(trace.verdict is Verdict.FAIL for trace in self.traces) else EXIT_PASS
 
 
-def collect(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
+def _error(path: Path, reason: str) -> TraceError:
+    return TraceError(path=_shown(path), reason=clip(reason))
+
+
+def _shown(path: Path) -> str:
+    """A path as printed: a file name that is not UTF-8 or holds control characters gets '?'."""
+    return "".join(c if c.isprintable() else "?" for c in str(path))
+
+
+def collect(paths: Sequence[Path]) -> tuple[list[Path], list[TraceError]]:
     files, errors = [], []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*.json") if not p.name.startswith("."))
+            # Regular files only: a FIFO named *.json would block the read forever.
+            found = sorted(p for p in path.rglob("*.json") if not p.name.startswith(".") and p.is_file())
             if not found:
-                errors.append(f"{path}: no trace files (*.json) in this folder")
+                errors.append(_error(path, "no trace files (*.json) in this folder"))
             files.extend(found)
         elif path.is_file():
             files.append(path)
+        elif path.exists():
+            errors.append(_error(path, "not a regular file"))
         else:
-            errors.append(f"{path}: no such file or folder")
+            errors.append(_error(path, "no such file or folder"))
     return files, errors
+
+
+def grade_file(path: Path, config: EvalConfig) -> GradedTrace | TraceError:
+    """One file's grades, or why it has none. Loading refuses the values we know the graders
+    cannot handle; a grader that still raises costs only this file."""
+    try:
+        trace = load_trace(path)
+    except TraceFileError as exc:
+        return _error(path, exc.reason)
+    except (ValueError, OverflowError, TypeError, RecursionError) as exc:  # last guard, not expected
+        return _error(path, f"cannot be read ({type(exc).__name__}: {exc})")
+    grades = []
+    for grader in all_graders(config):
+        try:
+            grades.append(grader.grade(trace))
+        except Exception as exc:  # noqa: BLE001 - a value no check anticipated: report, go on
+            return _error(
+                path, f"the {grader.name} grader cannot handle a value in it ({type(exc).__name__}: {exc})"
+            )
+    return GradedTrace(path=_shown(path), run_id=clip(trace.run_id, 64), grades=grades)
 
 
 def evaluate(paths: Sequence[Path], config: EvalConfig) -> Report:
     files, errors = collect(paths)
     traces = []
     for path in files:
-        try:
-            trace = load_trace(path)
-        except TraceFileError as exc:
-            errors.append(str(exc))
-            continue
-        traces.append(GradedTrace(path=str(path), run_id=trace.run_id, grades=grade_trace(trace, config)))
+        result = grade_file(path, config)
+        (errors if isinstance(result, TraceError) else traces).append(result)
     return Report(traces=traces, errors=errors)
 
 
@@ -114,7 +160,10 @@ def render_markdown(report: Report) -> str:
                 f"| `{Path(trace.path).name}` | {grade.grader_name} | {ICONS[grade.verdict]} {grade.verdict.value} "
                 f"| {grade.score:.2f} | {evidence} |"
             )
-    lines.extend(f"\n**Error:** {error}" for error in report.errors)
+    for error in report.errors:
+        name = Path(error.path).name.replace("`", "'")
+        reason = error.reason.replace("|", "\\|")
+        lines.append(f"| `{name}` | - | {ERROR_ICON} ERROR | - | {reason} |")
     lines.append(f"\n{_summary(report)}")
     return "\n".join(lines)
 
@@ -131,7 +180,7 @@ def render_json(report: Report) -> str:
                 }
                 for t in report.traces
             ],
-            "errors": report.errors,
+            "errors": [{"path": error.path, "reason": error.reason} for error in report.errors],
             "exit_code": report.exit_code,
         },
         indent=2,
@@ -139,8 +188,16 @@ def render_json(report: Report) -> str:
     )
 
 
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml(text: str) -> str:
+    """Text XML 1.0 can hold: a control character from a trace would make the report unparsable."""
+    return _NOT_XML.sub("?", text)
+
+
 def render_junit(report: Report) -> str:
-    cases = sum(len(trace.grades) for trace in report.traces)
+    cases = sum(len(trace.grades) for trace in report.traces) + len(report.errors)
     failures = sum(grade.verdict is Verdict.FAIL for trace in report.traces for grade in trace.grades)
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -161,12 +218,20 @@ def render_junit(report: Report) -> str:
                 lines.append(f"      <system-out>{grade.verdict.value}: {detail}</system-out>")
             lines.append("    </testcase>")
         lines.append("  </testsuite>")
-    if report.errors:
-        lines.append(f'  <testsuite name="unreadable traces" tests="0" errors="{len(report.errors)}">')
-        lines.extend(f"    <error message={quoteattr(error)}/>" for error in report.errors)
+    for error in report.errors:  # each bad file is a suite of one errored test, named by the file
+        name = quoteattr(Path(error.path).name or error.path)
+        lines.append(f'  <testsuite name={name} tests="1" failures="0" errors="1">')
+        lines.append(f'    <testcase classname={name} name="load">')
+        lines.append(f"      <error message={quoteattr(error.reason)}>{escape(str(error))}</error>")
+        lines.append("    </testcase>")
         lines.append("  </testsuite>")
     lines.append("</testsuites>")
-    return "\n".join(lines)
+    return _xml("\n".join(lines))
+
+
+def printable_output(text: str) -> str:
+    """A lone surrogate from a trace's strings (JSON allows "\\ud800") cannot be encoded: '?'."""
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 RENDERERS = {"text": render_text, "markdown": render_markdown, "json": render_json, "junit": render_junit}
@@ -194,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     report = evaluate(args.paths, config)
-    print(RENDERERS[args.format](report))
+    print(printable_output(RENDERERS[args.format](report)))
     for error in report.errors:
         print(f"error: {error}", file=sys.stderr)
     return report.exit_code
