@@ -114,6 +114,8 @@ class ConversationService:
             return Reply(text=EMPTY_REPLY, session_id=session_id, turn=0, offline=self._offline)
         with self._locks.hold((user_id, session_id)):
             reply, session = self._turn(user_id, session_id, text, channel=channel, thread_ts=thread_ts)
+            if not reply.failed:  # a failed turn said its notices already (`_failed`)
+                reply = reply.model_copy(update={"text": self._with_notices(user_id, reply.text)})
         if self.on_turn is not None:
             try:
                 self.on_turn(session, reply)
@@ -173,6 +175,22 @@ class ConversationService:
         reply = Reply(**{**fields, "session_id": session_id, "offline": self._offline, "trace_id": recorder.run_id})
         return reply, session
 
+    def _with_notices(self, user_id: str, text: str) -> str:
+        """The reply with what the user is owed once (a damaged profile or conversation set aside)
+        in front: the graph's recall puts it in the reply it saves; this says it when the turn
+        never got there, and marks it said."""
+        owed: list[str] = []
+        for repository in (self._advisor.profiles, self._advisor.sessions):
+            notices = getattr(repository, "notices", None)
+            if notices is None:
+                continue
+            try:
+                owed += [notice for notice in notices.take(user_id) if notice not in owed]
+            except Exception:  # a notice is a courtesy: it must never cost the user the answer
+                logger.exception("Could not read the notices owed to %s", user_id)
+        missing = [notice for notice in owed if notice not in text]
+        return "\n\n".join([*missing, text]) if missing else text
+
     def _recorder(self, user_id: str, session_id: str, turn: int, *, kind: str) -> TraceRecorder:
         return TraceRecorder(
             user_id=user_id,
@@ -209,8 +227,13 @@ class ConversationService:
         failure are said, so the reply never hides a change it made."""
         before = self._advisor.sessions.get(user_id, session_id)
         turn = (before.turn_count if before else 0) + 1
-        saved = describe_saved(_changes_of_turn(self._advisor.profiles.get(user_id), session_id, turn))
+        try:
+            saved = describe_saved(_changes_of_turn(self._advisor.profiles.get(user_id), session_id, turn))
+        except Exception:  # the apology must go out whatever else is broken
+            logger.exception("Could not read what turn %d of %s saved", turn, session_id)
+            saved = ""
         text = f"{saved}\n\n{text}" if saved else text
+        text = self._with_notices(user_id, text)
         session = self._advisor.sessions.commit_turn(user_id, session_id, reply_text=text, **commit)
         recorder.final_output(text, node="service")
         self._save(recorder)

@@ -2,7 +2,8 @@
 
 Defence in depth: code never logs tokens on purpose, but libraries may (httpx logs request
 URLs at INFO, and PVWatts/OpenEI take their key as a query parameter). The filter removes
-Slack-token shapes and the exact values of configured secrets from every record.
+Slack-token shapes, key-bearing query parameters (`api_key=`, `token=`, Socket Mode's `ticket=`)
+and the exact values of configured secrets from every record.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from collections.abc import Iterable
 from pydantic import SecretStr
 
 _TOKEN_SHAPES = re.compile(r"\b(xox[abposr]|xapp)-[A-Za-z0-9-]{6,}")
-_KEY_PARAMS = re.compile(r"(api_key|token)=([^&\s\"']+)", re.IGNORECASE)
+# `ticket`: Slack's Socket Mode URL (wss://…/link/?ticket=…), which slack_sdk logs at DEBUG in the
+# apps.connections.open response body, opens the bot's event stream to whoever holds it.
+_KEY_PARAMS = re.compile(r"(api_key|token|ticket)=([^&\s\"'\\]+)", re.IGNORECASE)
 REDACTED = "[redacted]"
 
 

@@ -111,6 +111,37 @@ class ProfileNote(_Model):
         return turns
 
 
+NOTES_LIMIT = 20  # notes kept per profile: the oldest are merged into one summary note
+NOTE_MAX_CHARS = 4000
+MERGED_TURNS_KEPT = 500  # turn numbers a merged note remembers (the memorizer's "already summarized")
+
+
+def merge_notes(notes: list[ProfileNote], limit: int = NOTES_LIMIT) -> list[ProfileNote]:
+    """At most `limit` notes: the newest `limit - 1` verbatim, the older ones merged into one first
+    note (their texts joined oldest first, clipped to the newest `NOTE_MAX_CHARS` characters).
+    Deterministic, and a no-op at or under the limit, so merging again merges the summary too."""
+    if limit < 2:
+        raise ValueError("need a limit of at least 2 notes")
+    if len(notes) <= limit:
+        return list(notes)
+    cut = len(notes) - (limit - 1)
+    old, kept = notes[:cut], notes[cut:]
+    newest = old[-1]
+    content = "\n".join(note.content for note in old)
+    if len(content) > NOTE_MAX_CHARS:
+        content = "…" + content[-(NOTE_MAX_CHARS - 1) :]
+    # The turns of the newest merged note's session stay known, so the memorizer never
+    # summarizes them twice; other sessions' notes are older than their threads' kept messages.
+    turns = sorted({turn for note in old if note.source_session == newest.source_session for turn in note.source_turns})
+    merged = ProfileNote(
+        content=content,
+        source_session=newest.source_session,
+        source_turns=turns[-MERGED_TURNS_KEPT:],
+        created_at=newest.created_at,
+    )
+    return [merged, *kept]
+
+
 class ExtractedFact(_Model):
     """A fact the memorizer found in the conversation, with its source (FR-016)."""
 

@@ -8,13 +8,15 @@ with the old and new value and where the fact came from (FR-012, FR-014, FR-016)
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from langgraph.store.base import BaseStore
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from config.clock import Clock, utc_now
+from config.clock import Clock, as_utc, utc_now
 from profiles.ids import validate_key, validate_label
 from profiles.locks import shared_locks
 from profiles.models import (
@@ -26,6 +28,7 @@ from profiles.models import (
     ProfileNote,
     UserProfile,
     UtcDatetime,
+    merge_notes,
 )
 from profiles.wording import plain_reason
 
@@ -33,6 +36,20 @@ logger = logging.getLogger(__name__)
 
 PROFILE_NAMESPACE = "profiles"
 PROFILE_KEY = "profile"
+NOTICE_NAMESPACE = "notices"
+
+PROFILE_RESET_NOTICE = (
+    "I couldn't read your saved profile (it was damaged), so I've set it aside and started fresh; "
+    "tell me your details again."
+)
+PROFILE_PARTLY_KEPT_NOTICE = (
+    "I couldn't read all of your saved profile (it was damaged), so I've set the file aside and kept only "
+    "the details I could read; ask me what I know about you to check them, and tell me the rest again."
+)
+SESSION_RESET_NOTICE = (
+    "I couldn't read our earlier conversation (it was damaged), so I've set it aside and started a new one."
+)
+_NOTICE_TEXTS = {"profile": PROFILE_RESET_NOTICE, "session": SESSION_RESET_NOTICE}
 
 
 class ProfileError(Exception):
@@ -131,12 +148,23 @@ class ProfileRepository:
         self._store = store
         self._clock = clock
         self._locks = shared_locks(store, "profiles")  # one lock per user, shared by all repositories
+        self.notices = ResetNotices(store, clock=clock)
 
     def get(self, user_id: str) -> UserProfile | None:
-        item = self._store.get(self._namespace(user_id), PROFILE_KEY)
+        """The user's profile, or None. A stored file that is not a valid profile never locks the
+        user out: it is moved aside (kept for a human), what validates on its own is kept, and the
+        user is told once (`notices`)."""
+        namespace = self._namespace(user_id)
+        mark = quarantine_mark(self._store)
+        item = self._store.get(namespace, PROFILE_KEY)
         if item is None:
+            if quarantined_since(self._store, mark, namespace, PROFILE_KEY):  # unreadable JSON, moved aside
+                self.notices.record(user_id, "profile", PROFILE_RESET_NOTICE)
             return None
-        return self._parse(user_id, item.value)
+        try:
+            return self._parse(user_id, item.value)
+        except StoredProfileError:
+            return self._recover(user_id)
 
     def create(self, user_id: str) -> UserProfile:
         """Create an empty profile, or return the existing one (never overwrites)."""
@@ -174,9 +202,11 @@ class ProfileRepository:
         with self._locks.hold(user_id):
             now = self._clock()
             profile = self.get(user_id) or UserProfile(user_id=user_id, created_at=now, updated_at=now)
-            updated = profile.model_copy(update={"notes": [*profile.notes, note], "updated_at": now})
-            self._write(UserProfile.model_validate(updated.model_dump()))
-            return updated
+            # Bounded: past NOTES_LIMIT the oldest notes are merged into one (the newest stay verbatim).
+            updated = profile.model_copy(update={"notes": merge_notes([*profile.notes, note]), "updated_at": now})
+            validated = UserProfile.model_validate(updated.model_dump())
+            self._write(validated)
+            return validated
 
     def apply_change(
         self, user_id: str, field_path: str, value: Any, *, source: ChangeSource
@@ -382,10 +412,8 @@ class ProfileRepository:
         try:
             profile = UserProfile.model_validate(data)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
             raise StoredProfileError(
-                f"the stored profile of {user_id} is not valid at {where}: {first['msg']} "
+                f"the stored profile of {user_id} is not valid at {first_error(exc)} "
                 f"(fix or remove {PROFILE_NAMESPACE}/{user_id}/{PROFILE_KEY}.json in the data directory)"
             ) from None
         if profile.user_id != user_id:
@@ -393,3 +421,251 @@ class ProfileRepository:
                 f"the profile stored for {user_id} names another user ({profile.user_id})"
             )
         return profile
+
+    def _recover(self, user_id: str) -> UserProfile | None:
+        """Move an invalid stored profile aside and keep what validates on its own (see `salvage`)."""
+        namespace = self._namespace(user_id)
+        with self._locks.hold(user_id):
+            item = self._store.get(namespace, PROFILE_KEY)  # again, under the lock: it may be fixed already
+            if item is None:
+                return None
+            try:
+                return self._parse(user_id, item.value)
+            except StoredProfileError:
+                pass
+            reason = _profile_problem(user_id, item.value)
+            now = self._clock()
+            kept = salvage(user_id, item.value, now)
+            try:
+                aside = set_aside(self._store, namespace, PROFILE_KEY, item.value, clock=self._clock)
+            except OSError as exc:  # cannot even rename: answer from what validates, write nothing
+                logger.error(
+                    "Stored profile %s is not valid (%s) and could not be moved aside: %s",
+                    store_location(self._store, namespace, PROFILE_KEY),
+                    reason,
+                    exc,
+                )
+                return kept
+            logger.warning(
+                "Stored profile %s is not valid (%s); moved aside to %s; %s",
+                store_location(self._store, namespace, PROFILE_KEY),
+                reason,
+                aside,
+                f"kept {_kept_count(kept)} values that validate on their own" if kept else "starting empty",
+            )
+            if kept is not None:
+                self._write(kept)
+            self.notices.record(user_id, "profile", PROFILE_PARTLY_KEPT_NOTICE if kept else PROFILE_RESET_NOTICE)
+            return kept
+
+
+# --- invalid stored files: set aside, salvage, tell the user once ----------------------------
+
+
+def first_error(exc: ValidationError) -> str:
+    """`where: what` of a validation error's first problem, without the offending value (a hand-edited
+    file may hold anything, secrets included)."""
+    first = exc.errors(include_url=False, include_input=False)[0]
+    where = ".".join(str(part)[:40] for part in first["loc"]) or "(top level)"
+    return f"{where}: {first['msg']}"
+
+
+def _profile_problem(user_id: str, value: Any) -> str:
+    try:
+        profile = UserProfile.model_validate(value)
+    except ValidationError as exc:
+        return first_error(exc)
+    return "user_id: names another user" if profile.user_id != user_id else "unknown problem"
+
+
+def _validates(model: type[BaseModel], data: dict[str, Any]) -> bool:
+    try:
+        model.model_validate(data)
+    except (ValidationError, ValueError, TypeError):
+        return False
+    return True
+
+
+def salvage(user_id: str, data: Any, now: Any) -> UserProfile | None:
+    """The parts of an invalid stored profile that validate on their own: each section field with
+    its section's timestamp (an invalid timestamp becomes "unknown age"), each note, each history
+    entry. Precision over recall: nothing that fails validation is kept, and nothing at all when
+    the document names another user. None when nothing is left."""
+    if not isinstance(data, dict) or data.get("user_id") != user_id:
+        return None
+    kept: dict[str, Any] = {}
+    for name, model in SECTION_MODELS.items():
+        section = data.get(name)
+        if not isinstance(section, dict):
+            continue
+        stamp = section.get("updated_at")
+        if not _validates(model, {"updated_at": stamp}):
+            stamp = None
+        values = {
+            field: value
+            for field, value in section.items()
+            if field != "updated_at"
+            and field in model.model_fields
+            and value is not None
+            and _validates(model, {"updated_at": stamp, field: value})
+        }
+        if values:
+            kept[name] = model.model_validate({**values, "updated_at": stamp})
+    notes = [n for n in _items(data.get("notes")) if _validates(ProfileNote, n)]
+    history = [h for h in _items(data.get("history")) if _valid_change(h)][-HISTORY_LIMIT:]
+    if not kept and not notes and not history:
+        return None
+    created = data.get("created_at")
+    if not _validates(UserProfile, {"user_id": user_id, "created_at": created, "updated_at": now}):
+        created = now
+    try:
+        profile = UserProfile.model_validate(
+            {
+                **kept,
+                "user_id": user_id,
+                "notes": merge_notes([ProfileNote.model_validate(n) for n in notes]),
+                "history": history,
+                "created_at": created,
+                "updated_at": now,
+            }
+        )
+    except (ValidationError, ValueError, TypeError):  # parts valid alone, not together: keep nothing
+        return None
+    return profile
+
+
+def _valid_change(entry: dict[str, Any]) -> bool:
+    """A history entry that is valid, names a known field, and whose values that field could hold
+    (undo puts the old value back)."""
+    if not _validates(HistoryEntry, entry):
+        return False
+    try:
+        section, name = split_field_path(entry["field"])
+    except UnknownFieldError:
+        return False
+    model = SECTION_MODELS[section]
+    values = (entry.get("old_value"), entry.get("new_value"))
+    return all(value is None or _validates(model, {"updated_at": None, name: value}) for value in values)
+
+
+def _items(value: Any) -> list[Any]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _kept_count(profile: UserProfile) -> int:
+    sections = (profile.section(name) for name in SECTION_MODELS)
+    fields = sum(
+        1
+        for section in sections
+        if section is not None
+        for name, value in section
+        if name != "updated_at" and value is not None
+    )
+    return fields + len(profile.notes) + len(profile.history)
+
+
+def _item_file(store: BaseStore, namespace: tuple[str, ...], key: str) -> Path | None:
+    """The file behind a store item, for the JSON file store (the one store with files)."""
+    root = getattr(store, "root", None)
+    if not isinstance(root, Path):
+        return None
+    from profiles.json_store import ITEM_SUFFIX
+
+    return root.joinpath(*namespace, key + ITEM_SUFFIX)
+
+
+def store_location(store: BaseStore, namespace: tuple[str, ...], key: str) -> str:
+    path = _item_file(store, namespace, key)
+    return str(path) if path is not None else "/".join((*namespace, key))
+
+
+def set_aside(
+    store: BaseStore, namespace: tuple[str, ...], key: str, value: dict[str, Any], *, clock: Clock = utc_now
+) -> str:
+    """Keep an invalid item out of the way, unchanged: the file is renamed to
+    `<key>.json.invalid-<UTC timestamp>` (the store reads only `*.json`); in another store the value
+    is copied to `("set_aside", *namespace)` and removed. Returns the new name. The caller holds
+    the item's lock."""
+    stamp = as_utc(clock()).strftime("%Y%m%dT%H%M%SZ")
+    path = _item_file(store, namespace, key)
+    if path is not None:
+        target = path.with_name(f"{path.name}.invalid-{stamp}")
+        counter = 1
+        while target.exists():
+            target = path.with_name(f"{path.name}.invalid-{stamp}-{counter}")
+            counter += 1
+        os.replace(path, target)
+        return target.name
+    aside_key = f"{key}.invalid-{stamp}"
+    store.put(("set_aside", *namespace), aside_key, value)
+    store.delete(namespace, key)
+    return "/".join(("set_aside", *namespace, aside_key))
+
+
+def quarantine_mark(store: BaseStore) -> int:
+    """Where the store's list of corrupt files moved aside ends now (see `quarantined_since`)."""
+    return len(getattr(store, "quarantined", None) or ())
+
+
+def quarantined_since(
+    store: BaseStore, mark: int, namespace: tuple[str, ...], key: str | None = None, *, any_user: bool = False
+) -> list[Path]:
+    """Files of `namespace` (and `key`, if given) that the store moved aside as unreadable since
+    `mark`; with `any_user`, files of any namespace next to it (`("sessions", <any user>)`)."""
+    quarantined = getattr(store, "quarantined", None)
+    folder = _item_file(store, namespace, key or "x")
+    if not quarantined or folder is None:
+        return []
+    prefix = f"{key}.json." if key is not None else ""
+    return [
+        path
+        for path in list(quarantined)[mark:]
+        if isinstance(path, Path)
+        and (path.parent.parent == folder.parent.parent if any_user else path.parent == folder.parent)
+        and path.name.startswith(prefix)
+    ]
+
+
+class ResetNotices:
+    """One sentence per kind ("profile", "session") owed to a user whose stored file was set aside,
+    kept in the store at `("notices", <user_id>)` so it is said exactly once, across restarts:
+    `pending` peeks (the turn puts it in its reply), `take` removes it once the reply is built."""
+
+    def __init__(self, store: BaseStore, *, clock: Clock = utc_now) -> None:
+        self._store = store
+        self._clock = clock
+        self._locks = shared_locks(store, "notices")
+
+    def record(self, user_id: str, kind: str, text: str) -> None:
+        try:
+            with self._locks.hold(user_id):
+                self._store.put(
+                    (NOTICE_NAMESPACE, validate_label(user_id)),
+                    kind,
+                    {"text": text, "at": as_utc(self._clock()).isoformat()},
+                )
+        except Exception:  # telling the user is a courtesy: it must never cost them the turn
+            logger.exception("Could not record a notice for %s", user_id)
+
+    def pending(self, user_id: str) -> list[str]:
+        return [text for _, text in self._read(user_id)]
+
+    def take(self, user_id: str) -> list[str]:
+        with self._locks.hold(user_id):
+            found = self._read(user_id)
+            for kind, _ in found:
+                self._store.delete((NOTICE_NAMESPACE, validate_label(user_id)), kind)
+        return [text for _, text in found]
+
+    def _read(self, user_id: str) -> list[tuple[str, str]]:
+        found = []
+        for kind, default in _NOTICE_TEXTS.items():
+            item = self._store.get((NOTICE_NAMESPACE, validate_label(user_id)), kind)
+            if item is None:
+                continue
+            text = item.value.get("text")
+            found.append((kind, text if isinstance(text, str) and text in _KNOWN_NOTICES else default))
+        return found
+
+
+_KNOWN_NOTICES = frozenset({PROFILE_RESET_NOTICE, PROFILE_PARTLY_KEPT_NOTICE, SESSION_RESET_NOTICE})

@@ -16,6 +16,15 @@ from pydantic import ValidationError
 from config.clock import Clock, utc_now
 from profiles.ids import validate_key, validate_label
 from profiles.locks import shared_locks
+from profiles.repository import (
+    SESSION_RESET_NOTICE,
+    ResetNotices,
+    first_error,
+    quarantine_mark,
+    quarantined_since,
+    set_aside,
+    store_location,
+)
 from profiles.session import Session, SessionMessage
 
 logger = logging.getLogger(__name__)
@@ -50,10 +59,20 @@ class SessionRepository:
         self._hard_limit = hard_limit
         self._clock = clock
         self._locks = shared_locks(store, "sessions")
+        self.notices = ResetNotices(store, clock=clock)
 
     def get(self, user_id: str, session_id: str) -> Session | None:
-        item = self._store.get(self._namespace(user_id), validate_key(session_id))
-        return None if item is None else self._parse(item.value)
+        """The session, or None. A stored file that is not a valid session of this user never
+        crashes a turn: it is moved aside (kept for a human), the thread starts fresh, and the user
+        is told once (`notices`)."""
+        namespace = self._namespace(user_id)
+        mark = quarantine_mark(self._store)
+        item = self._store.get(namespace, validate_key(session_id))
+        if item is None:
+            if quarantined_since(self._store, mark, namespace, session_id):  # unreadable JSON, moved aside
+                self.notices.record(user_id, "session", SESSION_RESET_NOTICE)
+            return None
+        return self._checked(user_id, session_id, item.value)
 
     def get_or_create(
         self,
@@ -167,8 +186,16 @@ class SessionRepository:
 
     def latest(self, user_id: str, *, prefix: str = "") -> Session | None:
         """The user's most recently active session whose id starts with `prefix`."""
-        items = self._store.search(self._namespace(user_id), limit=1000)
-        candidates = [self._parse(item.value) for item in items if item.key.startswith(prefix)]
+        namespace = self._namespace(user_id)
+        mark = quarantine_mark(self._store)
+        items = self._store.search(namespace, limit=1000)
+        if quarantined_since(self._store, mark, namespace):
+            self.notices.record(user_id, "session", SESSION_RESET_NOTICE)
+        candidates = [
+            session
+            for item in items
+            if item.key.startswith(prefix) and (session := self._checked(user_id, item.key, item.value)) is not None
+        ]
         return max(candidates, key=lambda session: session.last_activity_at, default=None)
 
     def list_idle_unmemorized(self, idle_minutes: float) -> list[Session]:
@@ -182,14 +209,16 @@ class SessionRepository:
         found: list[Session] = []
         offset = 0
         while True:
+            mark = quarantine_mark(self._store)
             page = self._store.search(prefix, limit=_SCAN_PAGE, offset=offset)
+            # unreadable JSON the store just moved aside: its user is told, like for an invalid one
+            for path in quarantined_since(self._store, mark, (SESSION_NAMESPACE, user_id or "any"), any_user=True):
+                self.notices.record(path.parent.name, "session", SESSION_RESET_NOTICE)
             for item in page:
-                try:
-                    session = self._parse(item.value)
-                except SessionError as exc:
-                    logger.error("Skipping session %s/%s: %s", "/".join(item.namespace), item.key, exc)
-                    continue
-                if session.needs_memorizing:
+                if len(item.namespace) != 2:
+                    continue  # not a session of ours (sessions live at ("sessions", <user_id>))
+                session = self._checked(item.namespace[1], item.key, item.value)
+                if session is not None and session.needs_memorizing:
                     found.append(session)
             if len(page) < _SCAN_PAGE:
                 break
@@ -227,10 +256,40 @@ class SessionRepository:
         return kept
 
     @staticmethod
-    def _parse(value: dict[str, Any]) -> Session:
+    def _parse(user_id: str, session_id: str, value: dict[str, Any]) -> Session:
         try:
-            return Session.model_validate(value)
+            session = Session.model_validate(value)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise SessionError(f"stored session is not valid at {where}: {first['msg']}") from None
+            raise SessionError(f"stored session is not valid at {first_error(exc)}") from None
+        if session.user_id != user_id or session.session_id != session_id:
+            # never let a file make a turn write into another user's or thread's session
+            raise SessionError("stored session names another user or session")
+        return session
+
+    def _checked(self, user_id: str, session_id: str, value: dict[str, Any]) -> Session | None:
+        try:
+            return self._parse(user_id, session_id, value)
+        except SessionError:
+            return self._recover(user_id, session_id)
+
+    def _recover(self, user_id: str, session_id: str) -> Session | None:
+        """Move an invalid stored session aside; the thread starts fresh (its messages are short-term
+        memory, and the file is kept for a human)."""
+        namespace = self._namespace(user_id)
+        with self._locks.hold((user_id, session_id)):
+            item = self._store.get(namespace, session_id)  # again, under the lock: it may be fixed already
+            if item is None:
+                return None
+            try:
+                return self._parse(user_id, session_id, item.value)
+            except SessionError as exc:
+                reason = str(exc)
+            where = store_location(self._store, namespace, session_id)
+            try:
+                aside = set_aside(self._store, namespace, session_id, item.value, clock=self._clock)
+            except OSError as exc:
+                logger.error("%s (%s) could not be moved aside: %s", where, reason, exc)
+                return None
+            logger.warning("Stored session %s: %s; moved aside to %s; the thread starts fresh", where, reason, aside)
+            self.notices.record(user_id, "session", SESSION_RESET_NOTICE)
+            return None

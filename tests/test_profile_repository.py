@@ -155,12 +155,14 @@ def test_concurrent_changes_to_one_profile_are_all_kept(profiles: ProfileReposit
         assert stored[section][name] == value, field
 
 
-def test_hand_broken_profile_gives_a_clear_error(profiles: ProfileRepository, store: Any) -> None:
+def test_hand_broken_profile_is_set_aside_not_an_error(profiles: ProfileRepository, store: Any) -> None:
+    """Issue 12: an invalid stored profile is moved aside (tests/hostile/test_files.py has the cases);
+    importing an invalid document is still a clear error."""
     store.put(("profiles", "u1"), "profile", {"user_id": "u1", "equipment": {"heating_type": "coal"}})
-    with pytest.raises(
-        StoredProfileError, match=r"not valid at equipment.heating_type.*profiles/u1/profile.json"
-    ):
-        profiles.get("u1")
+    assert profiles.get("u1") is None
+    assert [p.name.split("-")[0] for p in (store.root / "profiles" / "u1").iterdir()] == ["profile.json.invalid"]
+    with pytest.raises(StoredProfileError, match=r"not valid at equipment.heating_type"):
+        profiles.import_profile({"user_id": "u1", "equipment": {"heating_type": "coal"}})
 
 
 def test_legacy_section_without_timestamp_reads_as_unknown_age(

@@ -116,6 +116,10 @@ def make_recall(
         understanding: Understanding = state["understanding"]
         profile = profiles.get(user_id)
         _record_read(user_id, profile)
+        # A damaged profile or conversation was set aside: the reply starts by saying so (once; the
+        # service marks it said when the reply is out).
+        reset = [notice for notice in profiles.notices.pending(user_id) if notice not in state.get("notices", [])]
+        earlier = [*reset, *state.get("notices", [])]
         source = ChangeSource(
             kind="onboarding"
             if understanding.slot_answer is not None and understanding.slot_answer.status == "answered"
@@ -124,13 +128,14 @@ def make_recall(
             turn=state.get("turn_count") or None,
             text=state["messages"][-1].content[:2000] if state.get("messages") else None,
         )
+        told = {"notices": earlier} if reset else {}
         if understanding.forget or understanding.forget_everything:
-            return _forget(profiles, user_id, understanding, source)
+            return {**_forget(profiles, user_id, understanding, source), **told}
         if understanding.undo:
-            return _undo(profiles, user_id, source)
+            return {**_undo(profiles, user_id, source), **told}
         if understanding.intent == "profile_query" and not understanding.facts:
             text = holds(profile, lead="Here's what I have for you:", empty="I don't have anything saved about you yet.")
-            return {"user_profile": profile, "response": text + " Tell me if anything is wrong.", "route": "done"}
+            return {"user_profile": profile, "response": text + " Tell me if anything is wrong.", "route": "done", **told}
 
         # --- 1. what the user just said counts at once --------------------------------------
         understanding, kept_car = _household_car(understanding, profile)
@@ -165,7 +170,7 @@ def make_recall(
         if moved:
             said = f"{said} {moved}".strip()
         session_facts = _session_facts(understanding, result, state.get("turn_count") or 1)
-        notices = [*state.get("notices", []), *([said] if said else [])]
+        notices = [*earlier, *([said] if said else [])]
 
         # --- 2. what to answer: the question, the resumed question, or the next slot -------------
         message, intent, topic = state["message"], state["intent"], state.get("topic", "general")
