@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Callable
 
 from bot.service import ConversationService
+from bot.text_input import clean_text
 from config.clock import utc_now
 from profiles.staleness import section_ages
 from profiles.wording import fact_lines
@@ -45,7 +46,7 @@ def run_chat(
     write(f"Home Energy Advisor: talking as {user_id} (conversation {session_id}). Type /help for commands.")
     while True:
         try:
-            text = read("you> ")
+            text = clean_text(read("you> "))  # bytes that were not UTF-8 become U+FFFD
         except (EOFError, KeyboardInterrupt):
             write("")
             _memorize(service, user_id, session_id, write)
@@ -65,7 +66,11 @@ def run_chat(
             if not what:
                 write("What should I forget? For example: /forget zip, /forget ev, /forget everything.")
                 continue
-            reply = service.handle_turn(user_id, session_id, f"forget {'everything' if what.lower() in ('all', 'everything') else 'my ' + what}")
+            reply = service.handle_turn(
+                user_id,
+                session_id,
+                f"forget {'everything' if what.lower() in ('all', 'everything') else 'my ' + what}",
+            )
             write(f"advisor> {reply.text}")
             continue
         if command == "/new":

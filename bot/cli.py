@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
+import itertools
+import logging
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from importlib import metadata
 from pathlib import Path
 
@@ -17,6 +21,12 @@ from config.logging_setup import configure_logging
 from config.settings import Settings, load_settings
 
 EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2
+EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141  # what a shell reports after SIGINT / SIGPIPE
+
+# Libraries that log start-up chatter at INFO ("faiss.loader: Could not load library with AVX512
+# support ... ModuleNotFoundError", "MilvusLite server started for ...", "Scheduler started"): in the
+# terminal chat, `ingest` and `samples` output that reads like an error. Their warnings still show.
+QUIET_LIBRARY_LOGGERS = ("faiss", "milvus_lite", "pymilvus", "EndpointResolver", "apscheduler")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,29 +36,66 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser(
+
+    def command(name: str, summary: str, details: str) -> argparse.ArgumentParser:
+        """A subcommand: `summary` in the list of commands, summary and details in its own --help."""
+        return commands.add_parser(
+            name, help=summary, description=f"{summary[0].upper()}{summary[1:]}. {details}"
+        )
+
+    command(
         "doctor",
-        help="check settings, data directory, Ollama and Slack, and say how to fix what is missing",
+        "check settings, data directory, Ollama and Slack, and say how to fix what is missing",
+        "Reads the environment and .env; secrets are only reported as set or not set. "
+        "Exit code 1 when something must be fixed before the advisor can start, 2 for an invalid setting.",
     )
-    commands.add_parser(
+    command(
         "run",
-        help="start the advisor (Slack when tokens are set, otherwise the terminal); checks the setup first",
+        "start the advisor (Slack when tokens are set, otherwise the terminal)",
+        "This is what `make run` starts. The knowledge base is brought up to date first, and anything "
+        "missing (Ollama, Slack tokens, API keys) is named with how to fix it.",
     )
-    commands.add_parser(
-        "slack", help="run the Slack bot (Socket Mode; needs SLACK_BOT_TOKEN and SLACK_APP_TOKEN)"
+    command(
+        "slack",
+        "run the Slack bot (Socket Mode; needs SLACK_BOT_TOKEN and SLACK_APP_TOKEN)",
+        "Runs until Ctrl-C or SIGTERM; answers already running are finished first. "
+        "See the README section 'Install in your Slack workspace'.",
     )
-    commands.add_parser("ingest", help="load knowledge/docs into the knowledge base (only what changed)")
-    samples = commands.add_parser("samples", help="run the evaluation scenarios and write the sample traces")
+    command(
+        "ingest",
+        "load knowledge/docs into the knowledge base (only what changed)",
+        "The knowledge base is a Milvus Lite file in DATA_DIR, or ENERGY_ADVISOR_MILVUS_URI. "
+        "Other commands ingest at start-up too; this one only ingests and reports.",
+    )
+    samples = command(
+        "samples",
+        "run the evaluation scenarios and write the sample traces",
+        "Offline, at the demo date of spec 000. Without --out the traces go to a new folder under "
+        "DATA_DIR/samples (the command prints where); `--out traces/samples` refreshes the tracked samples.",
+    )
     samples.add_argument(
-        "--out", type=Path, default=None, help="folder for the traces (default: traces/samples)"
+        "--out",
+        type=Path,
+        default=None,
+        help="folder for the traces (default: a new folder in DATA_DIR/samples)",
     )
-    evaluate = commands.add_parser(
-        "eval", help="grade trace files or folders (same as python -m traces.evaluate)"
+    evaluate = command(
+        "eval",
+        "grade trace files or folders (same as python -m traces.evaluate)",
+        "Exit code 0 when everything passes (warnings allowed), 1 when a grader fails, "
+        "2 when a file is not a readable trace.",
     )
     evaluate.add_argument(
-        "args", nargs=argparse.REMAINDER, help="PATH... [--format text|markdown|json|junit] [--config FILE]"
+        "args",
+        nargs=argparse.REMAINDER,
+        metavar="PATH...",
+        help="trace files or folders, then [--format text|markdown|json|junit] [--config FILE]",
     )
-    chat = commands.add_parser("chat", help="talk to the advisor in this terminal")
+    chat = command(
+        "chat",
+        "talk to the advisor in this terminal",
+        "The same conversation service as Slack; type /help in the chat for its commands, /quit or Ctrl-D to leave.",
+    )
     chat.add_argument("--user", help="profile id to talk as (default: local-<your login name>)")
     chat.add_argument(
         "--new-session", action="store_true", help="start a new conversation instead of resuming"
@@ -57,12 +104,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`energy-advisor eval ... | head`): stop quietly, as other tools do.
+        _discard_stdout()
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        print("Interrupted.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    quiet_library_loggers()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return EXIT_OK
     if args.command == "eval":
+        if not args.args:
+            _subcommand(parser, "eval").error(
+                "give at least one trace file or folder, e.g. `energy-advisor eval traces/samples`"
+            )
         from traces.evaluate import main as evaluate_main
 
         return evaluate_main(args.args)
@@ -71,6 +135,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return EXIT_CONFIG
+    if settings.milvus_uri_notice is not None and args.command != "doctor":  # doctor lists it itself
+        print(f"Note: {settings.milvus_uri_notice}", file=sys.stderr)
     # In the terminal chat, INFO lines would interleave with the conversation: unless LOG_LEVEL
     # was set explicitly, show only warnings there.
     interactive = args.command in ("chat", "run") and "log_level" not in settings.model_fields_set
@@ -90,14 +156,63 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "slack":
         return slack(settings)
     if args.command == "samples":
-        from bot.samples import SAMPLES_DIR, generate
-
-        for name, path in generate(args.out or SAMPLES_DIR).items():
-            print(f"{name}: {path}")
-        return EXIT_OK
+        return samples_command(settings, args.out)
     if args.command == "chat":
         return chat(settings, user=args.user, new_session=args.new_session)
     return run(settings)
+
+
+def quiet_library_loggers() -> None:
+    for name in QUIET_LIBRARY_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
+@contextlib.contextmanager
+def _muted(logger_name: str) -> Iterator[None]:
+    logger = logging.getLogger(logger_name)
+    previous = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(previous)
+
+
+def _subcommand(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[name]
+    raise KeyError(name)
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so flushing it at exit does not fail a second time."""
+    # (not a real file, as when tests capture it: then nothing is flushed to the closed pipe anyway)
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def samples_command(settings: Settings, out: Path | None) -> int:
+    """Write the sample traces to `out`, or to a new folder in DATA_DIR (never over the tracked
+    traces/samples unless asked to with --out)."""
+    from bot.samples import generate
+    from config.clock import utc_now
+
+    if out is None:
+        base = settings.data_dir / "samples" / f"{utc_now():%Y%m%d-%H%M%S}"
+        for number in itertools.count(1):
+            out = base if number == 1 else base.with_name(f"{base.name}-{number}")
+            try:
+                out.mkdir(parents=True)  # a folder of its own, even for two runs in one second
+                break
+            except FileExistsError:
+                continue
+    assert out is not None
+    written = generate(out)
+    for name, path in written.items():
+        print(f"{name}: {path}")
+    print(f"Wrote {len(written)} sample traces to {out}. Grade them with `energy-advisor eval {out}`.")
+    return EXIT_OK
 
 
 def doctor(settings: Settings) -> int:
@@ -135,10 +250,19 @@ def slack(settings: Settings) -> int:
         return status
     try:
         try:
-            bot = build_slack_bot(runtime)
+            # slack_sdk logs a failed request at ERROR and raises; the message below says it once.
+            with _muted("slack_sdk.web.base_client"):
+                bot = build_slack_bot(runtime)
         except SlackApiError as exc:
             print(
                 f"Slack rejected the bot token ({exc.response.get('error')}); check SLACK_BOT_TOKEN.",
+                file=sys.stderr,
+            )
+            return EXIT_FAILED
+        except OSError as exc:  # URLError, connection refused, DNS, TLS
+            print(
+                f"Could not reach Slack at {settings.slack_api_url} ({getattr(exc, 'reason', None) or exc}); "
+                "check the network or SLACK_API_URL.",
                 file=sys.stderr,
             )
             return EXIT_FAILED
@@ -153,11 +277,14 @@ def chat(settings: Settings, *, user: str | None, new_session: bool) -> int:
     from profiles.ids import InvalidIdError, validate_label
 
     user_id = user or terminal_user_id(getpass.getuser())
+    if user is not None and not user:
+        print(f"No --user given (empty); using {user_id}.", file=sys.stderr)
     try:
         validate_label(user_id)
     except InvalidIdError as exc:
         print(f"--user: {exc}", file=sys.stderr)
         return EXIT_CONFIG
+    _tolerate_undecodable_terminal_text()
     runtime, status = _start_runtime(settings)
     if runtime is None:
         return status
@@ -185,6 +312,17 @@ def chat(settings: Settings, *, user: str | None, new_session: bool) -> int:
             scheduler.shutdown(wait=True)
     finally:
         runtime.close()
+
+
+def _tolerate_undecodable_terminal_text() -> None:
+    """Bytes typed or piped in that are not valid in the terminal's encoding arrive as lone
+    surrogates (which the chat turns into U+FFFD) instead of failing the read; characters the
+    terminal cannot show are printed as replacements instead of failing the write."""
+    for stream, errors in ((sys.stdin, "surrogateescape"), (sys.stdout, "replace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(OSError, ValueError):
+                reconfigure(errors=errors)
 
 
 def _start_runtime(settings: Settings):

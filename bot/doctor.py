@@ -14,11 +14,12 @@ from pydantic import BaseModel, SecretStr
 
 from config.errors import ConfigError
 from config.files import AppConfig, display_path, load_app_config
-from config.settings import Settings
+from config.settings import MILVUS_URI_VARIABLE, Settings
 
 OLLAMA_DOWNLOAD_URL = "https://ollama.com/download"
 NREL_SIGNUP_URL = "https://developer.nrel.gov/signup/"
 OPENEI_SIGNUP_URL = "https://openei.org/services/api/signup/"
+SETTINGS_COLUMN = 16  # longest setting name that the report's values line up after
 
 
 class Status(str, Enum):
@@ -52,6 +53,8 @@ def run_doctor(settings: Settings, *, http: httpx.Client) -> Report:
     checks = [config_check, check_data_dir(settings.data_dir)]
     checks.append(check_ollama(settings, config, http))
     checks.append(check_slack(settings, http))
+    if settings.milvus_uri_notice is not None:
+        checks.append(check_milvus_uri(settings))
     if config is not None:
         checks.extend(check_api_keys(settings, config))
     return Report(settings=describe_settings(settings), checks=checks, config=config)
@@ -68,10 +71,24 @@ def describe_settings(settings: Settings) -> list[tuple[str, str]]:
             shown = "not set"
         else:
             shown = str(value)
-        if name == "milvus_uri" and value is None:
+        if name == "energy_advisor_milvus_uri" and value is None:
             shown = f"not set (using {settings.effective_milvus_uri})"
+        if name == "milvus_uri":
+            if value is None:
+                continue  # the deprecated name: shown only when someone still uses it
+            shown = f"{value} (deprecated name: use {MILVUS_URI_VARIABLE})"
         rows.append((name.upper(), shown))
     return rows
+
+
+def check_milvus_uri(settings: Settings) -> Check:
+    """The deprecated MILVUS_URI works (it is taken out of pymilvus' way at start-up), but say so."""
+    return Check(
+        name="knowledge base",
+        status=Status.WARN,
+        detail=f"using {settings.effective_milvus_uri}; {settings.milvus_uri_notice}",
+        fix=f"In .env or the environment, replace MILVUS_URI=... with {MILVUS_URI_VARIABLE}=...",
+    )
 
 
 def check_config_files(settings: Settings) -> tuple[Check, AppConfig | None]:
@@ -226,7 +243,8 @@ def check_api_keys(settings: Settings, config: AppConfig) -> list[Check]:
 
 def render(report: Report) -> str:
     marks = {Status.OK: "ok  ", Status.WARN: "WARN", Status.FAIL: "FAIL"}
-    width = max(len(name) for name, _ in report.settings)
+    # One long name (ENERGY_ADVISOR_MILVUS_URI) overflows the column instead of pushing every value right.
+    width = max((len(name) for name, _ in report.settings if len(name) <= SETTINGS_COLUMN), default=0)
     lines = ["Settings (environment and .env):"]
     lines += [f"  {name.ljust(width)}  {shown}" for name, shown in report.settings]
     lines += ["", "Checks:"]

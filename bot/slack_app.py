@@ -25,6 +25,7 @@ from bot.formatting import answer_messages, from_slack
 from bot.scheduler import MemorizeScheduler
 from bot.service import ConversationService
 from bot.slack_views import EVAL_HELP, SUGGESTED_PROMPTS, eval_blocks, home_view
+from bot.text_input import clean_text
 from config.files import EvalConfig
 from config.ids import InvalidIdError, validate_key, validate_label
 from traces.graders import grade_trace
@@ -147,7 +148,7 @@ def create_app(
     @app.command("/energy-eval")
     def energy_eval(ack, command: dict[str, Any], respond) -> None:
         ack()  # within Slack's 3 s, before any work
-        argument = (command.get("text") or "").strip()
+        argument = clean_text(command.get("text") or "").strip()
         if argument.lower() in ("help", "-h", "--help", "?"):
             respond(response_type="ephemeral", text=EVAL_HELP)
             return
@@ -189,9 +190,14 @@ def _answer(
             channel=channel, thread_ts=thread_ts, text="Sorry, I couldn't read who sent that message."
         )
         return
+    # A lone surrogate ("\ud800" in the event's JSON) becomes U+FFFD, so the turn can be saved.
     with _thinking(client, channel, thread_ts, event["ts"]):
         reply = service.handle_turn(
-            user, session, from_slack(event.get("text") or ""), channel=channel, thread_ts=thread_ts
+            user,
+            session,
+            from_slack(clean_text(event.get("text") or "")),
+            channel=channel,
+            thread_ts=thread_ts,
         )
     for text, blocks in answer_messages(reply.text):
         client.chat_postMessage(

@@ -1,13 +1,17 @@
 """Deployment settings from the environment and `.env` (pydantic-settings).
 
 Secrets are `SecretStr`, so they never appear in reprs, logs or `doctor` output.
-No other module reads `os.environ`: they receive a `Settings` instance.
+No other module reads `os.environ`: they receive a `Settings` instance (the one exception,
+`shield_milvus_environment`, lives here too).
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlparse
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -22,6 +26,12 @@ LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 # Environment variables that may hold an API key; tools.yaml names one of these per provider.
 API_KEY_VARIABLES = ("NREL_API_KEY", "OPENEI_API_KEY")
+
+# Where the knowledge base lives. Not `MILVUS_URI`: pymilvus reads that variable itself when it is
+# imported and rejects anything but a server URL, so a Milvus Lite file path there broke every command.
+MILVUS_URI_VARIABLE = "ENERGY_ADVISOR_MILVUS_URI"
+DEPRECATED_MILVUS_URI_VARIABLE = "MILVUS_URI"
+MILVUS_SERVER_SCHEMES = ("http://", "https://", "tcp://")
 
 
 class Settings(BaseSettings):
@@ -38,7 +48,13 @@ class Settings(BaseSettings):
     slack_api_url: str = Field(DEFAULT_SLACK_API_URL, description="Base URL of Slack's Web API")
     ollama_base_url: str = Field(DEFAULT_OLLAMA_BASE_URL, description="Where Ollama answers")
     data_dir: Path = Field(Path("./data"), description="Profiles, sessions, traces and the vector store")
-    milvus_uri: str | None = Field(None, description="Milvus Lite file or Milvus server URI")
+    energy_advisor_milvus_uri: str | None = Field(
+        None,
+        description="Milvus Lite file (ending in .db) or Milvus server URI (http://host:19530)",
+    )
+    milvus_uri: str | None = Field(
+        None, description="Deprecated name of ENERGY_ADVISOR_MILVUS_URI (pymilvus reads MILVUS_URI too)"
+    )
     nrel_api_key: SecretStr | None = Field(None, description="NREL developer key (PVWatts v8)")
     openei_api_key: SecretStr | None = Field(None, description="OpenEI key (Utility Rate Database)")
     log_level: LogLevel = Field("INFO", description="Logging level")
@@ -48,6 +64,38 @@ class Settings(BaseSettings):
     @classmethod
     def _upper_log_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator(
+        "energy_advisor_milvus_uri", "milvus_uri", "nrel_api_key", "openei_api_key", mode="before"
+    )
+    @classmethod
+    def _blank_is_not_set(cls, value: object) -> object:
+        """`KEY=` (as in a `.env` copied from `.env.example`) means not set, not an empty value."""
+        text = value.get_secret_value() if isinstance(value, SecretStr) else value
+        if isinstance(text, str) and not text.strip():
+            return None
+        return text.strip() if isinstance(text, str) else value
+
+    @field_validator("energy_advisor_milvus_uri", "milvus_uri")
+    @classmethod
+    def _milvus_uri(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if value.startswith(MILVUS_SERVER_SCHEMES):
+            parsed = urlparse(value)
+            _ = parsed.port  # raises ValueError on a port that is not a number
+            if not parsed.hostname:
+                raise ValueError("a Milvus server URI needs a host, e.g. http://localhost:19530")
+            return value
+        if "://" in value:
+            raise ValueError(
+                "use http://, https:// or tcp:// for a Milvus server, or a file path ending in .db for Milvus Lite"
+            )
+        if not value.endswith(".db"):
+            raise ValueError(
+                "a Milvus Lite file must end in .db (e.g. ./data/milvus.db); a Milvus server URI starts with http://"
+            )
+        return value
 
     @field_validator("slack_api_url", "ollama_base_url")
     @classmethod
@@ -78,8 +126,23 @@ class Settings(BaseSettings):
 
     @property
     def effective_milvus_uri(self) -> str:
-        """`MILVUS_URI`, or a Milvus Lite file inside `DATA_DIR`."""
-        return self.milvus_uri or str(self.data_dir / "milvus.db")
+        """`ENERGY_ADVISOR_MILVUS_URI` (or the deprecated `MILVUS_URI`), else a Milvus Lite file in `DATA_DIR`."""
+        return self.energy_advisor_milvus_uri or self.milvus_uri or str(self.data_dir / "milvus.db")
+
+    @property
+    def milvus_uri_notice(self) -> str | None:
+        """One line when the deprecated `MILVUS_URI` is set, saying what to do instead."""
+        if self.milvus_uri is None:
+            return None
+        if self.energy_advisor_milvus_uri is not None:
+            return (
+                f"{DEPRECATED_MILVUS_URI_VARIABLE} is ignored because {MILVUS_URI_VARIABLE} is set; "
+                f"remove {DEPRECATED_MILVUS_URI_VARIABLE} (pymilvus reads it too)."
+            )
+        return (
+            f"{DEPRECATED_MILVUS_URI_VARIABLE} is deprecated (pymilvus reads it too and rejects file paths); "
+            f"rename it to {MILVUS_URI_VARIABLE}."
+        )
 
     @property
     def slack_configured(self) -> bool:
@@ -102,6 +165,22 @@ def _check_prefix(value: SecretStr | None, prefix: str, wanted: str) -> SecretSt
         # Never echo the token itself.
         raise ValueError(f"does not look like {wanted}")
     return SecretStr(secret)
+
+
+def shield_milvus_environment(environ: MutableMapping[str, str] | None = None) -> None:
+    """Keep pymilvus from reading our Milvus setting. Call before pymilvus is imported.
+
+    At import, pymilvus reads `MILVUS_URI` from the environment, and from the first `.env` it
+    finds walking up from its install folder (the project's own `.env` when the virtualenv is
+    inside the project), and fails on anything but a server URL. A value under that old name is
+    moved to `ENERGY_ADVISOR_MILVUS_URI` (unless that is set) and `MILVUS_URI` is left empty: pymilvus
+    ignores an empty value, and its `.env` loading never overwrites a variable that is set.
+    """
+    environ = os.environ if environ is None else environ
+    value = environ.get(DEPRECATED_MILVUS_URI_VARIABLE, "").strip()
+    if value and not environ.get(MILVUS_URI_VARIABLE, "").strip():
+        environ[MILVUS_URI_VARIABLE] = value
+    environ[DEPRECATED_MILVUS_URI_VARIABLE] = ""
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -277,5 +277,5 @@ def _locked_message(data: Path) -> str:
     return (
         f"The knowledge base at {data} is in use by {who}. Milvus Lite allows one process per data "
         f"directory: stop that process (e.g. `kill {owner.get('pid', '<pid>')}`), or give this one its own "
-        "DATA_DIR or MILVUS_URI."
+        "DATA_DIR or ENERGY_ADVISOR_MILVUS_URI."
     )
