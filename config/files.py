@@ -127,9 +127,30 @@ class ProvidersConfig(_Strict):
     )
 
 
+class DataLimitsConfig(_Strict):
+    """How long one turn may wait for the data APIs, and how a failing API is remembered."""
+
+    # All data calls of one turn share this many seconds (each request's timeout is the smaller of
+    # its own and the time left); when it is used up, the tools fall back at once and say so.
+    turn_budget_seconds: float = Field(10.0, gt=0, le=600)
+    # In a turn, one request waits at most this long (less when the turn has less left), so a
+    # hanging API leaves time for the others; one that gets no answer in this time is skipped at
+    # once for `breaker_open_seconds`.
+    slow_request_seconds: float = Field(6.0, gt=0, le=600)
+    # After this many failures in a row (network errors, HTTP 429/5xx, a wait cut short by the
+    # turn's budget) an API is not asked again for `breaker_open_seconds`; then one request tries
+    # it again, and one more failure skips it again.
+    breaker_failures: int = Field(2, ge=1, le=100)
+    breaker_open_seconds: float = Field(300.0, ge=0, le=24 * 3600)
+    # A Retry-After longer than this (or than the turn's time left) is not waited for: the API is
+    # skipped until then and the answer falls back at once.
+    max_retry_after_seconds: float = Field(30.0, ge=0, le=3600)
+
+
 class ToolsConfig(_Strict):
     mode: Literal["mock", "live"] = "live"
     providers: ProvidersConfig = ProvidersConfig()
+    limits: DataLimitsConfig = DataLimitsConfig()
 
 
 # --- eval.yaml ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@ location resolution. Tools receive this object; tests build it over local server
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from datetime import date
 from pathlib import Path
 
@@ -26,12 +27,13 @@ from advisor.energy.state_prices import (
 )
 from advisor.energy.tariff import TIERED_NOTE_PREFIX, Tariff, flat_tariff
 from advisor.places import find_city, zip_state
-from advisor.tools.http import ApiClient, ApiError
+from advisor.tools.http import ApiClient, ApiError, TurnBudget, data_budget
 from advisor.tools.open_meteo import OpenMeteoClient
-from advisor.tools.openei import OpenEiClient, TariffMatch
+from advisor.tools.openei import NoMatch, OpenEiClient, TariffMatch
 from advisor.tools.pvwatts import PvWattsClient
 from config.clock import Clock, utc_now
-from config.files import ToolsConfig
+from config.files import DataLimitsConfig, ToolsConfig
+from config.redact import register_secrets
 from config.settings import Settings
 from profiles.models import UserProfile
 
@@ -59,38 +61,49 @@ class DataSources:
         openei: OpenEiClient | None,
         mode: str,
         clock: Clock = utc_now,
+        limits: DataLimitsConfig | None = None,
     ) -> None:
         self.open_meteo = open_meteo
         self.pvwatts = pvwatts
         self.openei = openei  # None: no key in live mode, so the catalog is used directly
         self.mode = mode
         self.clock = clock
+        self.limits = limits or DataLimitsConfig()
+
+    def turn(self) -> AbstractContextManager[TurnBudget]:
+        """`with data.turn():` every data call inside shares one turn's time budget. (Calls made
+        while a turn's trace is recording share one without this: see `advisor/tools/http.py`.)"""
+        return data_budget(self.limits.turn_budget_seconds)
 
     @property
     def is_mock(self) -> bool:
         return self.mode == "mock"
 
-    def _utility_tariff(self, profile: UserProfile) -> TariffLookup | None:
-        """No plan named: with OpenEI, the utility's standard residential tariff at the user's place."""
+    def _utility_tariff(self, profile: UserProfile) -> tuple[TariffLookup | None, list[str]]:
+        """No plan named: with OpenEI, the utility's standard residential tariff at the user's place.
+        None when OpenEI lists none there, or failed (then with a warning saying so)."""
         location = profile.location
         if self.openei is None or location is None or not location.utility_provider:
-            return None
+            return None, []
         if location.lat is None or location.lon is None:
-            return None
+            return None, []
         try:
             match, result = self.openei.match_tariff(
                 plan=None, lat=location.lat, lon=location.lon, utility=location.utility_provider, now=self.clock()
             )
-        except ApiError:
-            return None
+        except NoMatch:
+            return None, []
+        except ApiError as exc:
+            return None, [f"The OpenEI tariff lookup failed ({exc.reason}), so I couldn't look up your utility's tariff."]
         tariff = match.tariff
         warning = (
             f"You didn't name your rate plan, so I used {tariff.utility}'s {tariff.name} from the OpenEI Utility "
             "Rate Database; tell me your plan if it's a different one."
         )
-        return TariffLookup(
+        lookup = TariffLookup(
             tariff=tariff, origin="openei", warnings=[warning, *_tier_notes(tariff)], is_mock=result.is_mock
         )
+        return lookup, []
 
     def _flat_tariff(self, profile: UserProfile, warnings: list[str]) -> TariffLookup:
         """No time-of-use tariff to price: one flat price — the user's, else their state's average —
@@ -127,8 +140,8 @@ class DataSources:
         A plan that belongs to another utility is reported, never silently re-priced."""
         location = profile.location
         if location is None or not location.rate_schedule:
-            by_utility = self._utility_tariff(profile)
-            return by_utility if by_utility is not None else self._flat_tariff(profile, [])
+            by_utility, failures = self._utility_tariff(profile)
+            return by_utility if by_utility is not None else self._flat_tariff(profile, failures)
         named_utility = location.utility_provider or ""
         utility = normalize_utility(named_utility) if named_utility else None
         plan = normalize_plan(location.rate_schedule) or location.rate_schedule
@@ -232,6 +245,12 @@ def build_data_sources(
     settings: Settings, tools: ToolsConfig, http: httpx.Client, *, clock: Clock = utc_now
 ) -> DataSources:
     providers = tools.providers
+    # Every configured secret is redacted from API error reasons (and so from replies, sessions
+    # and traces), whichever API echoes it back.
+    register_secrets(
+        getattr(settings, name, None)
+        for name in ("nrel_api_key", "openei_api_key", "slack_bot_token", "slack_app_token")
+    )
 
     def client(name: str, key_default: str | None = None) -> ApiClient:
         config = getattr(providers, name)
@@ -246,6 +265,7 @@ def build_data_sources(
             fixtures_dir=FIXTURES_DIR,
             api_key=key,
             clock=clock,
+            limits=tools.limits,
         )
 
     openei_key_missing = tools.mode == "live" and settings.openei_api_key is None
@@ -255,6 +275,7 @@ def build_data_sources(
         openei=None if openei_key_missing else OpenEiClient(client("openei")),
         mode=tools.mode,
         clock=clock,
+        limits=tools.limits,
     )
 
 

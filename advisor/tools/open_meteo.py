@@ -6,9 +6,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
-from advisor.tools.http import ApiClient, ApiError, ApiResult
+from advisor.tools.http import ApiClient, ApiError, ApiResult, shape_check
+from advisor.tools.models import GeocodingAnswer, GeocodingPlace, OpenMeteoForecastAnswer
 
 OPEN_METEO_CREDIT = "Weather data by Open-Meteo.com (CC BY 4.0)"
 HOURLY_FIELDS = "temperature_2m,cloud_cover,shortwave_radiation,global_tilted_irradiance"
@@ -66,6 +67,7 @@ class OpenMeteoClient:
                 "forecast_days": days,
             },
             fixture="open_meteo_forecast",
+            validate=shape_check(OpenMeteoForecastAnswer, "open-meteo", "unexpected forecast shape: the response"),
         )
         return _parse_hourly(result, redate=result.is_mock), result
 
@@ -74,22 +76,23 @@ class OpenMeteoClient:
             "/search",
             {"name": query, "count": 1, "language": "en", "format": "json", "countryCode": country_code},
             fixture="open_meteo_geocoding",
+            validate=shape_check(GeocodingAnswer, "open-meteo-geocoding"),
         )
-        data = result.data if isinstance(result.data, dict) else {}
-        for item in data.get("results") or []:
+        for item in GeocodingAnswer.model_validate(result.data).results or []:
             if not _matches(query, item):
                 continue  # a search returns its nearest names: never take another place for this one
             try:
-                return Place(
-                    name=str(item["name"]),
-                    lat=float(item["latitude"]),
-                    lon=float(item["longitude"]),
-                    timezone=item.get("timezone"),
-                    region=item.get("admin1"),
-                    postcodes=[str(code) for code in item.get("postcodes") or []],
-                )
-            except (KeyError, TypeError, ValueError):
-                continue
+                found = GeocodingPlace.model_validate(item)
+            except ValidationError:
+                continue  # a result that does not fit (NaN, text for a number) is skipped
+            return Place(
+                name=found.name,
+                lat=found.latitude,
+                lon=found.longitude,
+                timezone=found.timezone,
+                region=found.admin1,
+                postcodes=[str(code) for code in found.postcodes],
+            )
         return None
 
 
@@ -99,7 +102,8 @@ def _matches(query: str, item: Any) -> bool:
         return False
     wanted = query.strip().lower()
     if wanted.isdigit():
-        return wanted in [str(code) for code in item.get("postcodes") or []]
+        codes = item.get("postcodes")
+        return isinstance(codes, list) and wanted in [str(code) for code in codes]
     name = wanted.split(",")[0].strip()
     return str(item.get("name", "")).strip().lower() == name
 

@@ -26,10 +26,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.energy.tariff import Tariff, TariffError, tariff_from_urdb
 from advisor.energy.utilities import find_utility, utility_named
-from advisor.tools.http import ApiClient, ApiError, ApiResult
+from advisor.tools.http import ApiClient, ApiError, ApiResult, shape_check
+from advisor.tools.models import OpenEiAnswer
 from advisor.tools.urdb_match import match_code, plan_words, squash, variants_in
 
 URDB_VIEW_URL = "https://apps.openei.org/USURDB/rate/view/"
+
+
+class NoMatch(ApiError):
+    """OpenEI answered, but no tariff it lists fits (not an outage: nothing to retry or report)."""
 
 
 class TariffMatch(BaseModel):
@@ -76,7 +81,7 @@ class OpenEiClient:
         them (a caller that can ask the user should call `match_tariff`)."""
         match, result = self.match_tariff(plan=plan, lat=lat, lon=lon, utility=utility, now=now)
         if match.ambiguous:
-            raise ApiError(
+            raise NoMatch(
                 "openei", f"several tariffs are named like {plan} here: {', '.join(match.candidates)}"
             )
         return match.tariff, result
@@ -107,10 +112,9 @@ class OpenEiClient:
                 "lon": round(lon, 3),
             },
             fixture="openei_rates",
+            validate=_check_answer,
         )
-        items = result.data.get("items") if isinstance(result.data, dict) else None
-        if not isinstance(items, list):
-            raise ApiError("openei", "response has no items list")
+        items = OpenEiAnswer.model_validate(result.data).items  # checked before caching
         moment = now or result.fetched_at
         ours = _utility_name(utility) if utility else None
         listed = [item for item in items if isinstance(item, dict) and isinstance(item.get("name"), str)]
@@ -127,7 +131,7 @@ class OpenEiClient:
             named = [item for item in named if _same_utility(utility, str(item.raw.get("utility", "")))]
             what = f"of {utility or 'your utility'}"
         if not named:
-            raise ApiError("openei", f"no residential tariff {what} near this location")
+            raise NoMatch("openei", f"no residential tariff {what} near this location")
         current = _in_effect(named, moment, what)
         asked = words.variants if words else frozenset()
         kept, notes = _variants_asked(current, asked, what)
@@ -135,6 +139,18 @@ class OpenEiClient:
         if words is None:
             return _utility_default(priced, ours or utility), result
         return _choose(priced, words.said, utility, notes), result
+
+
+_check_shape = shape_check(OpenEiAnswer, "openei")
+
+
+def _check_answer(data: Any) -> None:
+    """OpenEI's own error object first (it says what was wrong, keys redacted), then the shape."""
+    if isinstance(data, dict) and data.get("error") and "items" not in data:
+        error = data["error"]
+        message = error.get("message") or error.get("code") if isinstance(error, dict) else error
+        raise ApiError("openei", f"answered with an error: {str(message)[:200]}")
+    _check_shape(data)
 
 
 def _named_like(items: list[dict[str, Any]], code: str) -> list[_Item]:
@@ -174,7 +190,7 @@ def _in_effect(items: list[_Item], moment: datetime, what: str) -> list[_Item]:
             )
             if count
         )
-        raise ApiError(
+        raise NoMatch(
             "openei", f"no residential tariff {what} is in effect on {moment.date().isoformat()} ({found})"
         )
     return dated
@@ -199,7 +215,7 @@ def _variants_asked(items: list[_Item], asked: frozenset[str], what: str) -> tup
     if not asked:
         if not plain:
             kinds = sorted({kind for item in items for kind in variants_in(item.name)})
-            raise ApiError(
+            raise NoMatch(
                 "openei", f"only {' / '.join(kinds)} versions of the tariff {what} are listed here"
             )
         return plain, []
@@ -208,7 +224,7 @@ def _variants_asked(items: list[_Item], asked: frozenset[str], what: str) -> tup
         fewest = min(len(variants_in(item.name)) for item in having)
         return [item for item in having if len(variants_in(item.name)) == fewest], []
     if not plain:
-        raise ApiError(
+        raise NoMatch(
             "openei", f"no {' / '.join(sorted(asked))} version of the tariff {what} is listed here"
         )
     said = " / ".join(sorted(asked))
@@ -233,7 +249,7 @@ def _priced(items: list[_Item], what: str) -> list[tuple[_Item, Tariff]]:
             continue
         priced.append((item, tariff.model_copy(update={"effective": _day(item.start)})))
     if not priced:
-        raise ApiError("openei", f"tariff {what} cannot be priced: {reasons[0]}")
+        raise NoMatch("openei", f"tariff {what} cannot be priced: {reasons[0]}")
     return priced
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from advisor.energy.pv import SYSTEM_LOSSES
-from advisor.tools.http import ApiClient, ApiError, ApiResult
-from advisor.tools.models import SolarEstimate
+from advisor.tools.http import ApiClient, ApiError, ApiResult, shape_check
+from advisor.tools.models import PvWattsAnswer, SolarEstimate
 
 # The same 14 % DC losses as the hourly model (advisor/energy/pv.py); the inverter is not in them,
 # PVWatts applies its default `inv_eff` of 96 % and `dc_ac_ratio` of 1.2, as the hourly model does.
@@ -37,29 +39,27 @@ class PvWattsClient:
                 "losses": DEFAULT_LOSSES_PCT,
             },
             fixture="pvwatts_v8",
-            validate=_check_errors,
+            validate=_check_answer,
         )
-        data = result.data
-        try:
-            outputs = data["outputs"]
-            estimate = SolarEstimate(
-                system_capacity_kw=system_kw,
-                ac_annual_kwh=float(outputs["ac_annual"]),
-                monthly_kwh=[float(value) for value in outputs["ac_monthly"]],
-                solrad_annual=float(outputs["solrad_annual"]),
-                capacity_factor=float(outputs["capacity_factor"])
-                if outputs.get("capacity_factor") is not None
-                else None,
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ApiError("pvwatts", f"unexpected response shape ({type(exc).__name__})") from None
-        if len(estimate.monthly_kwh) != 12:
-            raise ApiError("pvwatts", "ac_monthly does not have 12 months")
+        outputs = PvWattsAnswer.model_validate(result.data).outputs  # checked before caching
+        estimate = SolarEstimate(
+            system_capacity_kw=system_kw,
+            ac_annual_kwh=outputs.ac_annual,
+            monthly_kwh=list(outputs.ac_monthly),
+            solrad_annual=outputs.solrad_annual,
+            capacity_factor=outputs.capacity_factor,
+        )
         return estimate, result
 
 
-def _check_errors(data: object) -> None:
-    if not isinstance(data, dict):
-        raise ApiError("pvwatts", "response is not a JSON object")
-    if data.get("errors"):
-        raise ApiError("pvwatts", "; ".join(str(error) for error in data["errors"])[:200])
+_check_shape = shape_check(PvWattsAnswer, "pvwatts")
+
+
+def _check_answer(data: Any) -> None:
+    """PVWatts' own error list first (it says what was wrong), then the shape: finite, non-negative
+    kWh, twelve months (a "NaN" would otherwise become "about nan kWh in a typical year")."""
+    errors = data.get("errors") if isinstance(data, dict) else None
+    if errors:
+        listed = errors if isinstance(errors, list) else [errors]
+        raise ApiError("pvwatts", "; ".join(str(error) for error in listed)[:200])
+    _check_shape(data)

@@ -44,6 +44,7 @@ from advisor.tools.data import DataSources, TariffLookup, local_timezone
 from advisor.tools.http import ApiError
 from advisor.tools.models import Observation, RatePeriod, RateSchedule
 from advisor.tools.open_meteo import OPEN_METEO_CREDIT
+from config.redact import redact
 from profiles.models import UserProfile
 
 
@@ -151,8 +152,15 @@ def build_tools(data: DataSources) -> list[BaseTool]:
 def _failed(
     tool_name: str, summary: str, context: TurnContext, warnings: list[str] | None = None
 ) -> Observation:
+    """A tool that could not answer. Its words may carry an API's error reason (already redacted
+    by ApiError); redacted once more here, as this is what replies, sessions and traces keep."""
     return Observation(
-        tool=tool_name, ok=False, summary=summary, source="none", as_of=context.now, warnings=warnings or []
+        tool=tool_name,
+        ok=False,
+        summary=redact(summary),
+        source="none",
+        as_of=context.now,
+        warnings=[redact(warning) for warning in warnings or []],
     )
 
 

@@ -1,4 +1,9 @@
-"""A small threaded HTTP server on 127.0.0.1 with scripted routes, recording every request."""
+"""A small threaded HTTP server on 127.0.0.1 with scripted routes, recording every request.
+
+Hostile behaviours for the data-API tests: a `Response` may wait `delay` seconds before
+answering (a slow API) or send its body in pieces `trickle` seconds apart (an API that keeps the
+connection busy without ever finishing). Waits end early when the server stops.
+"""
 
 from __future__ import annotations
 
@@ -27,11 +32,26 @@ class Response:
     status: int = 200
     body: bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0  # seconds before the status line is sent
+    trickle: float = 0.0  # seconds between body pieces (0: the body in one write)
+    pieces: int = 20  # how many pieces a trickled body is cut into
 
     @classmethod
-    def json(cls, payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    def json(
+        cls,
+        payload: Any,
+        status: int = 200,
+        headers: dict[str, str] | None = None,
+        *,
+        delay: float = 0.0,
+        trickle: float = 0.0,
+    ) -> Response:
         return cls(
-            status, json.dumps(payload).encode(), {"Content-Type": "application/json", **(headers or {})}
+            status,
+            json.dumps(payload).encode(),
+            {"Content-Type": "application/json", **(headers or {})},
+            delay=delay,
+            trickle=trickle,
         )
 
 
@@ -44,6 +64,7 @@ class LocalHTTPServer:
     def __init__(self) -> None:
         self.routes: dict[tuple[str, str], Handler] = {}
         self.requests: list[Request] = []
+        self.stopping = threading.Event()  # set on exit: slow answers stop waiting
         self._lock = threading.Lock()
         outer = self
 
@@ -56,12 +77,25 @@ class LocalHTTPServer:
                     outer.requests.append(request)
                 handler = outer.routes.get((self.command, path)) or outer.route_for(path)
                 response = handler(request) if handler else Response.json({"error": "not found"}, 404)
-                self.send_response(response.status)
-                for name, value in response.headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(response.body)))
-                self.end_headers()
-                self.wfile.write(response.body)
+                if response.delay and outer.stopping.wait(response.delay):
+                    return
+                try:
+                    self.send_response(response.status)
+                    for name, value in response.headers.items():
+                        self.send_header(name, value)
+                    self.send_header("Content-Length", str(len(response.body)))
+                    self.end_headers()
+                    if not response.trickle:
+                        self.wfile.write(response.body)
+                        return
+                    size = max(1, -(-len(response.body) // response.pieces))
+                    for start in range(0, len(response.body), size):
+                        self.wfile.write(response.body[start : start + size])
+                        self.wfile.flush()
+                        if outer.stopping.wait(response.trickle):
+                            return
+                except (BrokenPipeError, ConnectionResetError):
+                    return  # the client gave up waiting: expected with slow answers
 
             do_GET = do_POST = _serve
 
@@ -70,7 +104,8 @@ class LocalHTTPServer:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # a short poll interval: shutdown() waits for the next poll (0.5 s by default, per test)
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
 
     @property
     def url(self) -> str:
@@ -89,6 +124,7 @@ class LocalHTTPServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
