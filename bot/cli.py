@@ -129,7 +129,7 @@ def _main(argv: Sequence[str] | None) -> int:
             )
         from traces.evaluate import main as evaluate_main
 
-        return evaluate_main(args.args)
+        return evaluate_main(args.args, prog="energy-advisor eval")
     try:
         settings = load_settings()
     except ConfigError as exc:

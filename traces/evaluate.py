@@ -245,8 +245,8 @@ def _summary(report: Report) -> str:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m traces.evaluate", description=__doc__.split("\n\n")[0])
+def main(argv: Sequence[str] | None = None, *, prog: str = "python -m traces.evaluate") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+", type=Path, help="trace files or folders")
     parser.add_argument("--format", choices=sorted(RENDERERS), default="text")
     parser.add_argument(
