@@ -352,3 +352,27 @@ def test_a_money_question_gets_a_charging_plan_not_a_passage(data_dir: Path) -> 
     service.handle_turn("T1-N", "t", "im on pge ev2a, zip 94110, its a tesla model 3")
     reply = service.handle_turn("T1-N", "t", "how much would i save by charging at night")
     assert "Needs" in reply.text and "kWh from the grid" in reply.text
+
+
+def test_an_ev_listed_with_its_charger_is_saved() -> None:
+    """'hey! 94110, pge ev2a, tesla model 3 w/ a 32 amp charger' saved the charger but not the car,
+    then asked 'Which EV do you drive?' twice."""
+    from advisor.understanding.rules import understand as read
+
+    for message in ("hey! 94110, pge ev2a, tesla model 3 w/ a 32 amp charger", "94110, pge ev2a, tesla model 3 with a 32 amp charger"):
+        fields = {fact.field: fact.value for fact in read(message).facts}
+        assert fields["equipment.ev_model"] == "Tesla Model 3" and fields["equipment.ev_charger_kw"] == 7.68
+    neighbour = read("94110, pge, my neighbour has a tesla model 3 with a 32 amp charger")
+    assert "equipment.ev_model" not in {fact.field for fact in neighbour.facts}
+
+
+def test_a_new_hour_after_tonight_keeps_the_night() -> None:
+    """'whens the cheapest time to charge tonite?' at 5 am, then 'what about by 6am instead' planned
+    to 06:00 that same morning (half an hour away) instead of the morning after tonight."""
+    from advisor.understanding.models import RequestParams
+    from advisor.understanding.rules import follow_up_params
+
+    last = RequestParams(tonight=True, current_soc_pct=25)
+    assert follow_up_params(RequestParams(ready_by_hour=6), last).tonight is True
+    assert follow_up_params(RequestParams(ready_by_hour=7, ready_by_day="saturday"), last).tonight is None
+    assert follow_up_params(RequestParams(ready_in_minutes=60), last).tonight is None

@@ -140,7 +140,7 @@ def test_follow_ups_re_plan_with_one_thing_changed(data_dir: Path) -> None:
     less = service.handle_turn("T1-N", "t", "and if I only need 50%?")
     assert "Cheapest before 06:00" in less.text and "from 20% to 50%" in less.text  # the 6am and 20% stay
     last = service.sessions.get("T1-N", "t").last_request
-    assert last.params == {"ready_by_hour": 6, "target_soc_pct": 50.0, "current_soc_pct": 20.0, "day": "today"}
+    assert last.params == {"ready_by_hour": 6, "target_soc_pct": 50.0, "current_soc_pct": 20.0, "day": "today", "tonight": True}
 
 
 def test_forget_and_undo_say_what_the_profile_now_holds(data_dir: Path) -> None:

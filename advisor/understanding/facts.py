@@ -372,7 +372,14 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     )
     # "im on pge ev2a, zip 94110, its a tesla model 3": in a list of the user's facts, one item names the car
     listed = any(
-        re.match(starts + re.escape(words) + r"(?:\s+[\w.-]+){0,3}\s*[.!]?\s*$", segment, re.I)
+        re.match(
+            starts + re.escape(words)
+            # "tesla model 3 w/ a 32 amp charger": the car with its own charger or battery
+            + r"(?:(?:\s+[\w.-]+){0,3}|\s+(?:with|w/)\s+[^,]{0,60}?\b(?:charger|battery|kwh|amps?|kw|wall\s+connector)\b)"
+            + r"\s*[.!]?\s*$",
+            segment,
+            re.I,
+        )
         for segment in re.split(r"\s*,\s*", text)[1:]
     )
     if not (_OWN.search(text) or household or pending_slot == "ev" or re.match(starts + re.escape(words), text, re.I) or listed):

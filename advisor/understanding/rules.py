@@ -416,8 +416,9 @@ def follow_up_params(params: RequestParams, last: RequestParams) -> RequestParam
                 data[key] = None
     elif params.ready_by_hour is not None or params.ready_by_day is not None or params.tonight:
         data["ready_in_minutes"] = None
-        if not params.tonight:
-            data["tonight"] = None  # "what about by 6am instead?" names the deadline itself
+        if params.ready_by_day is not None or params.day is not None:
+            data["tonight"] = None  # "by saturday 7am instead" names the day itself
+        # "what about by 6am instead?" after "tonight" changes the hour, not the night
     if params.ready_by_day in _WEEKDAY_NAMES and params.day is None:
         data["day"] = None  # "and on saturday?": that day, not the earlier "today"
     elif params.day is not None and params.ready_by_day is None and last.ready_by_day in _WEEKDAY_NAMES:
