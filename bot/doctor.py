@@ -6,6 +6,7 @@ Never prints a secret: secrets are reported only as "set" or "not set".
 from __future__ import annotations
 
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from enum import Enum
 from pathlib import Path
 
@@ -48,7 +49,7 @@ class Report(BaseModel):
         return next((check.status for check in self.checks if check.name == name), None)
 
 
-def run_doctor(settings: Settings, *, http: httpx.Client) -> Report:
+def run_doctor(settings: Settings, *, http: httpx.Client, probe_data_apis: bool = True) -> Report:
     config_check, config = check_config_files(settings)
     checks = [config_check, check_data_dir(settings.data_dir)]
     checks.append(check_ollama(settings, config, http))
@@ -57,6 +58,8 @@ def run_doctor(settings: Settings, *, http: httpx.Client) -> Report:
         checks.append(check_milvus_uri(settings))
     if config is not None:
         checks.extend(check_api_keys(settings, config))
+        if probe_data_apis and config.tools.mode == "live":
+            checks.append(check_data_api_reach(config, http))
     return Report(settings=describe_settings(settings), checks=checks, config=config)
 
 
@@ -239,6 +242,39 @@ def check_api_keys(settings: Settings, config: AppConfig) -> list[Check]:
         else:
             checks.append(Check(name=provider, status=Status.OK, detail=f"{variable} is set"))
     return checks
+
+
+DATA_API_PROBE_SECONDS = 2.0
+
+
+def check_data_api_reach(config: AppConfig, http: httpx.Client, *, timeout: float = DATA_API_PROBE_SECONDS) -> Check:
+    """Can the data APIs' hosts be reached at all? Probed together, each for at most `timeout`
+    seconds; any HTTP answer (even 404 or 401: no key is sent) counts as reachable. Without them live
+    questions fall back (cached data, the built-in tariff catalog, no weather or solar), and each
+    turn waits at most its data budget before it does: better known before the first question."""
+    providers = config.tools.providers
+    urls = {name: getattr(providers, name).base_url for name in type(providers).model_fields}
+
+    def probe(url: str) -> str | None:
+        try:
+            http.get(url, timeout=timeout)
+        except httpx.HTTPError as exc:
+            return _short_error(exc)
+        return None
+
+    with ThreadPoolExecutor(max_workers=len(urls) or 1) as pool:
+        results = dict(zip(urls, pool.map(probe, urls.values()), strict=True))
+    down = {name: error for name, error in results.items() if error is not None}
+    if not down:
+        return Check(name="data API reach", status=Status.OK, detail="every data API host answers")
+    listed = "; ".join(f"{name} ({urls[name]}): {error}" for name, error in down.items())
+    return Check(
+        name="data API reach",
+        status=Status.WARN,
+        detail=f"not reachable: {listed}. Live questions will fall back (cached data, the built-in tariff catalog, "
+        f"no weather or solar), each within the turn's data budget ({config.tools.limits.turn_budget_seconds:g} s).",
+        fix="Check the internet connection or proxy, or set `mode: mock` in config/tools.yaml for demos.",
+    )
 
 
 def render(report: Report) -> str:

@@ -40,7 +40,7 @@ def test_fresh_machine_names_exactly_what_is_missing_and_how_to_fix_it(
     tmp_path: Path, http: httpx.Client
 ) -> None:
     ollama_url = closed_port_url()
-    report = run_doctor(make_settings(tmp_path, ollama_base_url=ollama_url), http=http)
+    report = run_doctor(make_settings(tmp_path, ollama_base_url=ollama_url), http=http, probe_data_apis=False)
     text = render(report)
 
     assert not report.failed  # nothing blocks a start: the terminal and offline mode remain
@@ -63,7 +63,7 @@ def test_fresh_machine_names_exactly_what_is_missing_and_how_to_fix_it(
 
 def test_ollama_with_all_models_is_ok(tmp_path: Path, http: httpx.Client) -> None:
     with FakeOllama(["llama3.1:8b", "nomic-embed-text:latest"]) as ollama:
-        report = run_doctor(make_settings(tmp_path, ollama_base_url=ollama.url), http=http)
+        report = run_doctor(make_settings(tmp_path, ollama_base_url=ollama.url), http=http, probe_data_apis=False)
     ollama_check = next(check for check in report.checks if check.name == "ollama")
     assert ollama_check.status is Status.OK
     assert ollama_check.detail == f"Ollama answers at {ollama.url} with llama3.1:8b, nomic-embed-text"
@@ -72,7 +72,7 @@ def test_ollama_with_all_models_is_ok(tmp_path: Path, http: httpx.Client) -> Non
 
 def test_ollama_missing_a_model_names_the_pull_command(tmp_path: Path, http: httpx.Client) -> None:
     with FakeOllama(["llama3.1:8b"]) as ollama:
-        report = run_doctor(make_settings(tmp_path, ollama_base_url=ollama.url), http=http)
+        report = run_doctor(make_settings(tmp_path, ollama_base_url=ollama.url), http=http, probe_data_apis=False)
     check = next(check for check in report.checks if check.name == "ollama")
     assert check.status is Status.WARN
     assert check.detail.endswith("lacks nomic-embed-text")
@@ -89,7 +89,7 @@ def test_ollama_not_needed_when_every_role_is_offline(tmp_path: Path, http: http
     (config_dir / "tools.yaml").write_text("mode: mock\n")
     (config_dir / "eval.yaml").write_text("")
     report = run_doctor(
-        make_settings(tmp_path, config_dir=config_dir, ollama_base_url=closed_port_url()), http=http
+        make_settings(tmp_path, config_dir=config_dir, ollama_base_url=closed_port_url()), http=http, probe_data_apis=False
     )
     assert {check.name: check.detail for check in report.checks}["ollama"].startswith("not needed")
     assert {check.name: check.detail for check in report.checks}["data APIs"].startswith("mock mode")
@@ -105,7 +105,7 @@ def test_slack_tokens_are_verified_and_never_printed(tmp_path: Path, http: httpx
             nrel_api_key="nrel-secret-key",
             openei_api_key="openei-secret-key",
         )
-        report = run_doctor(settings, http=http)
+        report = run_doctor(settings, http=http, probe_data_apis=False)
     text = render(report)
     check = next(check for check in report.checks if check.name == "slack")
     assert check.status is Status.OK and "team Test Team" in check.detail
@@ -122,6 +122,7 @@ def test_rejected_slack_token_fails(tmp_path: Path, http: httpx.Client) -> None:
                 tmp_path, slack_bot_token=BOT_TOKEN, slack_app_token=APP_TOKEN, slack_api_url=slack.api_url
             ),
             http=http,
+            probe_data_apis=False,
         )
     check = next(check for check in report.checks if check.name == "slack")
     assert check.status is Status.FAIL and "invalid_auth" in check.detail
@@ -132,7 +133,9 @@ def test_unwritable_data_dir_fails(tmp_path: Path, http: httpx.Client) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     report = run_doctor(
-        Settings(_env_file=None, data_dir=blocker / "data", ollama_base_url=closed_port_url()), http=http
+        Settings(_env_file=None, data_dir=blocker / "data", ollama_base_url=closed_port_url()),
+        http=http,
+        probe_data_apis=False,
     )
     check = next(check for check in report.checks if check.name == "data directory")
     assert check.status is Status.FAIL and "is not writable" in check.detail
@@ -170,3 +173,35 @@ def test_cli_help_and_no_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "doctor" in capsys.readouterr().out
     assert main([]) == 0
     assert "usage: energy-advisor" in capsys.readouterr().out
+
+
+def test_data_api_reach_names_the_unreachable_host_and_the_fallback(tmp_path: Path, http: httpx.Client) -> None:
+    """Without internet, weather and solar questions used to take 14-18 s before 'unavailable' with
+    no warning beforehand: doctor now probes the data APIs' hosts (together, briefly) and says what
+    live questions will do. A host that answers at all (even 404) is reachable."""
+    from bot.doctor import check_data_api_reach
+    from config.files import AppConfig, ToolsConfig
+
+    with FakeOllama(["llama3.1:8b"]) as answering:  # any local HTTP server answers the probe
+        down = closed_port_url()
+        tools = ToolsConfig.model_validate(
+            {
+                "mode": "live",
+                "providers": {
+                    "open_meteo": {"base_url": answering.url + "/v1"},
+                    "open_meteo_geocoding": {"base_url": answering.url + "/geo"},
+                    "pvwatts": {"base_url": down + "/pvwatts", "api_key_env": "NREL_API_KEY"},
+                    "openei": {"base_url": answering.url + "/rates", "api_key_env": "OPENEI_API_KEY"},
+                },
+            }
+        )
+        config = AppConfig.model_construct(tools=tools)
+        check = check_data_api_reach(config, http)
+    assert check.status == Status.WARN
+    assert "pvwatts" in check.detail and "open_meteo" not in check.detail and "openei" not in check.detail
+    assert "will fall back" in check.detail and check.fix
+    with FakeOllama(["llama3.1:8b"]) as answering:
+        everything = ToolsConfig.model_validate(
+            {"mode": "live", "providers": {name: {"base_url": answering.url + "/" + name} for name in ("open_meteo", "open_meteo_geocoding", "pvwatts", "openei")}}
+        )
+        assert check_data_api_reach(AppConfig.model_construct(tools=everything), http).status == Status.OK
