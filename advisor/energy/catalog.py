@@ -1,8 +1,9 @@
 """Built-in, dated tariff catalog for offline use and as a fallback when OpenEI is unavailable.
 
 Each plan records where its rules come from, when they took effect and how its prices were
-obtained. Time periods, seasons, weekend/holiday rules and fixed charges follow the utilities'
-published plan pages (cited per plan). The $/kWh figures are ILLUSTRATIVE: this project cannot
+obtained. Time periods, seasons and weekend/holiday rules follow the utilities' published plan
+pages (cited per plan); fixed charges are cited per charge (PG&E's from PG&E's page; SDG&E's is a
+customers' report, said as such in its note). The $/kWh figures are ILLUSTRATIVE: this project cannot
 read the utilities' tariff sheets from where it is built, so every answer that uses them says
 so, and a live OpenEI lookup replaces them. `price_basis` says exactly how each set was made.
 """

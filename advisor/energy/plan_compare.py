@@ -39,7 +39,7 @@ class Household(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    house_kwh_per_month: float = Field(gt=0, le=20_000)
+    house_kwh_per_month: float = Field(ge=0, le=20_000)
     ev_kwh_per_month: float = Field(ge=0, le=10_000)
     usage_pattern: str = "constant"  # constant | evening_heavy | morning_heavy
     charger_kw: float = Field(7.2, gt=0, le=20)

@@ -422,9 +422,13 @@ def hourly_prices(tariff: Tariff, start: datetime, hours: int, timezone: str) ->
 
 def period_windows(tariff: Tariff, day: date, timezone: str) -> list[tuple[str, int, int, float]]:
     """The day's periods as (name, start_hour, end_hour, $/kWh) runs, for explanations."""
-    start = datetime(day.year, day.month, day.day, tzinfo=ZoneInfo(timezone))
+    zone = ZoneInfo(timezone)
+    start = datetime(day.year, day.month, day.day, tzinfo=zone)
+    following = day + timedelta(days=1)
+    end = datetime(following.year, following.month, following.day, tzinfo=zone)
+    hours = round((end.timestamp() - start.timestamp()) / 3600)  # 23 or 25 on a DST change day
     runs: list[tuple[str, int, int, float]] = []
-    for slot in hourly_prices(tariff, start, 24, timezone):
+    for slot in hourly_prices(tariff, start, hours, timezone):
         hour = slot.start.hour
         if runs and runs[-1][0] == slot.period and runs[-1][3] == slot.usd_per_kwh:
             name, first, _, price = runs[-1]

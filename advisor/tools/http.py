@@ -310,7 +310,7 @@ class ApiClient:
                 # No answer in all the time a request may have in a turn: skip the API at once
                 # (it would stall the next turn too); a wait the budget cut short counts once.
                 self._failed_attempt(last_reason, at_once=full_wait)
-            except httpx.TransportError as exc:
+            except httpx.HTTPError as exc:  # transport errors, and a body that cannot be decoded
                 last_reason = f"network error ({type(exc).__name__})"
                 failed = True
                 self._failed_attempt(last_reason)
@@ -449,7 +449,7 @@ def _retry_after(response: httpx.Response, *, now: datetime) -> float | None:
             return None
     if seconds != seconds:  # NaN
         return None
-    return max(0.0, seconds)
+    return min(max(0.0, seconds), 86_400.0)  # "inf" or 1e999 means "a long time", not a crash
 
 
 def _seconds(value: float) -> str:

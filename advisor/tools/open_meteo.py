@@ -139,7 +139,10 @@ def _parse_hourly(result: ApiResult, *, redate: bool) -> HourlyWeather:
         today = result.fetched_at.astimezone(zone).date()
         shift = timedelta(days=(today - times[0].date()).days)
         times = [(moment.replace(tzinfo=None) + shift).replace(tzinfo=zone) for moment in times]
-    times = [(moment.astimezone(UTC) - timedelta(hours=1)).astimezone(zone) for moment in times]
+    try:
+        times = [(moment.astimezone(UTC) - timedelta(hours=1)).astimezone(zone) for moment in times]
+    except (OverflowError, ValueError) as exc:  # "0001-01-01T00:00" east of UTC
+        raise ApiError("open-meteo", f"forecast times out of range ({type(exc).__name__})") from None
     if any(len(column) != len(times) for column in columns):
         raise ApiError("open-meteo", "hourly arrays have different lengths")
     temperature, clouds, shortwave, tilted = (

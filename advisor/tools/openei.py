@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from advisor.energy.holidays import CALENDARS
 from advisor.energy.tariff import Tariff, TariffError, tariff_from_urdb
 from advisor.energy.utilities import find_utility, utility_named
 from advisor.tools.http import ApiClient, ApiError, ApiResult, shape_check
@@ -247,7 +248,10 @@ def _priced(items: list[_Item], what: str) -> list[tuple[_Item, Tariff]]:
         except (TariffError, ValueError, TypeError) as exc:
             reasons.append(str(exc))
             continue
-        priced.append((item, tariff.model_copy(update={"effective": _day(item.start)})))
+        # URDB cannot say which days are tariff holidays; the utility's calendar can (holidays.py)
+        known = find_utility(str(item.raw.get("utility", "")), answer=True)
+        calendar = known[0].name if known and known[0].name in CALENDARS else None
+        priced.append((item, tariff.model_copy(update={"effective": _day(item.start), "holiday_calendar": calendar})))
     if not priced:
         raise NoMatch("openei", f"tariff {what} cannot be priced: {reasons[0]}")
     return priced

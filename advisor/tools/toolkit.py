@@ -209,7 +209,6 @@ def _as_of(tariff: Tariff) -> datetime:
 
 
 _WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-MAX_DAYS_AHEAD = 7
 
 
 def _next_local_hour(now_local: datetime, hour: int, minute: int = 0, day: str | None = None) -> datetime:
@@ -335,7 +334,9 @@ def plan_charging(
                 tilted_irradiance_w_m2=weather.tilted_w_m2,
                 air_temperature_c=weather.temperature_c,
             )
-            windows = [w for w in surplus_windows(pv) if now_local <= w[0] < deadline]
+            # only the hours between now and the deadline: a window in progress counts, hours after it don't
+            before = [h for h in pv if h.start + timedelta(hours=1) > now_local and h.start < deadline]
+            windows = surplus_windows(before)
             solar_kwh = sum(kwh for _, _, kwh in windows)
             credit = OPEN_METEO_CREDIT
             if result.stale:
@@ -353,7 +354,11 @@ def plan_charging(
         f"Cheapest before {_deadline_label(deadline, now_local)}: {windows_text} ({', '.join(periods) or 'none'}) for ${plan.cost_usd:.2f}"
     )
     flat = len({period.usd_per_kwh for period in tariff.periods}) <= 1  # the plan, not just these hours
-    if not plan.feasible:
+    if energy.grid_kwh <= 0:
+        summary = (
+            f"Nothing to charge: the car is at {current_soc_pct:g}%, already at or above the {target_soc_pct:g}% wanted."
+        )
+    elif not plan.feasible:
         # A saving is only ever stated between plans that deliver the same energy: here the deadline
         # cannot be met, so say what is achievable by then, and when the full charge would finish.
         delivered = max(0.0, energy.grid_kwh - plan.shortfall_kwh)
@@ -402,7 +407,8 @@ def plan_charging(
             "windows": [[a.isoformat(), b.isoformat()] for a, b in plan.windows()],
             "planned_cost_usd": plan.cost_usd,
             "charge_now_cost_usd": baseline.cost_usd,
-            "savings_usd": comparison.savings_usd,
+            # a saving only between plans that deliver the same energy
+            "savings_usd": comparison.savings_usd if plan.feasible and energy.grid_kwh > 0 else None,
             "feasible": plan.feasible,
             "shortfall_kwh": plan.shortfall_kwh,
             "solar_first_cost_usd": comparison.solar_first_usd,
@@ -565,7 +571,9 @@ def weather_forecast(data: DataSources, context: TurnContext, hours: int) -> Obs
     )
     forecast = [
         {
-            "time": weather.times[i].isoformat(),
+            # times are hour starts (radiation is the hour's mean); temperature and cloud cover are
+            # readings at the hour's end, so they are dated there
+            "time": (weather.times[i] + timedelta(hours=1)).isoformat(),
             "temp_c": weather.temperature_c[i],
             "cloud_pct": weather.cloud_cover_pct[i],
         }
@@ -807,6 +815,13 @@ def advise_appliance(
         summary = (
             f"Run it whenever suits you — every hour costs the same (${verdict.usd_per_kwh_now:.2f}/kWh), so your "
             f"{row.name} costs about ${verdict.cost_now_usd:.2f} for {unit} at any time."
+        )
+    elif verdict.verdict == "wait" and verdict.saving_usd < 0.01:
+        # asked about a later day: its cheapest start, said without a "saving" it does not have
+        summary = (
+            f"The cheapest start then is {_when(verdict.start, now_local)}: your {row.name} costs about "
+            f"${verdict.cost_then_usd:.2f} for {unit} ({then_periods}); right now it would cost "
+            f"${verdict.cost_now_usd:.2f} ({now_periods})."
         )
     elif verdict.verdict == "wait":
         summary = (
