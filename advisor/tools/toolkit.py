@@ -44,6 +44,7 @@ from advisor.tools.data import DataSources, TariffLookup, local_timezone
 from advisor.tools.http import ApiError
 from advisor.tools.models import Observation, RatePeriod, RateSchedule
 from advisor.tools.open_meteo import OPEN_METEO_CREDIT
+from advisor.understanding.models import WEEKDAYS
 from config.redact import redact
 from profiles.models import UserProfile
 
@@ -195,7 +196,7 @@ def _window_text(start: datetime, end: datetime, now_local: datetime) -> str:
 def _normal_day(day: str | None) -> str | None:
     """'Monday' -> 'monday'; anything but today/tomorrow/a weekday -> None."""
     cleaned = (day or "").strip().lower()
-    return cleaned if cleaned in ("today", "tomorrow", *_WEEKDAY_NAMES) else None
+    return cleaned if cleaned in ("today", "tomorrow", *WEEKDAYS) else None
 
 
 def _tariff_source(lookup: TariffLookup, tariff: Tariff) -> str:
@@ -208,7 +209,6 @@ def _as_of(tariff: Tariff) -> datetime:
     return datetime(tariff.as_of.year, tariff.as_of.month, tariff.as_of.day, tzinfo=timezone.utc)
 
 
-_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 def _next_local_hour(now_local: datetime, hour: int, minute: int = 0, day: str | None = None) -> datetime:
@@ -219,15 +219,13 @@ def _next_local_hour(now_local: datetime, hour: int, minute: int = 0, day: str |
     today = now_local.date()
     if day == "tomorrow":
         dates = [today + timedelta(days=1)]
-    elif day in _WEEKDAY_NAMES:
-        ahead = (_WEEKDAY_NAMES.index(day) - today.weekday()) % 7
+    elif day in WEEKDAYS:
+        ahead = (WEEKDAYS.index(day) - today.weekday()) % 7
         dates = [today + timedelta(days=ahead), today + timedelta(days=ahead + 7)]
     else:  # 'today' or nothing: the next time the clock shows hour:minute
         dates = [today, today + timedelta(days=1)]
     for candidate_day in dates:
-        candidate = datetime(candidate_day.year, candidate_day.month, candidate_day.day, hour, minute, tzinfo=zone)
-        # round-trip through UTC so a wall time that does not exist (spring forward) becomes a real one
-        candidate = candidate.astimezone(timezone.utc).astimezone(zone)
+        candidate = _local(candidate_day, hour, minute, zone)  # a time that does not exist moves on
         if candidate.timestamp() > now_local.timestamp():
             return candidate
     return candidate
@@ -495,8 +493,8 @@ def tariff_prices(data: DataSources, context: TurnContext, day: str) -> Observat
     wanted = _normal_day(day)
     if wanted is None:
         return _failed(name, f"day must be today, tomorrow or a weekday, not {day!r}.", context)
-    if wanted in _WEEKDAY_NAMES:
-        target = now_local.date() + timedelta(days=(_WEEKDAY_NAMES.index(wanted) - now_local.weekday()) % 7)
+    if wanted in WEEKDAYS:
+        target = now_local.date() + timedelta(days=(WEEKDAYS.index(wanted) - now_local.weekday()) % 7)
     else:
         target = now_local.date() + timedelta(days=1 if wanted == "tomorrow" else 0)
     day = "today" if target == now_local.date() else "tomorrow" if target == now_local.date() + timedelta(days=1) else target.strftime("%A")

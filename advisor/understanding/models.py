@@ -7,7 +7,7 @@ fill in when one is available.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -25,6 +25,7 @@ Intent = Literal[
 Topic = Literal["ev_charging", "solar", "rates", "weather", "home", "general"]
 SlotStatus = Literal["answered", "skipped", "not_answered"]
 Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+WEEKDAYS: tuple[str, ...] = get_args(Weekday)  # Monday first, as date.weekday() counts
 
 
 class StatedFact(BaseModel):

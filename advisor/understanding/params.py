@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.understanding.models import RequestParams
+from advisor.understanding.models import WEEKDAYS, RequestParams
 
 _DEADLINE = re.compile(
     r"\b(?:by|before|until|til|till|ready\s+(?:at|by|for)|leave\s+at|leaving\s+at|need\s+it\s+(?:at|by))\s+"
@@ -73,7 +73,6 @@ _HOUSE_KWH = re.compile(
     r"\b(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*kwh\s*(?:a|per|/|each|every)\s*(?P<unit>month|year)\b", re.I
 )
 _PER_MONTH = {"day": 365 / 12, "week": 52 / 12, "month": 1.0, "year": 1 / 12}
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 def read_params(text: str) -> RequestParams:
@@ -132,7 +131,7 @@ def read_params(text: str) -> RequestParams:
         data["day"] = "today"
     if re.search(r"\b(?:tonight|tonite|tonigh)\b", lowered):
         data["tonight"] = True  # ready the morning after
-    for day in _WEEKDAYS:
+    for day in WEEKDAYS:
         if re.search(rf"\b{day}\b", lowered):
             data["ready_by_day"] = day
     if re.search(r"\b(?:typical|per\s+year|yearly|annual(?:ly)?|a\s+year|average\s+year)\b", lowered):

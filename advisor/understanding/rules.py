@@ -15,6 +15,7 @@ from langchain_core.runnables import RunnableConfig
 from advisor.intent import classify
 from advisor.understanding.facts import facts_in, place_phrase
 from advisor.understanding.models import (
+    WEEKDAYS,
     Mention,
     ReadingContext,
     RequestParams,
@@ -102,7 +103,6 @@ _CHARGING_PARAMS = ("current_soc_pct", "target_soc_pct", "ready_by_hour", "ready
 # What the household uses: describes the home, not one question, so it stays for the thread's later questions
 _USAGE_PARAMS = ("ev_miles_per_month", "house_kwh_per_month")
 _DEADLINE_PARAMS = ("ready_by_hour", "ready_by_minute", "ready_by_day", "ready_in_minutes", "tonight")
-_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # "we don't have solar anymore", "we sold the Tesla": equipment that is gone is removed.
 _NO_LONGER = re.compile(
     r"^\s*(?:(?:actually|oh|well|so)[, ]+)?(?:i|we)\s+(?:(?:no\s+longer)\s+(?:have|own|drive|use)|"
@@ -321,7 +321,7 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         elif intent != "live_data" and _LIVE_EXTRA.search(question_text):
             intent, confidence = "live_data", 0.8  # "good time to run the washing machine?", "will it rain tomorrow?"
             topic = "weather" if re.search(r"\b(?:rain|snow|sunny|cloudy|wind\w*|weather)\b", question_text, re.I) else "rates"
-        elif intent == "live_data" and confidence < 0.7 and params.ready_by_day in _WEEKDAY_NAMES and topic in ("rates", "ev_charging", "solar"):
+        elif intent == "live_data" and confidence < 0.7 and params.ready_by_day in WEEKDAYS and topic in ("rates", "ev_charging", "solar"):
             confidence = 0.8  # "prices on thursday?": a day named is a live question
         elif intent == "live_data" and confidence < 0.7 and _WH_QUESTION.match(question_text):
             intent, confidence = "knowledge", 0.7  # "what rate plans does Con Ed have?"
@@ -419,9 +419,9 @@ def follow_up_params(params: RequestParams, last: RequestParams) -> RequestParam
         if params.ready_by_day is not None or params.day is not None:
             data["tonight"] = None  # "by saturday 7am instead" names the day itself
         # "what about by 6am instead?" after "tonight" changes the hour, not the night
-    if params.ready_by_day in _WEEKDAY_NAMES and params.day is None:
+    if params.ready_by_day in WEEKDAYS and params.day is None:
         data["day"] = None  # "and on saturday?": that day, not the earlier "today"
-    elif params.day is not None and params.ready_by_day is None and last.ready_by_day in _WEEKDAY_NAMES:
+    elif params.day is not None and params.ready_by_day is None and last.ready_by_day in WEEKDAYS:
         data["ready_by_day"] = None  # "and today?" after "on saturday"
     return RequestParams.model_validate(data)
 
