@@ -180,10 +180,12 @@ class ConversationService:
         in front: the graph's recall puts it in the reply it saves; this says it when the turn
         never got there, and marks it said."""
         owed: list[str] = []
+        seen: set[int] = set()
         for repository in (self._advisor.profiles, self._advisor.sessions):
             notices = getattr(repository, "notices", None)
-            if notices is None:
-                continue
+            if notices is None or id(notices.store) in seen:
+                continue  # both repositories over one store keep one set of notices: read it once
+            seen.add(id(notices.store))
             try:
                 owed += [notice for notice in notices.take(user_id) if notice not in owed]
             except Exception:  # a notice is a courtesy: it must never cost the user the answer

@@ -636,6 +636,11 @@ class ResetNotices:
         self._clock = clock
         self._locks = shared_locks(store, "notices")
 
+    @property
+    def store(self) -> BaseStore:
+        """Where the notices live (repositories over one store share them)."""
+        return self._store
+
     def record(self, user_id: str, kind: str, text: str) -> None:
         try:
             with self._locks.hold(user_id):
@@ -651,6 +656,8 @@ class ResetNotices:
         return [text for _, text in self._read(user_id)]
 
     def take(self, user_id: str) -> list[str]:
+        if not self._read(user_id):
+            return []  # the usual case, every turn: nothing owed, no cross-process lock taken
         with self._locks.hold(user_id):
             found = self._read(user_id)
             for kind, _ in found:
