@@ -270,14 +270,16 @@ def fastest_loads(*paths: Path, rounds: int) -> list[float]:
     return best
 
 
-def test_twice_the_steps_load_in_about_twice_the_time(tmp_path: Path) -> None:
-    """Hostile file: a 20 000-step trace. Promise: loading is linear, judged against a 10 000-step
-    trace on the same machine (never an absolute time): under 3x for 2x the steps (measured ~2.1x).
-    ContextForge's duplicate-id check made it ~4x (these files: 1.2 s and 4.7 s)."""
-    ten, twenty = fastest_loads(
-        steps_trace(tmp_path / "10k.json", 10_000), steps_trace(tmp_path / "20k.json", 20_000), rounds=5
+def test_four_times_the_steps_load_in_about_four_times_the_time(tmp_path: Path) -> None:
+    """Hostile file: a 40 000-step trace. Promise: loading is linear, judged against a 10 000-step
+    trace on the same machine (never an absolute time): under 8x for 4x the steps (linear ~4x,
+    quadratic ~16x). A 2x step with a 3x bound failed under a loaded machine (3.4x at 0.07 s); the
+    wider gap keeps the verdict apart from the noise. ContextForge's duplicate-id check was quadratic
+    (10 000 and 20 000 steps: 1.2 s and 4.7 s)."""
+    ten, forty = fastest_loads(
+        steps_trace(tmp_path / "10k.json", 10_000), steps_trace(tmp_path / "40k.json", 40_000), rounds=3
     )
-    assert twenty / ten < 3, (ten, twenty)
+    assert forty / ten < 8, (ten, forty)
 
 
 def test_a_hundred_thousand_steps_load(tmp_path: Path) -> None:
