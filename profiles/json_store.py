@@ -14,8 +14,9 @@ Safety rules:
   as missing, so it never crashes a caller;
 - namespace labels and keys must match strict patterns (`profiles.ids`), and every path is checked
   to lie inside the root after resolving links: a symbolic link planted inside the data directory that
-  leads out of it is never followed (reads see nothing, writes are refused; both logged at WARNING),
-  so nothing outside the data directory is ever read or touched.
+  leads out of it is never followed (reads see nothing, writes raise `WriteRefusedError`; both
+  logged at WARNING), so nothing outside the data directory is ever read or touched, and a caller
+  that would tell the user "saved" learns that nothing was.
 """
 
 from __future__ import annotations
@@ -64,6 +65,11 @@ _COMPARATORS: dict[str, Callable[[Any, Any], bool]] = {
     "$lt": lambda a, b: a < b,
     "$lte": lambda a, b: a <= b,
 }
+
+
+class WriteRefusedError(OSError):
+    """A write the store would not make (its path leads out of the data directory through a link).
+    Raised, not swallowed, so no caller can report a save that did not happen."""
 
 
 class JsonFileStore(BaseStore):
@@ -129,7 +135,7 @@ class JsonFileStore(BaseStore):
             raise TypeError(f"store values must be dicts, got {type(value).__name__}")
         if (escape := outside_root(self.root, path)) is not None:
             logger.warning("Refused to write %s: %s; nothing was saved.", self._shown(path), escape)
-            return
+            raise WriteRefusedError(f"refused to write {self._shown(path)}: {escape}")
         with self._locks.hold((*namespace, key)):
             previous = self._read(path, namespace, key)
             now = as_utc(self._clock())

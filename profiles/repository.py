@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from config.clock import Clock, as_utc, utc_now
 from profiles.ids import validate_key, validate_label
+from profiles.json_store import WriteRefusedError
 from profiles.locks import shared_locks
 from profiles.models import (
     HISTORY_LIMIT,
@@ -76,6 +77,17 @@ class StoredProfileError(ProfileError):
     """The stored file parses as JSON but is not a valid profile (e.g. edited by hand)."""
 
 
+class ProfileNotSavedError(ProfileError):
+    """The store refused the write (see `WriteRefusedError`): nothing was saved, and the reply must
+    say so instead of "Saved". `reason` is in plain words; the log holds the path."""
+
+    reason = "your profile folder can't be written right now (the bot's log says why), so nothing was saved"
+
+    def __init__(self, user_id: str) -> None:
+        self.user_id = user_id
+        super().__init__(f"the profile of {user_id} was not saved: {self.reason}")
+
+
 class ChangeRecord(BaseModel):
     """The outcome of one `apply_change`: old → new, or a confirmation of the same value."""
 
@@ -99,7 +111,7 @@ class RefusedChange(BaseModel):
     field: str
     value: Any
     reason: str
-    error: InvalidValueError = Field(exclude=True, repr=False)
+    error: InvalidValueError | ProfileNotSavedError = Field(exclude=True, repr=False)
 
 
 class AppliedChanges(BaseModel):
@@ -203,7 +215,9 @@ class ProfileRepository:
             now = self._clock()
             profile = self.get(user_id) or UserProfile(user_id=user_id, created_at=now, updated_at=now)
             # Bounded: past NOTES_LIMIT the oldest notes are merged into one (the newest stay verbatim).
-            updated = profile.model_copy(update={"notes": merge_notes([*profile.notes, note]), "updated_at": now})
+            updated = profile.model_copy(
+                update={"notes": merge_notes([*profile.notes, note]), "updated_at": now}
+            )
             validated = UserProfile.model_validate(updated.model_dump())
             self._write(validated)
             return validated
@@ -236,15 +250,26 @@ class ProfileRepository:
             group = _next_group(profile.history)
             for field_path, value in changes:
                 try:
-                    profile, record = self._set(profile, field_path, value, source=source, now=now, group=group)
+                    profile, record = self._set(
+                        profile, field_path, value, source=source, now=now, group=group
+                    )
                 except InvalidValueError as exc:
                     refused.append(RefusedChange(field=field_path, value=value, reason=exc.reason, error=exc))
                     continue
                 applied.append(record)
             if applied:
-                self._write(profile)
+                try:
+                    self._write(profile)
+                except ProfileNotSavedError as exc:  # said as refused: never reported as saved
+                    refused += [
+                        RefusedChange(field=r.field, value=r.new_value, reason=exc.reason, error=exc)
+                        for r in applied
+                    ]
+                    applied = []
         for record in applied:
-            logger.info("Profile %s: %s %s (source: %s)", user_id, record.operation, record.field, source.kind)
+            logger.info(
+                "Profile %s: %s %s (source: %s)", user_id, record.operation, record.field, source.kind
+            )
         return AppliedChanges(applied=applied, refused=refused)
 
     def forget(self, user_id: str, fields: Iterable[str], *, source: ChangeSource) -> list[ChangeRecord]:
@@ -328,7 +353,9 @@ class ProfileRepository:
             raise InvalidValueError(field_path, value, plain_reason(field_path, value)) from None
         new_value = getattr(updated_section, field_name)
         operation = "set" if old_value is None else ("confirmed" if old_value == new_value else "updated")
-        return self._commit(profile, field_path, updated_section, old_value, new_value, operation, source, now, group)
+        return self._commit(
+            profile, field_path, updated_section, old_value, new_value, operation, source, now, group
+        )
 
     def _replace(
         self,
@@ -347,8 +374,12 @@ class ProfileRepository:
         section_name, field_name = split_field_path(field_path)
         section = profile.section(section_name)
         data = section.model_dump() if section is not None else {}
-        updated_section = SECTION_MODELS[section_name].model_validate({**data, field_name: new, "updated_at": now})
-        return self._commit(profile, field_path, updated_section, old, new, operation, source, now, group, undoes)
+        updated_section = SECTION_MODELS[section_name].model_validate(
+            {**data, field_name: new, "updated_at": now}
+        )
+        return self._commit(
+            profile, field_path, updated_section, old, new, operation, source, now, group, undoes
+        )
 
     @staticmethod
     def _commit(
@@ -380,7 +411,9 @@ class ProfileRepository:
                 undoes=undoes,
             )
             history = [*history, entry][-HISTORY_LIMIT:]
-        updated = profile.model_copy(update={section_name: updated_section, "updated_at": now, "history": history})
+        updated = profile.model_copy(
+            update={section_name: updated_section, "updated_at": now, "history": history}
+        )
         record = ChangeRecord(
             user_id=profile.user_id,
             field=field_path,
@@ -399,7 +432,10 @@ class ProfileRepository:
 
     def _write(self, profile: UserProfile) -> None:
         validate_key(PROFILE_KEY)
-        self._store.put(self._namespace(profile.user_id), PROFILE_KEY, profile.model_dump(mode="json"))
+        try:
+            self._store.put(self._namespace(profile.user_id), PROFILE_KEY, profile.model_dump(mode="json"))
+        except WriteRefusedError:
+            raise ProfileNotSavedError(profile.user_id) from None
 
     def _parse(self, user_id: str, value: dict[str, Any]) -> UserProfile:
         data = dict(value)
@@ -455,7 +491,9 @@ class ProfileRepository:
             )
             if kept is not None:
                 self._write(kept)
-            self.notices.record(user_id, "profile", PROFILE_PARTLY_KEPT_NOTICE if kept else PROFILE_RESET_NOTICE)
+            self.notices.record(
+                user_id, "profile", PROFILE_PARTLY_KEPT_NOTICE if kept else PROFILE_RESET_NOTICE
+            )
             return kept
 
 

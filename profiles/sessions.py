@@ -6,6 +6,7 @@ turn and a memorize run of the same session never overwrite each other's changes
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from datetime import timedelta
 from typing import Any, Literal
@@ -15,6 +16,7 @@ from pydantic import ValidationError
 
 from config.clock import Clock, utc_now
 from profiles.ids import validate_key, validate_label
+from profiles.json_store import WriteRefusedError
 from profiles.locks import shared_locks
 from profiles.repository import (
     SESSION_RESET_NOTICE,
@@ -233,11 +235,14 @@ class SessionRepository:
         return (SESSION_NAMESPACE, validate_label(user_id))
 
     def _write(self, session: Session) -> None:
-        self._store.put(
-            self._namespace(session.user_id),
-            validate_key(session.session_id),
-            session.model_dump(mode="json"),
-        )
+        """The store may refuse (a link out of the data directory, logged at WARNING there): the
+        turn is still answered, and the conversation is simply not kept."""
+        with contextlib.suppress(WriteRefusedError):
+            self._store.put(
+                self._namespace(session.user_id),
+                validate_key(session.session_id),
+                session.model_dump(mode="json"),
+            )
 
     def _cap(
         self, messages: list[SessionMessage], memorized_through: int, session_id: str

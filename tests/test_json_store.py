@@ -17,7 +17,7 @@ from freezegun import freeze_time
 from langgraph.store.base import BaseStore, GetOp, ListNamespacesOp, MatchCondition, PutOp, SearchOp
 
 from profiles.ids import InvalidIdError
-from profiles.json_store import JsonFileStore
+from profiles.json_store import JsonFileStore, WriteRefusedError
 
 BAD_IDS = ["../x", "a/b", "", "x" * 300, "nul\x00byte", "..", ".hidden", "a\\b", "-flag"]
 
@@ -227,13 +227,14 @@ def test_traversal_style_namespace_labels_are_rejected(
 def test_symlink_inside_data_dir_cannot_lead_outside(
     store: JsonFileStore, data_dir: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A link out of the data dir is refused with a WARNING (not an exception: the turn that
-    tried to write must still be answered); nothing lands outside."""
+    """A link out of the data dir is refused with a WARNING and a `WriteRefusedError` (so no
+    caller can report it saved; the repositories turn it into a plain refusal and the turn is
+    still answered, see tests/hostile/test_storage.py); nothing lands outside."""
     outside = tmp_path / "outside"
     outside.mkdir()
     (data_dir / "profiles").mkdir()
     (data_dir / "profiles" / "evil").symlink_to(outside, target_is_directory=True)
-    with caplog.at_level(logging.WARNING):
+    with caplog.at_level(logging.WARNING), pytest.raises(WriteRefusedError):
         store.put(("profiles", "evil"), "profile", {"x": 1})
     assert "profiles/evil is a symbolic link" in caplog.text and "nothing was saved" in caplog.text
     assert list(outside.iterdir()) == []

@@ -29,7 +29,13 @@ from config.clock import Clock
 from config.files import EvalConfig
 from knowledge.models import Retriever
 from profiles.models import SECTION_MODELS, ChangeSource, UserProfile
-from profiles.repository import AppliedChanges, ChangeRecord, ProfileRepository, editable_fields
+from profiles.repository import (
+    AppliedChanges,
+    ChangeRecord,
+    ProfileNotSavedError,
+    ProfileRepository,
+    editable_fields,
+)
 from profiles.staleness import stale_sections
 from profiles.wording import (
     DERIVED_FIELDS,
@@ -469,7 +475,10 @@ def _record_removal(fields: list[str], reason: str) -> None:
 def _forget(profiles: ProfileRepository, user_id: str, understanding: Understanding, source: ChangeSource):
     fields = editable_fields() if understanding.forget_everything else understanding.forget
     _record_removal(fields, f"the user asked: {source.text!r}")
-    records = profiles.forget(user_id, fields, source=source.model_copy(update={"kind": "user_statement"}))
+    try:
+        records = profiles.forget(user_id, fields, source=source.model_copy(update={"kind": "user_statement"}))
+    except ProfileNotSavedError as exc:
+        return _write_refused(profiles, user_id, "forget that", exc)
     for record in records:
         _record_write(user_id, record)
     if records:
@@ -482,7 +491,10 @@ def _forget(profiles: ProfileRepository, user_id: str, understanding: Understand
 
 
 def _undo(profiles: ProfileRepository, user_id: str, source: ChangeSource):
-    records = profiles.undo_last(user_id, source=source)
+    try:
+        records = profiles.undo_last(user_id, source=source)
+    except ProfileNotSavedError as exc:
+        return _write_refused(profiles, user_id, "undo that", exc)
     _record_removal([r.field for r in records if r.new_value is None], f"the user asked: {source.text!r}")
     for record in records:
         _record_write(user_id, record)
@@ -491,6 +503,13 @@ def _undo(profiles: ProfileRepository, user_id: str, source: ChangeSource):
     else:
         text = "There's nothing of yours I saved that I could undo. Tell me what's wrong and I'll fix it."
     return _done(profiles, user_id, records, text)
+
+
+def _write_refused(profiles: ProfileRepository, user_id: str, what: str, exc: ProfileNotSavedError) -> dict[str, Any]:
+    """The store refused the write: say nothing changed (never "Forgotten" or "Undone")."""
+    if (trace := current_trace()) is not None:
+        trace.state_change("write_refused", {"user_id": user_id}, node="recall", reason=exc.reason)
+    return _done(profiles, user_id, [], f"I couldn't {what}: {exc.reason}.")
 
 
 def _done(profiles: ProfileRepository, user_id: str, records: list[ChangeRecord], text: str) -> dict[str, Any]:

@@ -321,3 +321,40 @@ def test_stale_temp_files_of_killed_writes_are_removed_at_start(tmp_path: Path, 
 
     assert not stale.exists()
     assert all(path.exists() for path in kept) and outside_temp.exists()
+
+
+def test_a_refused_profile_write_is_never_reported_as_saved(tmp_path: Path, data_dir: Path) -> None:
+    """Hostile: `profiles/<user>` links out of the data directory, so the write of a stated fact is
+    refused. Promise: the reply never says "Saved"; it says nothing was saved and why, in words the
+    user can act on; the trace records the fact as refused, not as a memory write."""
+    from tests.advisor_helpers import make_runtime
+
+    _linked_out(data_dir / "memory" / "profiles" / USER, tmp_path / "outside")
+    runtime = make_runtime(data_dir)
+
+    reply = runtime.service.handle_turn(USER, "s1", "We are 3 people at home")
+    forgot = runtime.service.handle_turn(USER, "s1", "forget my household size")  # nothing readable
+
+    assert "Saved" not in reply.text and "nothing was saved" in reply.text, reply.text
+    assert "Forgotten" not in forgot.text
+    assert list((tmp_path / "outside").rglob("*")) == []
+
+
+def test_a_profile_that_turns_unwritable_reports_every_change_as_refused(tmp_path: Path) -> None:
+    """Hostile: the profile was readable and written before; then its folder is swapped for a link
+    out of the data directory (the write is refused). Promise: `apply_changes` returns every change
+    as refused with the reason (none as applied), and `forget` returns no record the reply
+    would call "Forgotten" (the profile reads as missing through the link)."""
+    store = JsonFileStore(tmp_path / "memory")
+    profiles = ProfileRepository(store)
+    source = ChangeSource(kind="user_statement", text="we are 3")
+    profiles.apply_changes(USER, [("household.occupants", 3)], source=source)
+    folder = tmp_path / "memory" / "profiles" / USER
+    kept = folder.rename(tmp_path / "kept")
+    folder.symlink_to(kept, target_is_directory=True)
+
+    result = profiles.apply_changes(USER, [("household.occupants", 4)], source=source)
+    assert result.applied == [] and [r.field for r in result.refused] == ["household.occupants"]
+    assert "nothing was saved" in result.refused[0].reason
+    assert profiles.forget(USER, ["household.occupants"], source=source) == []
+    assert '"occupants": 3' in (kept / "profile.json").read_text(encoding="utf-8")
