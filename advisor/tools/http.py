@@ -9,7 +9,8 @@ OpenEI), never in a URL, so they cannot leak through request logs or cache keys.
 Slow or failing APIs cannot stall a turn (issue 12), when the client has `limits`:
 
 * A turn's data calls share one time budget (`TurnBudget`): each request's timeout is the
-  smaller of its own and the time left, a body that trickles in is cut at that deadline, and
+  smaller of its own and the time left, the whole answer (headers and a body that trickles in)
+  must arrive by then - the caller stops waiting at that deadline and the socket is shut down -, and
   with no time left a call fails at once ("no time left ...") so the tool falls back and says so.
   The budget is the turn's: calls inside `data_budget(...)` share it, and calls made while a
   turn's trace is recording share one per trace (each turn has exactly one).
@@ -26,8 +27,12 @@ key an API echoes back cannot reach a reply, a session or a trace.
 
 from __future__ import annotations
 
+import concurrent.futures
+import contextlib
+import contextvars
 import json
 import logging
+import socket
 import threading
 import time
 import weakref
@@ -56,6 +61,7 @@ CACHE_ENTRIES = 256
 MIN_ATTEMPT_SECONDS = 0.1  # less time left than this: no request is started
 MAX_BODY_BYTES = 32 * 1024 * 1024
 MAX_BREAKER_SECONDS = 24 * 3600.0  # a Retry-After beyond a day is read as a day
+READER_THREADS = 32  # requests in flight at once across all turns (more wait their turn)
 PUBLIC_KEYS = frozenset({"DEMO_KEY"})  # NREL's documented demo key is not a secret
 
 
@@ -371,10 +377,33 @@ class ApiClient:
     def _get(
         self, url: str, params: dict[str, Any], headers: dict[str, str], timeout: float
     ) -> tuple[int, bytes, httpx.Response]:
-        """One request whose whole answer must arrive within `timeout` (httpx's timeouts are per
-        read: a server trickling bytes would otherwise hold the turn for ever)."""
+        """One request whose whole answer must arrive within `timeout`. httpx's timeouts are per
+        read, so a server trickling bytes could hold a read past any deadline: the request runs on
+        a reader thread and the caller waits for it at most `timeout`; at the deadline the socket
+        is shut down, which wakes the blocked read (closing the response does not), and the
+        request fails as too slow. The turn never waits past the deadline."""
         deadline = time.monotonic() + timeout
+        opened: list[httpx.Response] = []
+        context = contextvars.copy_context()
+        future = _readers().submit(context.run, self._read, url, params, headers, timeout, deadline, opened)
+        try:
+            return future.result(timeout=max(0.0, deadline - time.monotonic()))
+        except concurrent.futures.TimeoutError:
+            if opened:
+                _hang_up(opened[0])
+            raise _TooSlow from None
+
+    def _read(
+        self,
+        url: str,
+        params: dict[str, Any],
+        headers: dict[str, str],
+        timeout: float,
+        deadline: float,
+        opened: list[httpx.Response],
+    ) -> tuple[int, bytes, httpx.Response]:
         with self._http.stream("GET", url, params=params, headers=headers, timeout=timeout) as response:
+            opened.append(response)
             chunks: list[bytes] = []
             size = 0
             for chunk in response.iter_bytes():
@@ -430,6 +459,23 @@ def _first_error(exc: ValidationError) -> str:
 
 
 @lru_cache(maxsize=32)
+@lru_cache(maxsize=1)
+def _readers() -> concurrent.futures.ThreadPoolExecutor:
+    """Threads that run data requests, so a caller can stop waiting at its deadline. A reader
+    left behind ends at its next read: its socket is shut down, or httpx's own read timeout."""
+    return concurrent.futures.ThreadPoolExecutor(max_workers=READER_THREADS, thread_name_prefix="api-reader")
+
+
+def _hang_up(response: httpx.Response) -> None:
+    """Shut down the response's socket: a read blocked on it returns at once (and fails)."""
+    stream = response.extensions.get("network_stream")
+    sock = stream.get_extra_info("socket") if stream is not None else None
+    if sock is None:
+        return
+    with contextlib.suppress(OSError):  # already closed: nothing left to wake
+        sock.shutdown(socket.SHUT_RDWR)
+
+
 def _fixture_text(path: Path) -> str:
     """Fixtures are read once per process (mock mode serves them on every call)."""
     return path.read_text(encoding="utf-8")

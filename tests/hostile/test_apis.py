@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from advisor.tools.data import FIXTURES_DIR, DataSources, build_data_sources
-from advisor.tools.http import ApiError
+from advisor.tools.http import ApiError, data_budget
 from advisor.tools.toolkit import TurnContext, plan_charging, typical_solar, weather_forecast
 from bot.wiring import AppRuntime, build_runtime
 from config.files import AppConfig, ProviderConfig, ProvidersConfig, ToolsConfig
@@ -229,6 +229,23 @@ def test_an_api_trickling_its_answer_is_cut_at_the_budget(server: LocalHTTPServe
     assert "forecast is unavailable right now" in text
     text, took = timed_turn(runtime, "What's the weather tomorrow?")
     assert len(server.requests) == 1 and took < BUDGET and "not asked again" in text
+
+
+def test_a_piece_awaited_at_the_deadline_does_not_hold_the_turn(server: LocalHTTPServer, sources: DataSources, clock: Clock) -> None:
+    """Server: Open-Meteo sends its forecast in pieces a little under a read timeout apart
+    (`SLOW` * 0.8), so httpx's per-read timeout never fires and a deadline checked as each piece
+    arrives is only noticed one piece late. Promise: the call gives up at its own deadline (the
+    socket is shut down under the blocked read), not one piece later: the tool answers within
+    `SLOW` plus a small margin and says the forecast is unavailable."""
+    server.route("GET", FORECAST_PATH, lambda r: Response.json(FORECAST_ANSWER, trickle=SLOW * 0.8))
+
+    started = time.monotonic()
+    with data_budget(BUDGET):
+        found = weather_forecast(sources, context(clock), 24)
+    took = time.monotonic() - started
+
+    assert not found.ok and "timed out after" in " ".join(found.warnings), found.warnings
+    assert took < SLOW + SLOW * 0.4, f"{took:.2f} s: the next piece ({SLOW * 1.6:.2f} s) was awaited"
 
 
 # --- item 7: answers of the wrong shape -----------------------------------------------------
