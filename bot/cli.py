@@ -118,18 +118,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     quiet_library_loggers()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # `eval` hands its own options to traces.evaluate, before or after the paths
+    # (`eval --format json traces/` and `eval traces/ --format json` alike).
+    args, unknown = parser.parse_known_args(argv)
+    if unknown and args.command != "eval":
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         parser.print_help()
         return EXIT_OK
     if args.command == "eval":
-        if not args.args:
+        if not args.args and not unknown:
             _subcommand(parser, "eval").error(
                 "give at least one trace file or folder, e.g. `energy-advisor eval traces/samples`"
             )
         from traces.evaluate import main as evaluate_main
 
-        return evaluate_main(args.args, prog="energy-advisor eval")
+        return evaluate_main([*unknown, *args.args], prog="energy-advisor eval")
     try:
         settings = load_settings()
     except ConfigError as exc:

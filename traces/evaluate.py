@@ -260,9 +260,19 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m traces.eva
         return EXIT_ERROR
     report = evaluate(args.paths, config)
     print(printable_output(RENDERERS[args.format](report)))
-    for error in report.errors:
-        print(f"error: {error}", file=sys.stderr)
+    # The text report already lists them: on a terminal they would show twice.
+    if not (args.format == "text" and _same_terminal()):
+        for error in report.errors:
+            print(f"error: {error}", file=sys.stderr)
     return report.exit_code
+
+
+def _same_terminal() -> bool:
+    """stdout and stderr are one terminal (an interactive run, nothing redirected)."""
+    try:
+        return sys.stdout.isatty() and sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 if __name__ == "__main__":

@@ -320,3 +320,31 @@ def test_contextforge_checks_are_still_made(tmp_path: Path) -> None:
     path.write_text(json.dumps(trace), encoding="utf-8")
     with pytest.raises(TraceFileError, match="ended_at .* is before started_at"):
         load_trace(path)
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def test_options_before_the_paths_are_accepted_and_errors_said_once_on_a_terminal(
+    capsys, tmp_path: Path, monkeypatch
+) -> None:
+    """`energy-advisor eval --format json PATH` (options first) grades like `eval PATH --format
+    json`; an unknown option is refused with exit 2 and a usage line. On a terminal the text
+    report lists an unreadable file once (not again on stderr); redirected, stderr still has it."""
+    from bot.cli import main as cli_main
+
+    folder = folder_with(tmp_path, "broken.json", "{")
+    assert cli_main(["eval", "--format", "json", str(folder)]) == 2
+    report = json.loads(capsys.readouterr().out)
+    assert len(report["traces"]) == 2 and "broken.json" in report["errors"][0]["path"]
+    with pytest.raises(SystemExit) as refused:
+        cli_main(["eval", "--bogus", str(folder)])
+    assert refused.value.code == 2 and "unrecognized arguments: --bogus" in capsys.readouterr().err
+
+    assert cli_main(["eval", str(folder)]) == 2
+    redirected = capsys.readouterr()
+    assert "broken.json" in redirected.out and "broken.json" in redirected.err
+    monkeypatch.setattr("traces.evaluate._same_terminal", lambda: True)
+    assert cli_main(["eval", str(folder)]) == 2
+    on_terminal = capsys.readouterr()
+    assert on_terminal.out.count("broken.json") == 1 and on_terminal.err == ""
