@@ -9,8 +9,11 @@ The local Ollama-API server serves it from `/api/embed`, standing in for nomic-e
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import math
+import os
+import sqlite3
 import zipfile
 from functools import lru_cache
 from pathlib import Path
@@ -104,7 +107,51 @@ def minilm() -> MiniLM:
 
 
 def embed_minilm(text: str) -> list[float]:
-    """nomic-embed-text's task prefixes are not MiniLM's: drop them before encoding."""
+    """nomic-embed-text's task prefixes are not MiniLM's: drop them before encoding. An embedding
+    already computed for the same text by the same model file is read back from the cache."""
     for prefix in ("search_document: ", "search_query: "):
         text = text.removeprefix(prefix)
-    return minilm().encode(text)
+    return EmbeddingCache.default().get_or_compute(text, minilm().encode)
+
+
+class EmbeddingCache:
+    """Embeddings by a hash of (model file, text), as simonw/llm skips re-embedding unchanged
+    content: the first run computes them (about 20 s of NumPy for the corpus), later runs read
+    them. A changed document, question or model file has a new hash and is computed again. Kept in
+    pytest's cache folder (`.pytest_cache`, not tracked); `MINILM_CACHE=off` turns it off."""
+
+    def __init__(self, path: Path | None, model_hash: str) -> None:
+        self._path = path
+        self._model_hash = model_hash
+
+    @classmethod
+    @lru_cache(maxsize=1)
+    def default(cls) -> EmbeddingCache:
+        setting = os.environ.get("MINILM_CACHE", "")
+        default = Path(__file__).resolve().parents[2] / ".pytest_cache" / "minilm-embeddings.sqlite3"
+        path = None if setting == "off" else Path(setting) if setting else default
+        digest = hashlib.sha256(model_zip().read_bytes()).hexdigest()
+        return cls(path, digest)
+
+    def get_or_compute(self, text: str, encode) -> list[float]:
+        if self._path is None:
+            return encode(text)
+        key = hashlib.sha256(f"{self._model_hash}\n{text}".encode()).hexdigest()
+        with self._connect() as db:
+            row = db.execute("SELECT vector FROM embeddings WHERE key = ?", (key,)).fetchone()
+        if row is not None:
+            return np.frombuffer(row[0], dtype=np.float64).tolist()
+        vector = encode(text)
+        with self._connect() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO embeddings (key, vector) VALUES (?, ?)",
+                (key, np.asarray(vector, dtype=np.float64).tobytes()),
+            )
+        return vector
+
+    def _connect(self) -> sqlite3.Connection:
+        assert self._path is not None
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self._path, timeout=30)  # xdist workers share the file
+        db.execute("CREATE TABLE IF NOT EXISTS embeddings (key TEXT PRIMARY KEY, vector BLOB NOT NULL)")
+        return db
