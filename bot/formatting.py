@@ -80,16 +80,24 @@ def _fit(paragraph: str, limit: int) -> list[str]:
     return parts
 
 
-def answer_messages(answer: str) -> list[tuple[str, list[dict]]]:
-    """(fallback text, blocks) per Slack message; the AI notice closes the last one."""
+def notice_block() -> dict:
+    return {"type": "context", "elements": [{"type": "mrkdwn", "text": AI_NOTICE}]}
+
+
+def answer_messages(answer: str, *, closing_blocks: list[dict] | None = None) -> list[tuple[str, list[dict]]]:
+    """(fallback text, blocks) per Slack message; `closing_blocks` (default: the AI notice) close
+    the last one."""
     sections = [
         {"type": "section", "text": {"type": "mrkdwn", "text": piece}}
         for piece in split_paragraphs(to_mrkdwn(answer))
+        if piece.strip()
     ]
     messages = []
     for start in range(0, len(sections), BLOCKS_PER_MESSAGE):
         blocks = sections[start : start + BLOCKS_PER_MESSAGE]
         fallback = "\n\n".join(block["text"]["text"] for block in blocks)[:3000]
         messages.append((fallback, blocks))
-    messages[-1][1].append({"type": "context", "elements": [{"type": "mrkdwn", "text": AI_NOTICE}]})
+    if not messages:  # nothing left to say (all of it was streamed): the closing blocks alone
+        messages.append((AI_NOTICE, []))
+    messages[-1][1].extend(closing_blocks if closing_blocks is not None else [notice_block()])
     return messages

@@ -22,6 +22,7 @@ from advisor.llm.errors import ModelUnavailableError
 from advisor.memorizer import MemorizeResult
 from advisor.nodes.intake import EMPTY_REPLY
 from advisor.nodes.session import ThreadContext
+from advisor.progress import ProgressListener, TurnProgress
 from config.clock import Clock, utc_now
 from profiles.ids import validate_key, validate_label
 from profiles.locks import KeyedLocks
@@ -96,6 +97,10 @@ class ConversationService:
         return self._advisor.profiles
 
     @property
+    def clock(self) -> Clock:
+        return self._clock
+
+    @property
     def traces(self) -> TraceStore | None:
         return self._traces
 
@@ -107,13 +112,18 @@ class ConversationService:
         *,
         channel: str | None = None,
         thread_ts: str | None = None,
+        progress: ProgressListener | None = None,
     ) -> Reply:
+        """One turn. `progress` (optional) is told each step of the graph's work and the answer's
+        text as the model writes it (`advisor.progress`); the returned reply is the whole answer."""
         validate_label(user_id)
         validate_key(session_id)
         if validate_message(text).empty:
             return Reply(text=EMPTY_REPLY, session_id=session_id, turn=0, offline=self._offline)
         with self._locks.hold((user_id, session_id)):
-            reply, session = self._turn(user_id, session_id, text, channel=channel, thread_ts=thread_ts)
+            reply, session = self._turn(
+                user_id, session_id, text, channel=channel, thread_ts=thread_ts, progress=progress
+            )
             if not reply.failed:  # a failed turn said its notices already (`_failed`)
                 reply = reply.model_copy(update={"text": self._with_notices(user_id, reply.text)})
         if self.on_turn is not None:
@@ -147,9 +157,17 @@ class ConversationService:
     # --- internals ------------------------------------------------------------------------
 
     def _turn(
-        self, user_id: str, session_id: str, text: str, *, channel: str | None, thread_ts: str | None
+        self,
+        user_id: str,
+        session_id: str,
+        text: str,
+        *,
+        channel: str | None,
+        thread_ts: str | None,
+        progress: ProgressListener | None = None,
     ) -> tuple[Reply, Session]:
-        """One graph invocation: the graph loads and saves the session itself (one write)."""
+        """One graph run: the graph loads and saves the session itself (one write). It is streamed
+        (tasks, messages, values) so a listener can follow it; the output is the last values."""
         before = self._advisor.sessions.get(user_id, session_id)
         turn = (before.turn_count if before else 0) + 1
         recorder = self._recorder(user_id, session_id, turn, kind="turn")
@@ -158,8 +176,19 @@ class ConversationService:
         context = ThreadContext(user_id=user_id, channel=channel, thread_ts=thread_ts)
         commit = {"user_text": text, "channel": channel, "thread_ts": thread_ts}
         try:
+            following = TurnProgress(progress)
             with recording(recorder):
-                output = self._advisor.graph.invoke({"message": text}, config=config, context=context)
+                for namespace, mode, data in self._advisor.graph.stream(
+                    {"message": text},
+                    config=config,
+                    context=context,
+                    stream_mode=["tasks", "messages", "values"] if progress else ["values"],
+                    subgraphs=True,
+                ):
+                    following.feed(namespace, mode, data)
+            output = following.output
+            if output is None:
+                raise RuntimeError("the graph finished without an output")
         except ModelUnavailableError as exc:
             logger.warning("Turn %d of %s: %s", turn, session_id, exc)
             recorder.error(node=exc.role, kind="model_unavailable", message=exc.reason)

@@ -46,6 +46,12 @@ class Settings(BaseSettings):
         None, description="App-level token (xapp-...) with connections:write, for Socket Mode"
     )
     slack_api_url: str = Field(DEFAULT_SLACK_API_URL, description="Base URL of Slack's Web API")
+    slack_listener_threads: int = Field(
+        32, ge=1, le=256, description="Slack events handled at once (each shows a status within a second)"
+    )
+    slack_parallel_turns: int = Field(
+        4, ge=1, le=64, description="Answers computed at once; more users wait with a status shown"
+    )
     ollama_base_url: str = Field(DEFAULT_OLLAMA_BASE_URL, description="Where Ollama answers")
     data_dir: Path = Field(Path("./data"), description="Profiles, sessions, traces and the vector store")
     energy_advisor_milvus_uri: str | None = Field(

@@ -157,7 +157,8 @@ class ChangeSource(_Model):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    kind: Literal["onboarding", "memorizer", "user_statement", "command", "manual"]
+    # "app_home": a button or the edit form in Slack's App Home (text: what the user typed there).
+    kind: Literal["onboarding", "memorizer", "user_statement", "command", "manual", "app_home"]
     session_id: str | None = None
     turn: int | None = Field(None, ge=1)
     text: str | None = Field(None, max_length=2000)

@@ -79,12 +79,11 @@ class Harness:
         return {"ts": ts, "envelope": envelope, "payload": payload}
 
     def replies(self) -> list[dict]:
-        return [call.params for call in self.slack.calls_to("chat.postMessage")]
+        """Messages users see in threads: posted ones, and streamed ones once finished."""
+        return [m for m in self.slack.answers() if not m["streamed"] or m["state"] == "stopped"]
 
     def wait_replies(self, count: int, timeout: float = 30) -> list[dict]:
-        self.slack.wait_for(
-            lambda: len([c for c in self.slack.calls if c.method == "chat.postMessage"]) >= count, timeout
-        )
+        self.slack.wait_for(lambda: len(self.replies()) >= count, timeout)
         return self.replies()
 
 
@@ -165,15 +164,16 @@ def test_redelivered_event_gets_one_reply(harness: Harness) -> None:
     assert len(harness.slack.acks) == 3  # every delivery is acknowledged
 
 
-def test_rate_limited_post_is_retried_once_and_delivered_once(harness: Harness) -> None:
-    harness.slack.failures["chat.postMessage"].append(
+def test_rate_limited_stream_is_retried_once_and_delivered_once(harness: Harness) -> None:
+    harness.slack.failures["chat.startStream"].append(
         Response.json({"ok": False, "error": "ratelimited"}, 429, {"Retry-After": "1"})
     )
     harness.dm("U1", "When should I charge my EV?")
-    harness.slack.wait_for(lambda: len(harness.slack.calls_to("chat.postMessage")) >= 2)
+    harness.wait_replies(1)
     time.sleep(0.5)
-    attempts = harness.slack.calls_to("chat.postMessage")
+    attempts = harness.slack.calls_to("chat.startStream")
     assert len(attempts) == 2 and attempts[1].at - attempts[0].at >= 0.9  # honoured Retry-After
+    assert len(harness.replies()) == 1
 
 
 def test_energy_eval_grades_only_the_callers_own_traces(harness: Harness) -> None:
@@ -268,7 +268,7 @@ def test_bad_input_never_breaks_the_bot(harness: Harness) -> None:
     assert markup.messages[0].content == "hey @someone is this rate (https://example.com/rates) right? <3"
 
 
-def test_mentions_point_to_dms_and_home_shows_the_profile(harness: Harness) -> None:
+def test_mentions_are_answered_privately_and_home_shows_the_profile(harness: Harness) -> None:
     harness.slack.push(
         "events_api",
         {
@@ -284,12 +284,10 @@ def test_mentions_point_to_dms_and_home_shows_the_profile(harness: Harness) -> N
             },
         },
     )
-    (reply,) = harness.wait_replies(1)
-    assert (
-        reply["channel"] == "C1"
-        and reply["thread_ts"] == "1700000001.000001"
-        and "direct messages" in reply["text"]
-    )
+    harness.slack.wait_for(lambda: harness.slack.calls_to("chat.postEphemeral"))
+    note = harness.slack.calls_to("chat.postEphemeral")[0].params
+    assert note["channel"] == "C1" and note["user"] == "U1" and "direct messages" in note["text"]
+    assert harness.replies() == []  # profiles are private: nothing public
     harness.slack.push(
         "events_api",
         {
@@ -306,18 +304,6 @@ def test_mentions_point_to_dms_and_home_shows_the_profile(harness: Harness) -> N
         "*Household*" in text and "stale" in text and "updated" in text
     )  # the fixture profile is months old
     assert "• you work in an office, 9 to 5" in text and "work_schedule" not in text  # plain words
-    harness.slack.push(
-        "events_api",
-        {
-            "type": "event_callback",
-            "team_id": TEAM,
-            "event_id": "EvTab",
-            "event": {"type": "app_home_opened", "user": "U1", "channel": "DU1", "tab": "messages"},
-        },
-    )
-    harness.slack.wait_for(lambda: harness.slack.calls_to("assistant.threads.setSuggestedPrompts"))
-    prompts = harness.slack.calls_to("assistant.threads.setSuggestedPrompts")[0].params["prompts"]
-    assert "When should I charge my EV?" in [prompt["message"] for prompt in prompts]
 
 
 def test_seen_events_survive_a_restart(data_dir: Path) -> None:

@@ -3,9 +3,10 @@
 The real Bolt app connects to it through `SLACK_API_URL`: `auth.test`, `apps.connections.open`
 (which hands out this server's `ws://` URL), `chat.postMessage`, `chat.postEphemeral`,
 `chat.update`, `assistant.threads.setStatus`, `assistant.threads.setSuggestedPrompts`,
-`reactions.add`/`remove`, `views.publish`, and a `response_url` webhook. On the websocket it
-sends `hello`, pushes envelopes the test gives it, records every ack with its time, and can
-ask the client to reconnect (`disconnect`). Failures can be scripted per method (e.g. 429).
+`reactions.add`/`remove`, `views.publish`, `views.open`, `views.update`, the streaming API
+(`chat.startStream` / `appendStream` / `stopStream`, building `StreamedMessage`s that can be
+made unavailable or expire), and a `response_url` webhook. On the websocket it sends `hello`, pushes envelopes the test gives it, records every ack
+with its time, and can ask the client to reconnect (`disconnect`). Failures can be scripted per method (e.g. 429).
 """
 
 from __future__ import annotations
@@ -34,6 +35,31 @@ class Ack:
 
 
 @dataclass
+class StreamedMessage:
+    """One message built by chat.startStream / appendStream / stopStream, as a user sees it."""
+
+    channel: str
+    thread_ts: str
+    ts: str
+    text: str = ""
+    tasks: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> latest task_update
+    updates: list[dict[str, Any]] = field(default_factory=list)  # every task_update, in order
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+    state: str = "streaming"  # streaming, stopped, expired
+    appends: int = 0
+    at: float = field(default_factory=time.monotonic)
+
+    def add(self, params: dict[str, Any]) -> None:
+        self.text += params.get("markdown_text") or ""
+        for chunk in params.get("chunks") or []:
+            if chunk.get("type") == "markdown_text":
+                self.text += chunk.get("text", "")
+            elif chunk.get("type") == "task_update":
+                self.tasks[chunk["id"]] = chunk
+                self.updates.append(chunk)
+
+
+@dataclass
 class ApiCall:
     method: str
     params: dict[str, Any]
@@ -56,6 +82,9 @@ class FakeSlack(LocalHTTPServer):
         self.webhooks: list[dict[str, Any]] = []
         self.failures: dict[str, list[Response]] = defaultdict(list)  # method -> scripted answers first
         self.connections: list[ServerConnection] = []
+        self.streams: dict[str, StreamedMessage] = {}  # ts -> message built by the streaming API
+        self.streaming = True  # False: chat.startStream answers unknown_method (an older workspace)
+        self.expire_after_appends: int | None = None  # a stream expires after this many appends
         self.connection_count = 0
         self._ts = 1_700_000_000.0
         self._state = threading.Condition()
@@ -133,6 +162,75 @@ class FakeSlack(LocalHTTPServer):
             "message": {"text": params.get("text")},
         }
 
+    def _chat_startStream(self, params: dict[str, Any]) -> dict[str, Any]:  # noqa: N802
+        if not self.streaming:
+            return {"ok": False, "error": "unknown_method"}
+        if not params.get("channel") or not params.get("thread_ts"):
+            return {"ok": False, "error": "invalid_arguments"}
+        message = StreamedMessage(str(params["channel"]), str(params["thread_ts"]), self._next_ts())
+        message.add(params)
+        with self._state:
+            self.streams[message.ts] = message
+        return {"ok": True, "channel": message.channel, "ts": message.ts}
+
+    def _chat_appendStream(self, params: dict[str, Any]) -> dict[str, Any]:  # noqa: N802
+        message = self.streams.get(str(params.get("ts")))
+        if message is None or message.state != "streaming":
+            return {"ok": False, "error": "message_not_in_streaming_state"}
+        message.add(params)
+        message.appends += 1
+        if self.expire_after_appends is not None and message.appends >= self.expire_after_appends:
+            message.state = "expired"  # as Slack does with a stream left open too long
+        return {"ok": True, "channel": message.channel, "ts": message.ts}
+
+    def _chat_stopStream(self, params: dict[str, Any]) -> dict[str, Any]:  # noqa: N802
+        message = self.streams.get(str(params.get("ts")))
+        if message is None or message.state != "streaming":
+            return {"ok": False, "error": "message_not_in_streaming_state"}
+        message.add(params)
+        with self._state:
+            message.blocks = list(params.get("blocks") or [])
+            message.state = "stopped"
+            self._state.notify_all()
+        return {"ok": True, "channel": message.channel, "ts": message.ts, "message": {"text": message.text}}
+
+    def expire_streams(self) -> None:
+        """Slack closes streams left open too long: later appends fail."""
+        with self._state:
+            for message in self.streams.values():
+                if message.state == "streaming":
+                    message.state = "expired"
+
+    def answers(self) -> list[dict[str, Any]]:
+        """What the users see, in order: posted messages and finished streamed messages, each as
+        chat.postMessage's params (channel, thread_ts, text, blocks) plus `streamed` (and `tasks`)."""
+        with self._state:
+            posted = [
+                {**call.params, "streamed": False, "at": call.at}
+                for call in self.calls
+                if call.method == "chat.postMessage"
+            ]
+            streamed = [
+                {
+                    "channel": m.channel,
+                    "thread_ts": m.thread_ts,
+                    "text": m.text,
+                    "blocks": m.blocks,
+                    "tasks": m.tasks,
+                    "streamed": True,
+                    "state": m.state,
+                    "at": m.at,
+                }
+                for m in self.streams.values()
+            ]
+        return sorted(posted + streamed, key=lambda message: message["at"])
+
+    def _conversations_open(self, params: dict[str, Any]) -> dict[str, Any]:
+        users = str(params.get("users") or "")
+        if not users or "," in users:
+            return {"ok": False, "error": "not_enough_users" if not users else "too_many_users"}
+        return {"ok": True, "channel": {"id": f"D{users}"}}
+
     def _chat_postEphemeral(self, params: dict[str, Any]) -> dict[str, Any]:  # noqa: N802
         return {"ok": True, "message_ts": self._next_ts()}
 
@@ -141,6 +239,14 @@ class FakeSlack(LocalHTTPServer):
 
     def _views_publish(self, params: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "view": {"id": "V1"}}
+
+    def _views_open(self, params: dict[str, Any]) -> dict[str, Any]:
+        if not params.get("trigger_id"):
+            return {"ok": False, "error": "invalid_trigger_id"}
+        return {"ok": True, "view": {"id": "VMODAL", **(params.get("view") or {})}}
+
+    def _views_update(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {"ok": True, "view": {"id": params.get("view_id") or "VMODAL", **(params.get("view") or {})}}
 
     def _response_url(self, request: Request) -> Response:
         with self._state:
@@ -233,7 +339,7 @@ def _params(request: Request) -> dict[str, Any]:
     if "json" in content_type:
         return json.loads(body or "{}")
     parsed = {key: values[0] for key, values in parse_qs(body).items()}
-    for key in ("blocks", "prompts", "view", "attachments"):
+    for key in ("blocks", "prompts", "view", "attachments", "chunks"):
         if isinstance(parsed.get(key), str):
             with contextlib.suppress(json.JSONDecodeError):
                 parsed[key] = json.loads(parsed[key])

@@ -1,0 +1,281 @@
+"""The Slack AI-app experience, in process as bolt-python tests it: a real Bolt `App` from
+`create_app`, its WebClient on the local Slack Web API (tests/servers/slack.py), events
+dispatched as Socket Mode delivers them. Streamed answers with the graph's steps, the fallbacks
+when streaming is unavailable or a stream expires, thread greetings, prompts and titles, files,
+mentions, and a status for every waiting user."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from slack_bolt import App
+from slack_bolt.request import BoltRequest
+from slack_sdk import WebClient
+
+from bot.dedup import SeenEvents
+from bot.formatting import AI_NOTICE
+from bot.slack_app import FILE_NOT_READ, GREETING, create_app
+from bot.wiring import AppRuntime
+from tests.advisor_helpers import CONFIGURED_PROFILE, make_runtime
+from tests.servers.slack import FakeSlack
+
+BOT, APP, TEAM = "xoxb-assistant-bot-token", "xapp-1-assistant-app-token", "T0TEST"
+_ts = itertools.count(1)
+
+
+def next_ts() -> str:
+    return f"1700000100.{next(_ts):06d}"
+
+
+@dataclass
+class Bot:
+    app: App
+    slack: FakeSlack
+    runtime: AppRuntime
+
+    def dispatch(self, body: dict[str, Any]) -> None:
+        response = self.app.dispatch(BoltRequest(body=body, mode="socket_mode"))
+        assert response.status == 200, response.body
+
+    def dm(self, text: str, *, user: str = "U1", thread_ts: str | None = None, **event: Any) -> str:
+        ts = next_ts()
+        message = {
+            "type": "message",
+            "channel_type": "im",
+            "channel": f"D{user}",
+            "user": user,
+            "text": text,
+            "ts": ts,
+            "client_msg_id": f"msg-{ts}",
+            **event,
+        }
+        if thread_ts:
+            message["thread_ts"] = thread_ts
+        self.dispatch({"type": "event_callback", "team_id": TEAM, "event_id": f"Ev{ts}", "event": message})
+        return ts
+
+    def answers(self, count: int, timeout: float = 30) -> list[dict[str, Any]]:
+        """The first `count` finished answers users see (posted, or streamed and stopped)."""
+
+        def finished() -> list[dict[str, Any]]:
+            return [m for m in self.slack.answers() if not m["streamed"] or m["state"] in ("stopped", "expired")]
+
+        self.slack.wait_for(lambda: len([m for m in finished() if _closed(m)]) >= count, timeout)
+        return finished()
+
+    def stored_reply(self, user: str, thread_ts: str) -> str:
+        session = self.runtime.service.sessions.get(f"{TEAM}-{user}", f"D{user}-{thread_ts}")
+        return session.messages[-1].content
+
+
+def _closed(message: dict[str, Any]) -> bool:
+    """A message that ends an answer: it carries the AI notice."""
+    return any(
+        block.get("type") == "context" and AI_NOTICE in str(block.get("elements"))
+        for block in message.get("blocks") or []
+    )
+
+
+def build(tmp_path: Path, slack: FakeSlack, **options: Any) -> Bot:
+    from config.settings import Settings
+
+    runtime = make_runtime(tmp_path / "data")
+    runtime.advisor.profiles.import_profile({**CONFIGURED_PROFILE, "user_id": f"{TEAM}-U1"})
+    settings = Settings(
+        _env_file=None, data_dir=tmp_path / "data", slack_bot_token=BOT, slack_app_token=APP, slack_api_url=slack.api_url
+    )
+    app = create_app(
+        settings=settings,
+        service=runtime.service,
+        seen=SeenEvents(tmp_path / "seen.txt"),
+        eval_config=runtime.config.eval,
+        client=WebClient(token=BOT, base_url=slack.api_url),
+        **options,
+    )
+    return Bot(app, slack, runtime)
+
+
+@pytest.fixture
+def slack() -> Iterator[FakeSlack]:
+    with FakeSlack(bot_token=BOT, app_token=APP, team_id=TEAM) as running:
+        yield running
+
+
+@pytest.fixture
+def bot(tmp_path: Path, slack: FakeSlack) -> Iterator[Bot]:
+    built = build(tmp_path, slack)
+    yield built
+    built.runtime.close()
+
+
+# --- streamed answers ---------------------------------------------------------------------------
+
+
+def test_an_answer_streams_the_graphs_own_steps_and_the_stored_text(bot: Bot) -> None:
+    """A DM is answered by one streamed message in its thread: the graph's steps as task
+    updates (reading the profile, the tariff lookup named by plan with its source, writing), the
+    text exactly as stored in the session, the AI notice below it; nothing posted besides."""
+    ts = bot.dm("What are my prices today?")
+    (answer,) = bot.answers(1)
+
+    assert answer["streamed"] and answer["thread_ts"] == ts and answer["channel"] == "DU1"
+    tasks = answer["tasks"]
+    titles = {task["title"]: task for task in tasks.values()}
+    assert titles["Reading your profile"]["status"] == "complete"
+    lookup = titles["Looking up PG&E EV2-A prices"]
+    assert lookup["status"] == "complete" and "EV2-A" in lookup["details"]
+    assert lookup["sources"][0]["url"].startswith("https://apps.openei.org/")
+    assert titles["Writing the answer"]["status"] == "complete"
+    assert answer["text"] == bot.stored_reply("U1", ts)
+    assert _closed(answer)
+    assert bot.slack.calls_to("chat.postMessage") == []
+    bot.slack.wait_for(lambda: len(bot.slack.calls_to("assistant.threads.setStatus")) >= 2)
+    statuses = [call.params["status"] for call in bot.slack.calls_to("assistant.threads.setStatus")]
+    assert statuses == ["is thinking…", ""]  # shown at once, cleared once answered
+
+
+def test_saved_facts_stream_before_the_answer_in_the_stored_order(bot: Bot) -> None:
+    """A fact and a question in one message: what was saved is said first, then the answer, and
+    the streamed message reads exactly as the reply the session keeps."""
+    ts = bot.dm("We are 4 people now. When should I charge my EV?")
+    (answer,) = bot.answers(1)
+    stored = bot.stored_reply("U1", ts)
+    assert stored.startswith("Updated: there are 4 people") and answer["text"] == stored
+
+
+def test_without_streaming_the_reply_is_posted_whole(
+    bot: Bot, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An older workspace: chat.startStream answers unknown_method. The reply is posted as
+    before (text, AI notice), nothing is lost, and a WARNING names the method and the error."""
+    bot.slack.streaming = False
+    with caplog.at_level(logging.WARNING):
+        ts = bot.dm("When should I charge my EV?")
+        (answer,) = bot.answers(1)
+    assert not answer["streamed"] and answer["thread_ts"] == ts
+    assert answer["text"].startswith(bot.stored_reply("U1", ts)[:40])
+    assert "chat.startStream failed (unknown_method)" in caplog.text
+
+
+def test_an_expired_stream_continues_in_a_new_message_without_losing_text(bot: Bot) -> None:
+    """Slack closes the stream after two appends (as it does with one left open too long). The
+    answer goes on in a new streamed message in the same thread; read in order, the messages hold
+    the whole reply once, and the last one ends with the AI notice."""
+    bot.slack.expire_after_appends = 2
+    ts = bot.dm("What are my prices today?")
+    answers = bot.answers(1)
+    streamed = [m for m in answers if m["streamed"]]
+    assert len(streamed) >= 2 and all(m["thread_ts"] == ts for m in streamed)
+    assert "".join(m["text"] for m in streamed) == bot.stored_reply("U1", ts)
+    assert _closed(streamed[-1]) and not any(_closed(m) for m in streamed[:-1])
+
+
+# --- threads that start right -------------------------------------------------------------------
+
+
+def test_a_new_assistant_thread_is_greeted_with_its_own_prompts(bot: Bot) -> None:
+    bot.dispatch(
+        {
+            "type": "event_callback",
+            "team_id": TEAM,
+            "event_id": "EvStarted",
+            "event": {
+                "type": "assistant_thread_started",
+                "assistant_thread": {"user_id": "U1", "channel_id": "DU1", "thread_ts": "1700000200.000001", "context": {}},
+            },
+        }
+    )
+    bot.slack.wait_for(lambda: bot.slack.calls_to("assistant.threads.setSuggestedPrompts"))
+    (greeting,) = bot.slack.calls_to("chat.postMessage")
+    assert greeting.params["text"] == GREETING and greeting.params["thread_ts"] == "1700000200.000001"
+    prompts = bot.slack.calls_to("assistant.threads.setSuggestedPrompts")[0].params
+    assert prompts["thread_ts"] == "1700000200.000001" and prompts["channel_id"] == "DU1"
+    assert "When should I charge my EV?" in [prompt["message"] for prompt in prompts["prompts"]]
+
+
+def test_the_first_question_titles_the_thread_from_the_understanding(bot: Bot) -> None:
+    root = "1700000300.000001"
+    bot.dm("When should I charge my EV?", thread_ts=root)
+    bot.answers(1)
+    bot.dm("and what about tomorrow?", thread_ts=root)
+    bot.answers(2)
+    titles = bot.slack.calls_to("assistant.threads.setTitle")
+    assert [call.params["title"] for call in titles] == ["EV charging"]
+    assert titles[0].params["thread_ts"] == root
+
+
+# --- files and mentions ---------------------------------------------------------------------------
+
+
+def test_a_question_typed_with_a_file_is_answered_and_the_file_said_unread(bot: Bot) -> None:
+    ts = bot.dm("When should I charge my EV?", subtype="file_share", files=[{"id": "F1"}])
+    (answer,) = bot.answers(1)
+    assert answer["text"].endswith(FILE_NOT_READ) and "07:00" in answer["text"]
+    assert bot.stored_reply("U1", ts) in answer["text"]
+
+
+def test_a_mention_is_answered_privately_and_its_button_answers_in_the_dm(bot: Bot) -> None:
+    """Profiles are private: a channel @mention gets an ephemeral note to the asker alone, with a
+    button; the button puts the question in the asker's DM and answers it there."""
+    bot.dispatch(
+        {
+            "type": "event_callback",
+            "team_id": TEAM,
+            "event_id": "EvMention1",
+            "event": {"type": "app_mention", "channel": "C1", "user": "U1", "text": "<@UBOT> what are my prices today?", "ts": "1700000400.000001"},
+        }
+    )
+    bot.slack.wait_for(lambda: bot.slack.calls_to("chat.postEphemeral"))
+    note = bot.slack.calls_to("chat.postEphemeral")[0].params
+    assert note["channel"] == "C1" and note["user"] == "U1"
+    button = note["blocks"][1]["elements"][0]
+    assert button["value"] == "what are my prices today?"
+    assert bot.slack.calls_to("chat.postMessage") == []  # nothing public
+
+    bot.dispatch(
+        {
+            "type": "block_actions",
+            "user": {"id": "U1", "team_id": TEAM},
+            "team": {"id": TEAM},
+            "channel": {"id": "C1"},
+            "trigger_id": "1.2.3",
+            "actions": [{"type": "button", "action_id": button["action_id"], "block_id": "b", "value": button["value"]}],
+        }
+    )
+    answers = bot.answers(1)
+    asked = bot.slack.calls_to("chat.postMessage")[0].params
+    assert asked["channel"] == "DU1" and asked["text"] == "You asked in <#C1>: what are my prices today?"
+    streamed = [m for m in answers if m["streamed"]]
+    assert streamed and streamed[0]["channel"] == "DU1" and "EV2-A" in streamed[0]["text"]
+
+
+# --- a status for everyone, at once -----------------------------------------------------------------
+
+
+def test_every_waiting_user_sees_a_status_before_the_queue_reaches_them(tmp_path: Path, slack: FakeSlack) -> None:
+    """Eight users at once, one answer computed at a time: each gets "is thinking…" when their
+    message arrives, the ones queued are told so, and every one is answered."""
+    bot = build(tmp_path, slack, listener_threads=16, parallel_turns=1)
+    try:
+        users = [f"U{n}" for n in range(10, 18)]
+        threads = [threading.Thread(target=bot.dm, args=("When should I charge my EV?",), kwargs={"user": u}) for u in users]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        answers = bot.answers(len(users), timeout=60)
+        first_answer = min(m["at"] for m in answers)
+        thinking = [c for c in slack.calls_to("assistant.threads.setStatus") if c.params["status"] == "is thinking…"]
+        assert len({c.params["channel_id"] for c in thinking}) == len(users)
+        queued = [c for c in slack.calls_to("assistant.threads.setStatus") if "answering others first" in c.params["status"]]
+        assert queued  # with one slot, some waited and were told
+        assert sorted(c.at for c in thinking)[len(users) // 2] < first_answer + 1.0
+    finally:
+        bot.runtime.close()
