@@ -418,12 +418,20 @@ class SlackBot:
     """The running bot: the app, its Socket Mode connection, the scheduler, and a clean stop."""
 
     def __init__(
-        self, *, app: App, app_token: str, scheduler: MemorizeScheduler | None, in_flight: InFlight
+        self,
+        *,
+        app: App,
+        app_token: str,
+        scheduler: MemorizeScheduler | None,
+        in_flight: InFlight,
+        concurrency: int = 32,
     ) -> None:
         self.app = app
         self.scheduler = scheduler
         self.in_flight = in_flight
-        self.handler = SocketModeHandler(app, app_token)
+        # Envelopes are read and dispatched on this pool (the builtin default is 10): as wide as the
+        # listener pool, so a burst of DMs is acked and given a status without queueing.
+        self.handler = SocketModeHandler(app, app_token, concurrency=concurrency)
 
     def start(self) -> None:
         if self.scheduler is not None:

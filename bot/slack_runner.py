@@ -35,6 +35,7 @@ def build_slack_bot(runtime: AppRuntime, *, clock: Clock = utc_now) -> SlackBot:
         app_token=settings.slack_app_token.get_secret_value(),
         scheduler=scheduler,
         in_flight=in_flight,
+        concurrency=settings.slack_listener_threads,
     )
 
 

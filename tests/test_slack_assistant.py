@@ -24,6 +24,7 @@ from bot.formatting import AI_NOTICE
 from bot.slack_app import FILE_NOT_READ, GREETING, create_app
 from bot.wiring import AppRuntime
 from tests.advisor_helpers import CONFIGURED_PROFILE, make_runtime
+from tests.servers.ollama import FakeOllama, Step, call
 from tests.servers.slack import FakeSlack
 
 BOT, APP, TEAM = "xoxb-assistant-bot-token", "xapp-1-assistant-app-token", "T0TEST"
@@ -83,10 +84,10 @@ def _closed(message: dict[str, Any]) -> bool:
     )
 
 
-def build(tmp_path: Path, slack: FakeSlack, **options: Any) -> Bot:
+def build(tmp_path: Path, slack: FakeSlack, *, ollama_url: str | None = None, **options: Any) -> Bot:
     from config.settings import Settings
 
-    runtime = make_runtime(tmp_path / "data")
+    runtime = make_runtime(tmp_path / "data", ollama_url=ollama_url)
     runtime.advisor.profiles.import_profile({**CONFIGURED_PROFILE, "user_id": f"{TEAM}-U1"})
     settings = Settings(
         _env_file=None, data_dir=tmp_path / "data", slack_bot_token=BOT, slack_app_token=APP, slack_api_url=slack.api_url
@@ -139,6 +140,29 @@ def test_an_answer_streams_the_graphs_own_steps_and_the_stored_text(bot: Bot) ->
     bot.slack.wait_for(lambda: len(bot.slack.calls_to("assistant.threads.setStatus")) >= 2)
     statuses = [call.params["status"] for call in bot.slack.calls_to("assistant.threads.setStatus")]
     assert statuses == ["is thinking…", ""]  # shown at once, cleared once answered
+
+
+def test_a_real_models_tokens_reach_the_thread_as_they_come(tmp_path: Path, slack: FakeSlack) -> None:
+    """ChatOllama's real streaming path (a local server speaking Ollama's API sends the answer a
+    word every 0.15 s): the text reaches Slack in several appends while the model is still
+    writing, not all at once at the end, and the finished message is the stored reply."""
+    answer_text = "Charge after midnight, when the off-peak price starts, and you will be full by seven."
+    with FakeOllama(["llama3.1:8b"]) as ollama:
+        ollama.script = [call("plan_ev_charging", target_soc_pct=80), Step(content=answer_text, token_seconds=0.15)]
+        bot = build(tmp_path, slack, ollama_url=ollama.url)
+        try:
+            ts = bot.dm("When should I charge my EV?")
+            (answer,) = bot.answers(1)
+        finally:
+            bot.runtime.close()
+    appends = [
+        call_
+        for call_ in slack.calls_to("chat.appendStream")
+        if any(chunk.get("type") == "markdown_text" for chunk in call_.params.get("chunks") or [])
+    ]
+    assert len(appends) >= 2, [c.params for c in appends]
+    assert appends[0].at < slack.calls_to("chat.stopStream")[0].at - 0.5  # text shown well before the end
+    assert answer["text"] == bot.stored_reply("U1", ts) == answer_text
 
 
 def test_saved_facts_stream_before_the_answer_in_the_stored_order(bot: Bot) -> None:

@@ -26,6 +26,7 @@ class Step:
     status: int = 200
     hang_seconds: float = 0.0
     raw_tool_calls: Any = None  # sent as-is, to script malformed tool calls
+    token_seconds: float = 0.0  # > 0: the content streams word by word, this long apart (a real model's pace)
 
 
 def say(text: str) -> Step:
@@ -135,8 +136,21 @@ class FakeOllama(LocalHTTPServer):
         }
         if not body.get("stream", True):
             return Response.json(final)
-        lines = [json.dumps(final)]
-        return Response(200, ("\n".join(lines) + "\n").encode(), {"Content-Type": "application/x-ndjson"})
+        if not step.token_seconds or not step.content:
+            lines = [json.dumps(final)]
+            return Response(200, ("\n".join(lines) + "\n").encode(), {"Content-Type": "application/x-ndjson"})
+        # As Ollama streams: one line per token (here a word and its space), then the done line.
+        tokens = re.findall(r"\S+\s*", step.content)
+        partial = {key: final[key] for key in ("model", "created_at")}
+        lines = [json.dumps({**partial, "message": {"role": "assistant", "content": t}, "done": False}) for t in tokens]
+        lines.append(json.dumps({**final, "message": {**message, "content": ""}}))
+        return Response(
+            200,
+            ("\n".join(lines) + "\n").encode(),
+            {"Content-Type": "application/x-ndjson"},
+            trickle=step.token_seconds,
+            pieces=len(lines),
+        )
 
     def _embed(self, request: Request) -> Response:
         body = request.json()
