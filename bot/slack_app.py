@@ -26,12 +26,14 @@ from bot.dedup import SeenEvents
 from bot.formatting import from_slack, notice_block
 from bot.scheduler import MemorizeScheduler
 from bot.service import ConversationService, Reply
+from bot.slack_feedback import feedback_block, register_feedback
 from bot.slack_home import register_home
 from bot.slack_stream import SlackAnswerStream
 from bot.slack_views import EVAL_HELP, SUGGESTED_PROMPTS, eval_blocks
 from bot.text_input import clean_text
 from config.files import EvalConfig
 from config.ids import InvalidIdError, validate_key, validate_label
+from traces.feedback import FeedbackStore
 from traces.graders import grade_trace
 from traces.storage import TraceFileError, load_trace
 
@@ -111,6 +113,7 @@ def create_app(
     client: WebClient | None = None,
     listener_threads: int | None = None,
     parallel_turns: int | None = None,
+    feedback: FeedbackStore | None = None,
 ) -> App:
     """A Bolt app whose WebClient talks to `settings.slack_api_url` (Slack's, or a test server)
     and retries rate-limited calls honouring Retry-After.
@@ -128,7 +131,9 @@ def create_app(
     if scheduler is not None:
         service.on_turn = scheduler.on_turn
     bot_user = app.client.auth_test().get("user_id")  # Bolt verified the token already
-    turn = partial(_answer, service=service, slots=slots, in_flight=in_flight)
+    turn = partial(_answer, service=service, slots=slots, in_flight=in_flight, feedback=feedback is not None)
+    if feedback is not None:
+        register_feedback(app, feedback=feedback)
 
     assistant = Assistant()
 
@@ -268,10 +273,11 @@ def create_app(
             return
         grades = grade_trace(trace, eval_config)
         summary = ", ".join(f"{g.grader_name} {g.verdict.value}" for g in grades)
+        said = feedback.feedback_for(user, trace.run_id) if feedback is not None else None
         respond(
             response_type="ephemeral",
             text=f"Grades for trace {trace.run_id}: {summary}",
-            blocks=eval_blocks(grades, trace.run_id),
+            blocks=eval_blocks(grades, trace.run_id, feedback=said),
         )
 
     return app
@@ -292,6 +298,7 @@ def _answer(
     file_note: str | None = None,
     set_status: Callable[..., Any] | None = None,
     set_title: Callable[[str], Any] | None = None,
+    feedback: bool = False,
 ) -> None:
     """One turn in one thread: a status at once, then (once a slot is free) the graph's steps
     and the answer streamed into the thread, the title of a new thread, the closing blocks."""
@@ -315,14 +322,18 @@ def _answer(
         finally:
             slots.release()
         answer = f"{reply.text}\n\n{file_note}" if file_note else reply.text
-        stream.finish(answer, closing_blocks(reply))
+        stream.finish(answer, closing_blocks(reply, feedback=feedback))
         if set_title is not None and reply.turn == 1:
             _set_title(set_title, thread_title(reply.topic, reply.intent, text))
 
 
-def closing_blocks(reply: Reply) -> list[dict[str, Any]]:
-    """What ends every answer: the AI notice (and the feedback buttons, once wired)."""
-    return [notice_block()]
+def closing_blocks(reply: Reply, *, feedback: bool) -> list[dict[str, Any]]:
+    """What ends every answer: the AI notice, and 👍/👎 for a turn with a trace when clicks are
+    recorded (no buttons that nothing listens to)."""
+    blocks = [notice_block()]
+    if feedback and reply.trace_id:
+        blocks.append(feedback_block(reply.trace_id))
+    return blocks
 
 
 def thread_title(topic: str | None, intent: str | None, question: str) -> str:

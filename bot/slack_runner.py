@@ -29,6 +29,7 @@ def build_slack_bot(runtime: AppRuntime, *, clock: Clock = utc_now) -> SlackBot:
         eval_config=runtime.config.eval,
         scheduler=scheduler,
         in_flight=in_flight,
+        feedback=runtime.feedback,
     )
     return SlackBot(
         app=app,

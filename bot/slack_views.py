@@ -1,13 +1,11 @@
-"""Block Kit for Slack: the App Home profile view, suggested prompts, and `/energy-eval` results."""
+"""Block Kit for Slack: suggested prompts and `/energy-eval` results (App Home: `bot.slack_home`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from profiles.models import UserProfile
-from profiles.staleness import section_ages
-from profiles.wording import fact_lines
 from traces.evaluate import top_evidence
+from traces.feedback import FeedbackRecord
 from traces.graders import Grade, Verdict
 
 SUGGESTED_PROMPTS = [
@@ -25,51 +23,16 @@ EVAL_HELP = (
 )
 
 
-def home_view(profile: UserProfile | None, *, staleness_days: int) -> dict[str, Any]:
-    blocks: list[dict[str, Any]] = [
-        {"type": "header", "text": {"type": "plain_text", "text": "Your home energy profile"}}
-    ]
-    if profile is None:
-        blocks.append(
-            _section(
-                "I don't know anything about your home yet. Send me a DM such as *When should I charge my EV?* and I'll ask what I need."
-            )
-        )
-        return {"type": "home", "blocks": blocks}
-    ages = {age.section: age for age in section_ages(profile, staleness_days)}
-    for name in ("location", "equipment", "household", "preferences"):
-        section = getattr(profile, name)
-        if section is None:
-            continue
-        age = ages[name]
-        when = "never confirmed" if age.age_days is None else f"updated {age.age_days} days ago"
-        stale = (
-            f"  :warning: *stale* (over {staleness_days} days) — tell me if it changed" if age.stale else ""
-        )
-        lines = "\n".join(f"• {line}" for line in fact_lines(profile, name)) or "• (empty)"
-        blocks.append(_section(f"*{name.title()}* — _{when}_{stale}\n{lines}"))
-    if profile.notes:
-        blocks.append(
-            _section(
-                "*Notes from earlier conversations*\n"
-                + "\n".join(f"• {note.content}" for note in profile.notes[-3:])
-            )
-        )
-    blocks.append(
-        {
-            "type": "context",
-            "elements": [
-                {"type": "mrkdwn", "text": "Only you can see this. Tell me in a DM when something changes."}
-            ],
-        }
-    )
-    return {"type": "home", "blocks": blocks}
-
-
-def eval_blocks(grades: list[Grade], trace_id: str) -> list[dict[str, Any]]:
+def eval_blocks(
+    grades: list[Grade], trace_id: str, feedback: FeedbackRecord | None = None
+) -> list[dict[str, Any]]:
+    """The grades of one trace, with the user's own verdict on it (if any) above them, so the
+    graders' view and the user's can be compared at a glance."""
     blocks: list[dict[str, Any]] = [
         {"type": "header", "text": {"type": "plain_text", "text": "How did I do?"}}
     ]
+    if feedback is not None:
+        blocks.append(_feedback_section(feedback))
     for grade in grades:
         evidence = "\n".join(f"• {line}" for line in top_evidence(grade, limit=2))
         blocks.append(
@@ -80,6 +43,12 @@ def eval_blocks(grades: list[Grade], trace_id: str) -> list[dict[str, Any]]:
         )
     blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": f"Trace `{trace_id}`"}]})
     return blocks
+
+
+def _feedback_section(feedback: FeedbackRecord) -> dict[str, Any]:
+    said = "👍 helpful" if feedback.verdict == "good" else "👎 not helpful"
+    reason = (feedback.reason or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _section(f"*Your feedback:* {said}" + (f" — “{reason}”" if reason else ""))
 
 
 def _section(text: str) -> dict[str, Any]:

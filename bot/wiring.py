@@ -21,6 +21,7 @@ from knowledge.models import Retriever
 from knowledge.retriever import KnowledgeRetriever
 from knowledge.store import KnowledgeStore
 from profiles.json_store import JsonFileStore
+from traces.feedback import FeedbackStore
 from traces.storage import TraceStore
 
 
@@ -34,6 +35,7 @@ class AppRuntime:
     http: httpx.Client
     knowledge: KnowledgeStore | None = None
     notices: list[str] = field(default_factory=list)  # said once at start-up (offline mode, ...)
+    feedback: FeedbackStore | None = None  # Slack's 👍/👎 on answers (log, trace step, cases)
 
     def close(self) -> None:
         if self.knowledge is not None:
@@ -86,11 +88,19 @@ def build_runtime(
         retriever=retriever,
         clock=clock,
     )
+    traces = TraceStore(settings.traces_dir)
     service = ConversationService(
         advisor=advisor,
-        traces=TraceStore(settings.traces_dir),
+        traces=traces,
         labels=models.labels,
         offline=models.offline,
+        clock=clock,
+    )
+    feedback = FeedbackStore(
+        settings.data_dir / "feedback",
+        traces=traces,
+        sessions=advisor.sessions,
+        profiles=advisor.profiles,
         clock=clock,
     )
     return AppRuntime(
@@ -102,6 +112,7 @@ def build_runtime(
         http=http,
         knowledge=store,
         notices=notices,
+        feedback=feedback,
     )
 
 

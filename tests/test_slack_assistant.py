@@ -98,6 +98,7 @@ def build(tmp_path: Path, slack: FakeSlack, *, ollama_url: str | None = None, **
         seen=SeenEvents(tmp_path / "seen.txt"),
         eval_config=runtime.config.eval,
         client=WebClient(token=BOT, base_url=slack.api_url),
+        feedback=runtime.feedback,
         **options,
     )
     return Bot(app, slack, runtime)
@@ -136,6 +137,9 @@ def test_an_answer_streams_the_graphs_own_steps_and_the_stored_text(bot: Bot) ->
     assert titles["Writing the answer"]["status"] == "complete"
     assert answer["text"] == bot.stored_reply("U1", ts)
     assert _closed(answer)
+    buttons = answer["blocks"][-1]["elements"][0]
+    trace_id = bot.runtime.service.traces.latest(f"{TEAM}-U1").stem.split("-", 1)[1]
+    assert buttons["type"] == "feedback_buttons" and buttons["negative_button"]["value"] == f"bad:{trace_id}"
     assert bot.slack.calls_to("chat.postMessage") == []
     bot.slack.wait_for(lambda: len(bot.slack.calls_to("assistant.threads.setStatus")) >= 2)
     statuses = [call.params["status"] for call in bot.slack.calls_to("assistant.threads.setStatus")]

@@ -131,7 +131,8 @@ def test_a_dm_gets_exactly_one_reply_in_its_thread(harness: Harness) -> None:
     assert reply["channel"] == "DU1" and reply["thread_ts"] == sent["ts"]
     # the bot runs on the wall clock: late at night the 07:00 deadline cannot be met and the plan says so
     assert "Cheapest before 07:00" in reply["text"] or "more than the time left before 07:00" in reply["text"]
-    assert reply["blocks"][-1]["elements"][0]["text"] == AI_NOTICE
+    notice, feedback = reply["blocks"][-2:]  # the AI notice, then the 👍/👎 buttons
+    assert notice["elements"][0]["text"] == AI_NOTICE and feedback["type"] == "context_actions"
     assert harness.slack.acks[sent["envelope"]]  # acknowledged
     statuses = [c.params["status"] for c in harness.slack.calls_to("assistant.threads.setStatus")]
     assert statuses == ["is thinking…", ""]  # shown while thinking, cleared afterwards
