@@ -422,7 +422,7 @@ def _thinking(
             elif shown:
                 status("")
         except SlackApiError as exc:
-            logger.info("Could not clear the loading indicator (%s)", exc.response.get("error"))
+            logger.warning("Could not clear the loading indicator (%s)", exc.response.get("error"))
 
 
 class SlackBot:

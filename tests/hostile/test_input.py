@@ -120,8 +120,8 @@ def test_a_lone_surrogate_in_a_slack_dm_is_answered_and_saved(data_dir: Path) ->
             assert "\ud800" in body["event"]["text"]
             response = app.dispatch(BoltRequest(body=body, mode="socket_mode"))
             assert response.status == 200
-            slack.wait_for(lambda: slack.calls_to("chat.postMessage"), timeout=20)
-            (reply,) = [call.params for call in slack.calls_to("chat.postMessage")]
+            slack.wait_for(lambda: [m for m in slack.answers() if m.get("state") == "stopped"], timeout=20)
+            (reply,) = slack.answers()
         assert reply["channel"] == "DU1" and reply["thread_ts"] == ts
         assert "something went wrong" not in reply["text"]
         session = runtime.service.sessions.get(f"{team}-U1", f"DU1-{ts}")
