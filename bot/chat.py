@@ -6,6 +6,7 @@ import re
 import uuid
 from collections.abc import Callable
 
+from advisor.progress import Step
 from bot.service import ConversationService
 from bot.text_input import clean_text
 from config.clock import utc_now
@@ -79,12 +80,29 @@ def run_chat(
             write(f"New conversation {session_id}.")
             continue
         write("advisor is thinking…")
-        reply = service.handle_turn(user_id, session_id, text)
+        reply = service.handle_turn(user_id, session_id, text, progress=StepLines(write))
         write(f"advisor> {reply.text}")
         if reply.intent == "goodbye":
             return 0
         if reply.memorize_due:
             _memorize(service, user_id, session_id, write)
+
+
+class StepLines:
+    """The slow parts of a turn as they start ("  · Looking up PG&E EV2-A prices"), so a turn on a
+    real model does not look stuck; the answer itself is printed whole when it is done."""
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self._write = write
+
+    def step(self, step: Step) -> None:
+        if step.id.startswith("tool-") and step.status == "in_progress":
+            self._write(f"  · {step.title}…")
+        elif step.id == "retrieval":
+            self._write(f"  · {step.title}: {step.details}" if step.details else f"  · {step.title}")
+
+    def text(self, chunk: str) -> None:
+        return None
 
 
 def _memorize(
