@@ -201,6 +201,8 @@ def shown_value(field: str, value: Any, unit: str | None = None) -> str:
     unit = unit or UNITS.get(field)
     if field == "household.occupants":
         return number(value)
+    if field == "location.flat_rate_usd_per_kwh" and isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{number(round(float(value) * 100, 2))}¢ per kWh"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, str) and value in _CHOICES:

@@ -376,3 +376,42 @@ def test_a_new_hour_after_tonight_keeps_the_night() -> None:
     assert follow_up_params(RequestParams(ready_by_hour=6), last).tonight is True
     assert follow_up_params(RequestParams(ready_by_hour=7, ready_by_day="saturday"), last).tonight is None
     assert follow_up_params(RequestParams(ready_in_minutes=60), last).tonight is None
+
+
+# --- found trying the bot as a homeowner (session 19) ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the panel's amps are the house's service, not the charger; "panel" is not solar
+        ("hey. 94110, pg&e EV2-A, bolt euv, 60 amp panel, 7.2kw charger", {"equipment.ev_charger_kw": 7.2}),
+        ("no the charger is 7.2kw, 60 amp is the panel", {"equipment.ev_charger_kw": 7.2}),
+        ("we have 6 kw of panels on the roof and a 7.2kw charger", {"equipment.ev_charger_kw": 7.2, "equipment.solar_capacity_kw": 6.0}),
+        ("5kw solar system, 11 kw wall connector", {"equipment.ev_charger_kw": 11.0, "equipment.solar_capacity_kw": 5.0}),
+        ("my charger is on a 40 amp breaker", {"equipment.ev_charger_kw": 7.68}),
+        ("actually it's 3 people, not 4", {"household.occupants": 3}),
+        ("no, 3 people not 4", {"household.occupants": 3}),
+    ],
+)
+def test_each_figure_goes_to_the_thing_it_was_said_of(text: str, expected: dict[str, object]) -> None:
+    found = facts(text)
+    assert {field: found.get(field) for field in expected} == expected, found
+    assert not any(field.endswith("charger_kw") for field in found) or "equipment.ev_charger_kw" in expected
+
+
+def test_the_rate_i_pay_is_the_price_not_the_rate_plan() -> None:
+    assert understand("forget the rate i pay").forget == ["location.flat_rate_usd_per_kwh"]
+    assert understand("forget what we pay per kwh").forget == ["location.flat_rate_usd_per_kwh"]
+    assert understand("forget my rate plan").forget == ["location.rate_schedule"]
+
+
+def test_an_unsure_word_about_the_car_does_not_skip_the_zip_question(data_dir: Path) -> None:
+    """Asked for the ZIP, "idk what car, its a bolt i think" is about the car (unsure: not saved,
+    and said so); the ZIP question is asked again, not skipped."""
+    service = service_for(data_dir)
+    service.handle_turn("T1-U9", "t", "When should I charge my EV?")
+    reply = service.handle_turn("T1-U9", "t", "idk what car, its a bolt i think")
+    assert "didn't sound sure" in reply.text and "ZIP code" in reply.text
+    assert "skip" not in reply.text.lower()
+    assert service.profiles.get("T1-U9") is None

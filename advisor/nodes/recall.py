@@ -216,7 +216,10 @@ def make_recall(
         ):
             return {
                 **update,
-                "response": "Sorry, I didn't catch that. " + question_for(pending_slot, profile),
+                "response": (
+                    (_not_saved(understanding) + " " if understanding.mentions else "Sorry, I didn't catch that. ")
+                    + question_for(pending_slot, profile)
+                ),
                 "pending_slot": pending_slot,
                 "pending_question": pending_question,
                 "pending_request": state.get("pending_request"),

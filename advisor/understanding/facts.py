@@ -472,14 +472,59 @@ _OTHER_APPLIANCES = re.compile(
 )
 
 
+_PANEL_AFTER = re.compile(
+    r"\s*(?:is\s+(?:the|my|our)\s+|(?:main|electrical|breaker|service)\s+)?(?:panel|service|main|box|subpanel)\b", re.I
+)
+_SOLAR_AFTER = re.compile(r"\s*(?:of\s+)?(?:solar|pv|panels?|array|system\s+on)\b", re.I)
+
+
+def _charger_kw(text: str) -> re.Match[str] | None:
+    """The kW figure that is the charger's: not one said of solar ("6 kw of panels", "a 5kw solar
+    system"); when the clause speaks of solar without saying which figure is which, none."""
+    found = [m for m in re.finditer(_NUM + r"\s*-?\s*(?:kw|kilowatts?)\b(?!h)", text, re.I)]
+    for match in found:
+        before = text[max(0, match.start() - 12) : match.start()]
+        if _SOLAR_AFTER.match(text, match.end()) or re.search(r"\b(?:solar|pv)\s*$", before, re.I):
+            continue
+        near = text[match.end() : match.end() + 30]
+        if re.match(r"\s*(?:level\s*2\s+|l2\s+|home\s+|ev\s+)?(?:charger|wall\s*connector|evse|wallbox|charging)", near, re.I):
+            return match
+        lead = text[max(0, match.start() - 30) : match.start()]
+        if re.search(r"(?:charger|wall\s*connector|evse|wallbox)\s*(?:is|'s|does|delivers|runs\s+at|at|of|:|=)?\s*(?:about|around|a|an)?\s*$", lead, re.I):
+            return match  # "the charger is 7.2kw"
+        if not re.search(r"\b(?:solar|pv|array)\b|\bpanels\b", text, re.I):  # "60 amp panel" is not solar
+            return match
+    return None
+
+
+def _solar_kw(text: str) -> re.Match[str] | None:
+    """The kW figure said of solar ("6 kw of panels", "a 5kw solar system", "solar: 4 kW"); any
+    kW figure when no charger is named in the clause."""
+    found = list(re.finditer(_NUM + r"\s*-?\s*(?:kw|kilowatts?|kwp)\b(?!h)", text, re.I))
+    for match in found:
+        before = text[max(0, match.start() - 12) : match.start()]
+        if _SOLAR_AFTER.match(text, match.end()) or re.search(r"\b(?:solar|pv|panels|array)\b\W*(?:is|are|of|:)?\s*$", before, re.I):
+            return match
+    return found[0] if found and not _CHARGER_WORDS.search(text) else None
+
+
 def _charger(text: str, *, message: str = "") -> Iterator[Reading]:
     if not _CHARGER_WORDS.search(text) and not re.search(r"\bcharg\w*\b|\boutlet\b|\b120\s*v", text, re.I):
         return
-    kw = re.search(_NUM + r"\s*-?\s*(?:kw|kilowatts?)\b(?!h)", text, re.I)
-    if kw and _CHARGER_WORDS.search(text) and not re.search(r"\bsolar|panels?|pv\b", text, re.I):
+    kw = _charger_kw(text)
+    if kw and _CHARGER_WORDS.search(text):
         yield Reading("equipment.ev_charger_kw", float(kw.group(1)), said=kw.group(0), unit="kW")
         return
-    amps = re.search(_NUM + r"\s*-?\s*(?:a|amps?|amperes?)\b(?P<circuit>\s*(?:breaker|circuit))?", text, re.I)
+    amps = next(
+        (
+            found
+            for found in re.finditer(
+                _NUM + r"\s*-?\s*(?:a|amps?|amperes?)\b(?P<circuit>\s*(?:breaker|circuit))?", text, re.I
+            )
+            if not _PANEL_AFTER.match(text, found.end())  # "60 amp panel": the house's service, not a charger
+        ),
+        None,
+    )
     if amps and (_CHARGER_WORDS.search(text) or re.search(r"\bcharg\w*\b", text, re.I)):
         current = float(amps.group(1))
         if amps.group("circuit") or re.search(r"\b(?:breaker|circuit)\b", text, re.I) and not re.search(r"\bcharger\s+is\b", text, re.I):
@@ -511,8 +556,8 @@ def _solar(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     solar_here = re.search(r"\b(?:solar|pv|panels?|photovoltaic|array)\b", text, re.I)
     if not solar_here and pending_slot != "solar_size":
         return
-    kw = re.search(_NUM + r"\s*-?\s*(?:kw|kilowatts?|kwp)\b(?!h)", text, re.I)
-    if kw and not _CHARGER_WORDS.search(text):
+    kw = _solar_kw(text)
+    if kw:
         yield Reading("equipment.solar_capacity_kw", float(kw.group(1)), said=kw.group(0), unit="kW")
     elif pending_slot == "solar_size" and (bare := re.fullmatch(r"\s*" + _NUM + r"\s*", text)):
         yield Reading("equipment.solar_capacity_kw", float(bare.group(1)), said=bare.group(1), unit="kW")
@@ -572,6 +617,13 @@ _OCCUPANTS = [
     re.compile(r"(?<![\w.])" + _COUNT + r"\s+of\s+us\b", re.I),
     re.compile(r"^\s*" + _COUNT + r"\s+(?:people|persons|adults)\s*$", re.I),
     re.compile(_COUNT + r"\s+(?:people|persons|of\s+us)\s+(?:live|living|in\s+(?:the|my|our)|at\s+home|here)\b", re.I),
+    # a correction: "actually it's 3 people, not 4", "no, 3 people not 4", "make that 3 people"
+    re.compile(
+        r"(?:^|\b(?:it'?s|its|actually|no|nope|make\s+that|sorry|correction)\s*[,:]?\s+)"
+        + _COUNT
+        + r"\s+(?:people|persons|of\s+us)\b(?=\s*,?\s*(?:not\s+" + _COUNT[1:-1] + r"\b|[.!]?\s*$))",
+        re.I,
+    ),
 ]
 
 

@@ -158,6 +158,7 @@ _FORGET_TARGETS = [
         "location.zip_code", "location.city", "location.lat", "location.lon", "location.timezone",
     )),
     (r"utility|provider|power\s+company", ("location.utility_provider",)),
+    (r"price|prices|(?:rate|price)\s+(?:i|we)\s+pay|what\s+(?:i|we)\s+pay|per\s+kwh|cents|flat\s+rate", ("location.flat_rate_usd_per_kwh",)),
     (r"plan|rate|tariff|schedule\s+code", ("location.rate_schedule",)),
     (r"charger|charging\s+speed", ("equipment.ev_charger_kw",)),
     (r"home\s+battery|powerwall|battery\s+storage|storage", ("equipment.has_battery_storage", "equipment.battery_capacity_kwh")),
@@ -232,7 +233,9 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
     hedged = any(clause.hedged for clause in found)
     undo = bool(_UNDO.match(body)) and not facts
 
-    slot_answer, place_query = _slot_answer(body, context, [f.field for f in facts], hedged)
+    slot_answer, place_query = _slot_answer(
+        body, context, [f.field for f in facts], hedged, elsewhere=[m.field for m in mentions]
+    )
     if place_query is None and not any(f.field.startswith("location.") for f in facts):
         place_query = next(
             (phrase for clause in found if clause.about_user and not clause.hedged and (phrase := place_phrase(clause.text))),
@@ -440,20 +443,25 @@ def _forget_fields(what: str) -> list[str]:
     for pattern, targets in _FORGET_TARGETS:
         if re.search(r"\b(?:" + pattern + r")\b", what, re.I):
             fields.extend(target for target in targets if target not in fields)
-            if pattern.startswith("zip") or pattern.startswith("charger") or pattern.startswith("home"):
-                break  # "forget my ZIP" is not the whole place; "home battery" is not the EV's
+            if pattern.startswith(("zip", "charger", "home", "price")):
+                break  # "forget my ZIP" is not the whole place; "home battery" is not the EV's;
+                # "the rate I pay" is the price, not the rate plan
     return fields
 
 
 def _slot_answer(
-    body: str, context: ReadingContext, fields: list[str], hedged: bool
+    body: str, context: ReadingContext, fields: list[str], hedged: bool, *, elsewhere: list[str] | None = None
 ) -> tuple[SlotAnswer | None, str | None]:
+    """`elsewhere`: fields the message spoke of without stating them (unsure, someone else's): an
+    "idk" about those ("idk what car, it's a bolt i think" when we asked for the ZIP) does not skip
+    the question we asked."""
     slot = context.pending_slot
     if slot is None or slot not in SLOT_FIELDS:
         return None, None
     if any(field in SLOT_FIELDS[slot] for field in fields):
         return SlotAnswer(slot=slot, status="answered"), None
-    if _SKIP.match(body) and len(body.split()) <= 8:
+    about_other = any(field not in SLOT_FIELDS[slot] for field in [*fields, *(elsewhere or [])])
+    if _SKIP.match(body) and len(body.split()) <= 8 and not about_other:
         return SlotAnswer(slot=slot, status="skipped"), None
     short = body.strip().strip(".!")
     plain = (
