@@ -141,11 +141,13 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_CONFIG
     if settings.milvus_uri_notice is not None and args.command != "doctor":  # doctor lists it itself
         print(f"Note: {settings.milvus_uri_notice}", file=sys.stderr)
-    # In the terminal chat, INFO lines would interleave with the conversation: unless LOG_LEVEL
-    # was set explicitly, show only warnings there.
+    # In the terminal chat, log lines would interleave with the conversation (the answers already
+    # say when a data API could not be reached): unless LOG_LEVEL was set explicitly, show only
+    # errors there, and only warnings for the Slack bot's console.
+    chatting = args.command == "chat" or (args.command == "run" and not settings.slack_configured)
     interactive = args.command in ("chat", "run") and "log_level" not in settings.model_fields_set
     configure_logging(
-        "WARNING" if interactive else settings.log_level,
+        ("ERROR" if chatting else "WARNING") if interactive else settings.log_level,
         secrets=(
             settings.slack_bot_token,
             settings.slack_app_token,

@@ -415,3 +415,18 @@ def test_an_unsure_word_about_the_car_does_not_skip_the_zip_question(data_dir: P
     assert "didn't sound sure" in reply.text and "ZIP code" in reply.text
     assert "skip" not in reply.text.lower()
     assert service.profiles.get("T1-U9") is None
+
+
+@pytest.mark.parametrize("text", ["whats the weather", "what's the weather like tomorrow", "weather today?"])
+def test_asking_for_the_weather_is_a_forecast_not_an_article(text: str) -> None:
+    reading = understand(text)
+    assert (reading.intent, reading.topic) == ("live_data", "weather")
+
+
+def test_a_live_question_no_tool_fits_is_said_in_words_not_as_an_internal_error(data_dir: Path) -> None:
+    """"what about today" after facts, with nothing to follow up: no "⚠️ no data tool was called";
+    the reply says nothing was looked up and what can be asked."""
+    service = service_for(data_dir)
+    reply = service.handle_turn("T1-U9", "t", "92101, sdge, we have 6 kw of panels on the roof. what about today")
+    assert "Saved: your ZIP code is 92101" in reply.text
+    assert "no data tool" not in reply.text and "haven't looked anything up" in reply.text

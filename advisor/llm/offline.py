@@ -271,15 +271,22 @@ def offline_answer(context: dict[str, Any]) -> str:
     elif intent == "knowledge":
         parts.append("I don't have a knowledge-base passage on that yet, so I can't answer it reliably.")
     if not observations and intent == "live_data":
-        parts.append("I couldn't fetch data for that right now.")
+        parts.append(NO_TOOL_CHOSEN)
     for error in context.get("errors") or []:
-        parts.append(f"⚠️ {error}")
+        if error != NO_TOOL_ERROR:  # said in words above; the model's prompt keeps it as a fact
+            parts.append(f"⚠️ {error}")
     for stale in context.get("stale_facts") or []:
         parts.append(f"Your profile says {stale} — is that still right?")
     parts.append(OFFLINE_LABEL)
     return "\n\n".join(parts)
 
 
+NO_TOOL_ERROR = "no data tool was called"  # the analyzer's error when it chose no tool
+NO_TOOL_CHOSEN = (
+    "I'm not sure which of your numbers you're after, so I haven't looked anything up. I can plan EV "
+    'charging, show your prices, check the forecast or estimate your solar: try "When should I charge my '
+    'EV?", "What are my prices today?", "What\'s the weather tomorrow?" or "How much solar will I get today?"'
+)
 _ABBREVIATION_END = re.compile(r"(?:\b[ap]\.m\.|\be\.g\.|\bi\.e\.|\bvs\.|\betc\.|\bapprox\.|\bNo\.)$", re.I)
 EXCERPT_CHARS = 700
 

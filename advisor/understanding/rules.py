@@ -124,7 +124,9 @@ _LIVE_EXTRA = re.compile(
     r"\bgood\s+time\s+to\b|\bwill\s+it\s+(?:rain|snow|be\s+(?:sunny|cloudy|hot|cold|windy))\b|"
     r"\b(?:is\s+it\s+going\s+to|gonna)\s+(?:rain|snow|be\s+(?:sunny|cloudy|hot|cold|windy))\b|"
     r"\b(?:power|electricity)\s+(?:right\s+)?now\b|\bhow\s+much\s+is\s+(?:power|electricity)\b|"
-    r"\b(?:run|start|use)\s+the\s+[\w ]{2,20}\s+(?:now|later|tonight|today|tomorrow)\b|\bnow\s+or\s+later\b",
+    r"\b(?:run|start|use)\s+the\s+[\w ]{2,20}\s+(?:now|later|tonight|today|tomorrow)\b|\bnow\s+or\s+later\b|"
+    r"\b(?:what'?s|whats|what\s+is|how'?s|hows|how\s+is)\s+the\s+weather\b|"
+    r"\bweather\s+(?:like|looking|today|tonight|tomorrow|forecast|this\s+week)\b|\bforecast\s+for\b",
     re.I,
 )
 # "when should I do laundry?", "is it worth running the dryer?": when to run an appliance, a live question
