@@ -430,3 +430,16 @@ def test_a_live_question_no_tool_fits_is_said_in_words_not_as_an_internal_error(
     reply = service.handle_turn("T1-U9", "t", "92101, sdge, we have 6 kw of panels on the roof. what about today")
     assert "Saved: your ZIP code is 92101" in reply.text
     assert "no data tool" not in reply.text and "haven't looked anything up" in reply.text
+
+
+@pytest.mark.parametrize("text", ["what about the dishwasher", "and the dryer?", "how about laundry"])
+def test_another_appliance_after_a_charging_plan_is_that_appliances_question(text: str) -> None:
+    reading = understand(text, after("ev_charging"))
+    assert (reading.intent, reading.topic) == ("live_data", "rates") and reading.params.appliance
+    assert not reading.follow_up
+
+
+def test_thanks_is_answered_as_thanks_not_with_the_introduction(data_dir: Path) -> None:
+    service = service_for(data_dir)
+    service.handle_turn("T1-U9", "t", "94110")
+    assert service.handle_turn("T1-U9", "t", "thanks!").text.startswith("You're welcome")

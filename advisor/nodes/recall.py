@@ -55,6 +55,8 @@ GREETING = (
     "things like heat pumps or time-of-use pricing. What would you like to know?"
 )
 GOODBYE = "Bye! Thanks for chatting."
+THANKS_REPLY = "You're welcome! Ask me anything else about your energy use whenever you like."
+_THANKS = re.compile(r"\b(?:thanks|thank\s+you|thx|ty|cheers|appreciate\s+it|great|perfect|awesome)\b", re.I)
 NOTHING_TO_SAVE = (
     "I couldn't find anything in that I can save. I keep: your ZIP code or city, utility and rate plan, "
     "EV, charger, solar, home battery, heating and cooling, household size, work schedule and priorities."
@@ -274,6 +276,8 @@ def make_recall(
             return {**update, "missing_slots": [], "response": response, "route": "done"}
         if intent == "smalltalk":
             greeting = "You're all set up. " + GREETING if result.applied and answered_slot else GREETING
+            if _THANKS.search(message) and not result.applied:
+                greeting = THANKS_REPLY
             return {**update, "missing_slots": [], "response": greeting, "route": "done"}
         if intent == "goodbye":
             return {**update, "missing_slots": [], "response": GOODBYE, "route": "done"}

@@ -60,6 +60,9 @@ _SKIP = re.compile(
     r"(?:i\s+)?don'?t\s+have\s+(?:one|it|that|any)|n/?a|none|nope|no)\b",
     re.I,
 )
+# "what about the dishwasher?", "and the dryer?", "how about laundry": the same kind of question, for
+# another appliance (read with `params.appliance`)
+_APPLIANCE_NEXT = re.compile(r"^\s*(?:and|or|ok(?:ay)?,?)?\s*(?:(?:what|how)\s+about\s+)?(?:the\s+|my\s+|our\s+)?[\w -]{2,25}\?*\s*$", re.I)
 _FOLLOW_UP = re.compile(
     r"^\s*(?:and\s+|ok(?:ay)?[,]?\s+|so\s+)?(?:what|how)\s+about\b|^\s*and\s+(?:if|what\s+if|by|for|with|to|at)\b|"
     r"\binstead\b|^\s*what\s+if\b|^\s*(?:and\s+)?(?:if\s+)?(?:i|we)\s+only\s+need\b|^\s*(?:only|just)\s+\d|"
@@ -302,7 +305,12 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
             intent, confidence, topic = "live_data", 0.85, "rates"  # "which plan is cheapest for me?": priced per plan
         elif (
             params.appliance
-            and (params.day or params.ready_by_hour is not None or _WHEN_TO_RUN.search(question_text))
+            and (
+                params.day
+                or params.ready_by_hour is not None
+                or _WHEN_TO_RUN.search(question_text)
+                or _APPLIANCE_NEXT.match(body)  # "what about the dishwasher", "and the dryer?"
+            )
             and topic in ("home", "rates", "general")
             and not _INSTALL.search(question_text)
         ):
@@ -399,6 +407,10 @@ def _is_follow_up(body: str, params: RequestParams, questions: list[str], contex
     "it's at 10% right now" after a charging plan, "we use about 700 kWh a month"."""
     if _SAME_AGAIN.match(body):
         return True
+    if params.appliance and context.last_topic != "rates":
+        return False  # "what about the dishwasher" after a charging plan: a new appliance question
+    if params.appliance and context.last_params is not None and params.appliance != context.last_params.appliance:
+        return False  # "and the dryer?" after the dishwasher: that appliance's own verdict
     if _FOLLOW_UP.search(body) and (params.filled() or questions):
         return True
     if _PRICES_ON.match(body):
