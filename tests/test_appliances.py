@@ -193,6 +193,18 @@ def test_dryers_are_not_scheduled_while_people_sleep_but_dishwashers_are() -> No
     assert dryer.verdict == "run_now" and dryer.skipped_start == local(22, 0)  # nothing cheaper while awake
 
 
+def test_at_night_a_dryer_waits_for_the_morning_even_when_now_is_cheap() -> None:
+    """23:40, off-peak now: "run it now" would be advice to run a dryer unattended. The verdict is
+    to wait for the first awake hour, said as the night (no negative "saving"); a dishwasher may
+    run now."""
+    late = local(21, 23, 40)
+    dryer = appliance_verdict(APPLIANCES["dryer"], PEAK_4_TO_9, late, LA)
+    assert dryer.verdict == "wait" and dryer.start == local(22, 6)
+    assert any("night hours now" in note for note in dryer.notes)
+    dishwasher = appliance_verdict(APPLIANCES["dishwasher"], PEAK_4_TO_9, late, LA)
+    assert dishwasher.verdict == "run_now" and dishwasher.start == late
+
+
 def test_a_day_ahead_question_is_answered_for_that_day() -> None:
     verdict = appliance_verdict(
         APPLIANCES["dryer"], PEAK_4_TO_9, WEDNESDAY_6PM, LA, earliest=local(22, 0), deadline=local(23, 0)

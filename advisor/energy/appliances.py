@@ -414,11 +414,13 @@ def appliance_verdict(
 
     best_any = cheapest(priced)
     allowed = priced
+    # It is the night hours already (23:40): "run it now" would be the advice to run it unattended.
+    asleep_now = appliance.attended and _in_sleep(now, 1 / 60, zone, sleep)
     if appliance.attended:
         # a start now is the user's own choice while awake; later starts avoid the sleep hours
         allowed = [
             option for option in priced
-            if (option[0] == now.timestamp()) or not _in_sleep(at(option[0]), duration_h, zone, sleep)
+            if (option[0] == now.timestamp() and not asleep_now) or not _in_sleep(at(option[0]), duration_h, zone, sleep)
         ] or priced
     best = cheapest(allowed)
     best_start, cost_then = best
@@ -428,7 +430,10 @@ def appliance_verdict(
     saving = round(cost_now - cost_then, 2)
     later = earliest.timestamp() > now.timestamp()
     worth = saving >= MIN_SAVING_USD and saving >= MIN_SAVING_SHARE * cost_now
-    wait = fits and not flat and (later or (worth and best_start > now.timestamp()))
+    wait = fits and (
+        (not flat and (later or (worth and best_start > now.timestamp())))
+        or (asleep_now and best_start > now.timestamp())  # wait for the morning, whatever it saves
+    )
     start = at(best_start) if wait or (later and fits) else now
     if flat and later:
         wait, start = True, earliest
@@ -436,7 +441,12 @@ def appliance_verdict(
     skipped_start = skipped_cost = None
     if fits and best_any[0] != best_start and best_any[1] <= cost_then + _TIE_USD:
         skipped_start, skipped_cost = at(best_any[0]), round(best_any[1], 4)  # cheapest, but while asleep
-    if appliance.attended and _in_sleep(start, duration_h, zone, sleep):
+    if asleep_now and wait:
+        notes.append(
+            f"it's the night hours now ({sleep[0]:02d}:00-{sleep[1]:02d}:00), when no one is up to keep an eye on it, "
+            "so I'd start it in the morning"
+        )
+    elif appliance.attended and _in_sleep(start, duration_h, zone, sleep):
         notes.append(
             f"it would run into the night ({sleep[0]:02d}:00-{sleep[1]:02d}:00): only run it while someone is "
             "awake to keep an eye on it"

@@ -822,10 +822,10 @@ def advise_appliance(
             f"${verdict.cost_now_usd:.2f} ({now_periods})."
         )
     elif verdict.verdict == "wait":
+        saving = f", saving ${verdict.saving_usd:.2f}" if verdict.saving_usd >= 0.01 else ""
         summary = (
             f"Wait until {_when(verdict.start, now_local)} — your {row.name} costs about ${verdict.cost_then_usd:.2f} "
-            f"for {unit} then ({then_periods}) instead of ${verdict.cost_now_usd:.2f} now ({now_periods}), "
-            f"saving ${verdict.saving_usd:.2f}."
+            f"for {unit} then ({then_periods}) instead of ${verdict.cost_now_usd:.2f} now ({now_periods}){saving}."
         )
         if ready_by_hour is not None:
             summary += f" Started then, it is done by {_when(verdict.end, now_local)}, before {by}."
