@@ -115,6 +115,23 @@ def test_slack_tokens_are_verified_and_never_printed(tmp_path: Path, http: httpx
     assert "SLACK_BOT_TOKEN  set" in text
 
 
+def test_doctor_names_the_scopes_the_bot_token_lacks(tmp_path: Path, http: httpx.Client) -> None:
+    """Slack lists a token's scopes in the X-OAuth-Scopes header of every answer: the token given
+    has all the manifest's scopes but assistant:write and im:write, and doctor names those two."""
+    from bot.doctor import manifest_scopes
+
+    with FakeSlack(bot_token=BOT_TOKEN, app_token=APP_TOKEN) as slack:
+        slack.scopes = [scope for scope in manifest_scopes() if scope not in ("assistant:write", "im:write")]
+        settings = make_settings(tmp_path, slack_bot_token=BOT_TOKEN, slack_app_token=APP_TOKEN, slack_api_url=slack.api_url)
+        lacking = next(c for c in run_doctor(settings, http=http, probe_data_apis=False).checks if c.name == "slack")
+        slack.scopes = manifest_scopes()
+        complete = next(c for c in run_doctor(settings, http=http, probe_data_apis=False).checks if c.name == "slack")
+    assert lacking.status is Status.WARN and lacking.detail.endswith("lacks the scope(s) im:write, assistant:write")
+    assert "reinstall" in (lacking.fix or "")
+    assert complete.status is Status.OK and "every scope the manifest asks for" in complete.detail
+    assert "chat:write" in manifest_scopes() and "users:read" not in manifest_scopes()
+
+
 def test_rejected_slack_token_fails(tmp_path: Path, http: httpx.Client) -> None:
     with FakeSlack(bot_token="xoxb-a-different-valid-token", app_token=APP_TOKEN) as slack:
         report = run_doctor(

@@ -85,6 +85,7 @@ class FakeSlack(LocalHTTPServer):
         self.streams: dict[str, StreamedMessage] = {}  # ts -> message built by the streaming API
         self.streaming = True  # False: chat.startStream answers unknown_method (an older workspace)
         self.expire_after_appends: int | None = None  # a stream expires after this many appends
+        self.scopes: list[str] | None = None  # the bot token's scopes, sent as X-OAuth-Scopes when set
         self.connection_count = 0
         self._ts = 1_700_000_000.0
         self._state = threading.Condition()
@@ -134,7 +135,9 @@ class FakeSlack(LocalHTTPServer):
         if token != expected:
             return Response.json({"ok": False, "error": "invalid_auth"})
         handler = getattr(self, "_" + method.replace(".", "_"), None)
-        return Response.json(handler(params) if handler else {"ok": True})
+        # As Slack does, every answer to the bot token lists the token's scopes.
+        headers = {"X-OAuth-Scopes": ",".join(self.scopes)} if self.scopes is not None and method != "apps.connections.open" else None
+        return Response.json(handler(params) if handler else {"ok": True}, 200, headers)
 
     def _auth_test(self, params: dict[str, Any]) -> dict[str, Any]:
         return {
