@@ -220,6 +220,7 @@ class FakeSlack(LocalHTTPServer):
                     "text": m.text,
                     "blocks": m.blocks,
                     "tasks": m.tasks,
+                    "updates": list(m.updates),
                     "streamed": True,
                     "state": m.state,
                     "at": m.at,
