@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import httpx
-from langchain_ollama import OllamaEmbeddings
 
 from advisor.graph import Advisor, Toolkit, build_advisor
 from advisor.llm.factory import ModelSet, build_models
@@ -123,6 +122,8 @@ def open_knowledge_base(
     embedding = config.agents.embeddings
     embeddings = None
     if embedding.provider == "ollama" and usable_ollama:
+        from langchain_ollama import OllamaEmbeddings  # on first use, as ChatOllama (advisor/llm/factory.py)
+
         embeddings = OllamaEmbeddings(model=embedding.model, base_url=settings.ollama_base_url)
     store = KnowledgeStore(
         settings.effective_milvus_uri,

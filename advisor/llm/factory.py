@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from langchain_core.language_models import BaseChatModel
-from langchain_ollama import ChatOllama
 
 from advisor.llm.offline import OfflineChatModel
 from config.files import AgentsConfig, RoleConfig
@@ -32,6 +31,8 @@ def chat_model(
 ) -> tuple[BaseChatModel, str]:
     if force_offline or config.provider == "offline":
         return OfflineChatModel(role=role, tags=[f"role:{role}"]), "offline"
+    from langchain_ollama import ChatOllama  # imported on first use: 1.2 s an offline start need not pay
+
     model = ChatOllama(
         tags=[f"role:{role}"],  # traces name the role that made each LLM call
         base_url=ollama_base_url,
