@@ -13,11 +13,14 @@ them through the `ProgressListener` protocol; the final reply is still the servi
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from langchain_core.messages import AIMessage, AIMessageChunk, ToolMessage
+
+logger = logging.getLogger(__name__)
 
 StepStatus = Literal["in_progress", "complete", "error"]
 
@@ -193,12 +196,21 @@ class TurnProgress:
 
     def _text(self, chunk: str) -> None:
         self.streamed += chunk
-        assert self.listener is not None
-        self.listener.text(chunk)
+        self._tell("text", chunk)
 
     def _emit(self, step: Step) -> None:
-        assert self.listener is not None
-        self.listener.step(step)
+        self._tell("step", step)
+
+    def _tell(self, method: str, value: Any) -> None:
+        """A listener is told what happens; its failure (a transport's network error) must never
+        cost the turn its answer: it is logged and the listener is not told anything more."""
+        if self.listener is None:
+            return
+        try:
+            getattr(self.listener, method)(value)
+        except Exception:
+            logger.exception("The turn's progress listener failed; the turn goes on without it")
+            self.listener = None
 
 
 def _node_outcome(name: str, result: dict[str, Any]) -> tuple[str | None, tuple[Source, ...]]:

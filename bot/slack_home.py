@@ -21,6 +21,7 @@ from slack_bolt import Ack, App
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from advisor.places import zip_place
 from config.clock import Clock, as_utc
 from profiles.models import SECTION_MODELS, ChangeSource, HistoryEntry, UserProfile
 from profiles.repository import (
@@ -501,18 +502,43 @@ def register_home(app: App, *, service: ConversationService, staleness_days: int
                 errors={EDIT_BLOCK: "Sorry, I couldn't save that. Please try again."},
             )
             return
+        source = SOURCE.model_copy(update={"text": clip(text, 2000)})
+        value = typed_value(field, text)
+        changes, stale = place_edit(field, value)
         try:
-            service.profiles.apply_change(
-                user,
-                field,
-                typed_value(field, text),
-                source=SOURCE.model_copy(update={"text": clip(text, 2000)}),
-            )
+            result = service.profiles.apply_changes(user, changes, source=source)
+            if result.refused:
+                raise result.refused[0].error
+            if stale:
+                service.profiles.forget(user, stale, source=source)
         except (InvalidValueError, ProfileNotSavedError) as exc:
             ack(response_action="errors", errors={EDIT_BLOCK: _sentence(exc.reason)})
             return
         ack()
         publish(client, body)
+
+
+PLACE_DERIVED = ("location.city", "location.lat", "location.lon", "location.timezone")
+
+
+def place_edit(field: str, value: Any) -> tuple[list[tuple[str, Any]], list[str]]:
+    """(changes, fields to forget) for an edit: a new ZIP brings its town, coordinates and time
+    zone (the chat's ZIP table); one the table cannot place, or a new city, must not keep the old
+    town's coordinates (forecasts, solar and off-peak hours would be for the wrong place)."""
+    if field == "location.zip_code" and isinstance(value, str):
+        place = zip_place(value)
+        if place is None:
+            return [(field, value)], list(PLACE_DERIVED)
+        return [
+            (field, value),
+            ("location.city", place.name),
+            ("location.lat", place.lat),
+            ("location.lon", place.lon),
+            ("location.timezone", place.timezone),
+        ], []
+    if field == "location.city":
+        return [(field, value)], ["location.zip_code", "location.lat", "location.lon", "location.timezone"]
+    return [(field, value)], []
 
 
 def _metadata_field(view: dict[str, Any]) -> str | None:

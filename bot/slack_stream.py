@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError, SlackClientError
+from slack_sdk.errors import SlackApiError
 from slack_sdk.models.blocks.block_elements import UrlSourceElement
 from slack_sdk.models.messages.chunk import MarkdownTextChunk, TaskUpdateChunk
 from slack_sdk.web.chat_stream import ChatStream
@@ -83,15 +83,14 @@ class SlackAnswerStream:
     def finish(self, reply_text: str, closing_blocks: list[dict[str, Any]]) -> None:
         """Stop the stream with whatever of `reply_text` is not there yet, the notice and buttons
         below it; or post the reply the usual way when nothing could be streamed."""
-        given = self.delivered + self._pending
-        if given and not reply_text.startswith(given):
+        rest = continuation(reply_text, self.delivered)
+        if rest is None:
             logger.warning(
                 "The reply differs from the %d characters streamed; posting it whole", len(self.delivered)
             )
             self._close(closing=None)
             self._post(reply_text, closing_blocks)
             return
-        rest = reply_text[len(self.delivered) :]
         self._pending = ""
         if self.available and self._stop(rest, closing_blocks):
             return
@@ -110,7 +109,7 @@ class SlackAnswerStream:
         for attempt in (1, 2):
             try:
                 self._current().append(chunks=payload)
-            except SlackClientError as exc:
+            except Exception as exc:  # SlackApiError, or the network (URLError, timeouts)
                 error = _error(exc)
                 if error in EXPIRED and attempt == 1 and self._stream is not None and self._stream.ts:
                     logger.warning("chat.appendStream: %s; continuing in a new message", error)
@@ -139,7 +138,7 @@ class SlackAnswerStream:
             try:
                 stream = self._current()
                 stream.stop(markdown_text=rest[:MARKDOWN_LIMIT] or None, blocks=closing_blocks)
-            except SlackClientError as exc:
+            except Exception as exc:  # SlackApiError, or the network
                 error = _error(exc)
                 if error in EXPIRED and attempt == 1:
                     logger.warning("chat.stopStream: %s; finishing in a new message", error)
@@ -158,7 +157,7 @@ class SlackAnswerStream:
             return
         try:
             self._stream.stop(blocks=closing)
-        except SlackClientError as exc:
+        except Exception as exc:
             logger.warning("chat.stopStream failed: %s", _error(exc))
 
     def _unavailable(self, method: str, error: Any) -> None:
@@ -178,11 +177,27 @@ class SlackAnswerStream:
             )
 
 
-def _error(exc: SlackClientError) -> str:
-    """Slack's error code ("message_not_in_streaming_state"), or what the SDK said."""
+def continuation(reply: str, sent: str) -> str | None:
+    """What of `reply` comes after the text already `sent`, whitespace aside (the model's tokens
+    may start with a space or end with a newline the stored reply trims); None when `sent` is not
+    the start of `reply`."""
+    position = 0
+    for char in sent:
+        if char.isspace():
+            continue
+        while position < len(reply) and reply[position].isspace():
+            position += 1
+        if position >= len(reply) or reply[position] != char:
+            return None
+        position += 1
+    return reply[position:]
+
+
+def _error(exc: Exception) -> str:
+    """Slack's error code ("message_not_in_streaming_state"), or what went wrong on the way."""
     if isinstance(exc, SlackApiError):
         return str(exc.response.get("error"))
-    return str(exc)
+    return f"{type(exc).__name__}: {exc}"[:200]
 
 
 def _task_chunk(step: Step) -> TaskUpdateChunk:

@@ -408,3 +408,45 @@ def test_bad_input_never_breaks_the_bot(bot: Bot) -> None:
     assert any(text == "I can only read text for now. Please type your question." for text in texts)
     session = bot.runtime.service.sessions.get(f"{TEAM}-U1", f"DU1-{markup}")
     assert session.messages[0].content == "hey @someone is this rate (https://example.com/rates) right? <3"
+
+
+# --- what streaming must never do ------------------------------------------------------------------
+
+
+def test_a_listener_that_fails_never_costs_the_turn_its_answer(tmp_path: Path) -> None:
+    """The transport's listener raises (a network error mid-stream): the turn still answers and
+    stores its reply; the listener is not called again."""
+
+    class Broken:
+        calls = 0
+
+        def step(self, step: Any) -> None:
+            Broken.calls += 1
+            raise ConnectionResetError("the network went away")
+
+        def text(self, chunk: str) -> None:
+            Broken.calls += 1
+            raise ConnectionResetError("the network went away")
+
+    runtime = make_runtime(tmp_path / "data")
+    try:
+        runtime.advisor.profiles.import_profile({**CONFIGURED_PROFILE, "user_id": "T1-U1"})
+        reply = runtime.service.handle_turn("T1-U1", "s1", "What are my prices today?", progress=Broken())
+    finally:
+        runtime.close()
+    assert not reply.failed and "EV2-A" in reply.text and Broken.calls == 1
+
+
+@pytest.mark.parametrize(
+    ("reply", "sent", "rest"),
+    [
+        ("Saved: 3 people.\n\nCharge at night.", "Saved: 3 people.\n\nCharge", " at night."),
+        ("Charge at night.", " Charge at night.\n", ""),  # a leading space, a trailing newline
+        ("Charge at night.", "", "Charge at night."),
+        ("Sorry, something went wrong.", "Charge at", None),  # a turn that failed half-way
+    ],
+)
+def test_the_rest_of_a_streamed_reply_is_found_whitespace_aside(reply: str, sent: str, rest: str | None) -> None:
+    from bot.slack_stream import continuation
+
+    assert continuation(reply, sent) == rest

@@ -347,6 +347,22 @@ def test_edit_with_a_good_value_saves_it_and_republishes(home: Home) -> None:
     assert STATED not in people  # the old words no longer explain the new value
 
 
+def test_a_new_zip_brings_its_place_and_a_new_city_drops_the_old_coordinates(home: Home) -> None:
+    """Edited in App Home as in the chat: a ZIP the table knows brings its town, coordinates and
+    time zone; a new city must not keep the old town's coordinates (forecasts and off-peak hours
+    would be for the wrong place)."""
+    home.runtime.service.handle_turn(U1, "s1", "94110, PG&E EV2-A")
+    assert home.submit("location.zip_code", "10001") == {}
+    home.settle()
+    location = home.profiles.get(U1).location
+    assert (location.zip_code, location.city, location.timezone) == ("10001", "New York", "America/New_York")
+    assert round(location.lat) == 41 and round(location.lon) == -74
+    assert home.submit("location.city", "Boston") == {}
+    home.settle()
+    location = home.profiles.get(U1).location
+    assert location.city == "Boston" and (location.zip_code, location.lat, location.lon, location.timezone) == (None,) * 4
+
+
 def test_an_action_naming_another_users_profile_changes_nothing(home: Home) -> None:
     home.runtime.service.handle_turn(U2, "s9", "We are 5 people at home")
     before = {user: home.profiles.get(user) for user in (U1, U2)}

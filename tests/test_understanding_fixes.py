@@ -443,3 +443,22 @@ def test_thanks_is_answered_as_thanks_not_with_the_introduction(data_dir: Path) 
     service = service_for(data_dir)
     service.handle_turn("T1-U9", "t", "94110")
     assert service.handle_turn("T1-U9", "t", "thanks!").text.startswith("You're welcome")
+
+
+@pytest.mark.parametrize(
+    "text", ["how does a heat pump work?", "is a heat pump worth it", "why is my dryer so slow", "is my dryer electric?"]
+)
+def test_a_short_question_about_an_appliance_is_still_a_question_not_a_price(text: str) -> None:
+    assert understand(text).intent == "knowledge"
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        ("forget my rate plan and my price per kwh", {"location.rate_schedule", "location.flat_rate_usd_per_kwh"}),
+        ("forget my charger and the price", {"equipment.ev_charger_kw", "location.flat_rate_usd_per_kwh"}),
+        ("forget the rate i pay", {"location.flat_rate_usd_per_kwh"}),
+    ],
+)
+def test_forgetting_the_price_keeps_the_other_things_named(text: str, fields: set[str]) -> None:
+    assert set(understand(text).forget) == fields

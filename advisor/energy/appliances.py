@@ -441,7 +441,7 @@ def appliance_verdict(
     skipped_start = skipped_cost = None
     if fits and best_any[0] != best_start and best_any[1] <= cost_then + _TIE_USD:
         skipped_start, skipped_cost = at(best_any[0]), round(best_any[1], 4)  # cheapest, but while asleep
-    if asleep_now and wait:
+    if asleep_now and wait and not _in_sleep(start, duration_h, zone, sleep):
         notes.append(
             f"it's the night hours now ({sleep[0]:02d}:00-{sleep[1]:02d}:00), when no one is up to keep an eye on it, "
             "so I'd start it in the morning"

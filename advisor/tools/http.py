@@ -389,6 +389,7 @@ class ApiClient:
         try:
             return future.result(timeout=max(0.0, deadline - time.monotonic()))
         except concurrent.futures.TimeoutError:
+            future.cancel()  # still queued behind busy readers: never sent
             if opened:
                 _hang_up(opened[0])
             raise _TooSlow from None
@@ -402,6 +403,8 @@ class ApiClient:
         deadline: float,
         opened: list[httpx.Response],
     ) -> tuple[int, bytes, httpx.Response]:
+        if time.monotonic() >= deadline:  # waited for a reader past the caller's deadline: don't send it
+            raise _TooSlow
         with self._http.stream("GET", url, params=params, headers=headers, timeout=timeout) as response:
             opened.append(response)
             chunks: list[bytes] = []
@@ -458,7 +461,6 @@ def _first_error(exc: ValidationError) -> str:
     return clip(f"{where}: {first.get('msg', 'invalid')}{more}", 160)
 
 
-@lru_cache(maxsize=32)
 @lru_cache(maxsize=1)
 def _readers() -> concurrent.futures.ThreadPoolExecutor:
     """Threads that run data requests, so a caller can stop waiting at its deadline. A reader
@@ -476,6 +478,7 @@ def _hang_up(response: httpx.Response) -> None:
         sock.shutdown(socket.SHUT_RDWR)
 
 
+@lru_cache(maxsize=32)
 def _fixture_text(path: Path) -> str:
     """Fixtures are read once per process (mock mode serves them on every call)."""
     return path.read_text(encoding="utf-8")

@@ -621,7 +621,7 @@ _OCCUPANTS = [
     re.compile(
         r"(?:^|\b(?:it'?s|its|actually|no|nope|make\s+that|sorry|correction)\s*[,:]?\s+)"
         + _COUNT
-        + r"\s+(?:people|persons|of\s+us)\b(?=\s*,?\s*(?:not\s+" + _COUNT[1:-1] + r"\b|[.!]?\s*$))",
+        + r"\s+(?:people|persons|of\s+us)\b(?=\s*,?\s*(?:not\s+(?:" + _COUNT[1:-1] + r")\b|[.!]?\s*$))",
         re.I,
     ),
 ]

@@ -62,7 +62,12 @@ _SKIP = re.compile(
 )
 # "what about the dishwasher?", "and the dryer?", "how about laundry": the same kind of question, for
 # another appliance (read with `params.appliance`)
-_APPLIANCE_NEXT = re.compile(r"^\s*(?:and|or|ok(?:ay)?,?)?\s*(?:(?:what|how)\s+about\s+)?(?:the\s+|my\s+|our\s+)?[\w -]{2,25}\?*\s*$", re.I)
+_APPLIANCE_NEXT = re.compile(
+    r"^\s*(?:(?:and|or|ok(?:ay)?,?)\s+(?:(?:what|how)\s+about\s+)?|(?:what|how)\s+about\s+)"
+    r"(?:the\s+|my\s+|our\s+|a\s+)?(?:dryer|dish\s*washer|washer|washing\s+machine|laundry|oven|pool\s+pump|"
+    r"water\s+heater|hot\s+tub|space\s+heater|stove)(?:\s+(?:then|now|too|instead))?\s*[?.!]*\s*$",
+    re.I,
+)
 _FOLLOW_UP = re.compile(
     r"^\s*(?:and\s+|ok(?:ay)?[,]?\s+|so\s+)?(?:what|how)\s+about\b|^\s*and\s+(?:if|what\s+if|by|for|with|to|at)\b|"
     r"\binstead\b|^\s*what\s+if\b|^\s*(?:and\s+)?(?:if\s+)?(?:i|we)\s+only\s+need\b|^\s*(?:only|just)\s+\d|"
@@ -455,11 +460,13 @@ def with_household_usage(params: RequestParams, context: ReadingContext) -> Requ
 def _forget_fields(what: str) -> list[str]:
     fields: list[str] = []
     for pattern, targets in _FORGET_TARGETS:
-        if re.search(r"\b(?:" + pattern + r")\b", what, re.I):
+        named = re.compile(r"\b(?:" + pattern + r")\b", re.I)
+        if named.search(what):
             fields.extend(target for target in targets if target not in fields)
-            if pattern.startswith(("zip", "charger", "home", "price")):
-                break  # "forget my ZIP" is not the whole place; "home battery" is not the EV's;
-                # "the rate I pay" is the price, not the rate plan
+            if pattern.startswith(("zip", "charger", "home")):
+                break  # "forget my ZIP" is not the whole place; "home battery" is not the EV's
+            if pattern.startswith("price"):
+                what = named.sub(" ", what)  # "the rate I pay" is the price: not also the rate plan
     return fields
 
 
