@@ -84,8 +84,8 @@ def run_chat(
         write(f"advisor> {reply.text}")
         if reply.intent == "goodbye":
             return 0
-        if reply.memorize_due:
-            _memorize(service, user_id, session_id, write)
+        if reply.memorize_due:  # mid-conversation: said only when it saved something
+            _memorize(service, user_id, session_id, write, quiet=True)
 
 
 class StepLines:
@@ -106,7 +106,12 @@ class StepLines:
 
 
 def _memorize(
-    service: ConversationService, user_id: str, session_id: str, write: Callable[[str], None]
+    service: ConversationService,
+    user_id: str,
+    session_id: str,
+    write: Callable[[str], None],
+    *,
+    quiet: bool = False,
 ) -> None:
     session = service.sessions.get(user_id, session_id)
     if session is None or not session.needs_memorizing:
@@ -116,7 +121,9 @@ def _memorize(
     except Exception as exc:  # leaving must never fail; the session stays un-memorized
         write(f"(Could not save this conversation to your profile: {exc}. It will be retried next time.)")
         return
-    write(result.describe_changes() or "Nothing new to save to your profile.")
+    said = result.describe_changes()
+    if said or not quiet:
+        write(said or "Nothing new to save to your profile.")
 
 
 def describe_profile(service: ConversationService, user_id: str, staleness_days: int) -> str:
