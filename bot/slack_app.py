@@ -1,9 +1,13 @@
 """The Slack transport: a Bolt app over Socket Mode on top of the conversation service.
 
-DMs are turns (one session per thread); channel mentions get a pointer to DMs (profiles are
-private); App Home shows the profile with each section's age; `/energy-eval` grades the caller's
-own traces. Events are de-duplicated (Slack re-delivers), a loading status shows while the graph
-runs, and every answer ends with an AI-generated notice.
+DMs are turns (one session per thread), answered as a stream with the graph's steps
+(`bot.slack_stream`); a status shows at once, before a turn waits for a free answer slot; a new
+assistant thread is greeted with its own suggested prompts (Bolt's `Assistant` middleware) and
+titled from its first question; a channel mention is answered privately with a button that takes
+the question to the asker's DM (profiles are private). App Home is the user's memory
+(`bot.slack_home`), 👍/👎 go to the feedback store (`bot.slack_feedback`), `/energy-eval` grades the
+caller's own traces with their feedback. Events are de-duplicated (Slack re-delivers), and every
+answer ends with an AI-generated notice.
 """
 
 from __future__ import annotations
