@@ -11,7 +11,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check --quiet .
-	$(BIN)/python -m pytest
+	@# Bytecode is cached even where the environment turns it off (PYTHONDONTWRITEBYTECODE=1): every
+	@# test worker and every command a test starts would otherwise recompile the project and
+	@# re-rewrite the tests (11 s of collection per worker here instead of 5).
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 
 install: $(STAMP)
 
