@@ -62,6 +62,12 @@ MIN_ATTEMPT_SECONDS = 0.1  # less time left than this: no request is started
 MAX_BODY_BYTES = 32 * 1024 * 1024
 MAX_BREAKER_SECONDS = 24 * 3600.0  # a Retry-After beyond a day is read as a day
 READER_THREADS = 32  # requests in flight at once across all turns (more wait their turn)
+SERVICE_NAMES = {
+    "open_meteo": "The forecast service (Open-Meteo)",
+    "open_meteo_geocoding": "The place lookup (Open-Meteo)",
+    "pvwatts": "NREL's PVWatts",
+    "openei": "OpenEI's rate database",
+}
 PUBLIC_KEYS = frozenset({"DEMO_KEY"})  # NREL's documented demo key is not a secret
 
 
@@ -73,6 +79,11 @@ class ApiError(Exception):
         self.provider = provider
         self.reason = redact(reason)
         super().__init__(f"{provider}: {self.reason}")
+
+    @property
+    def said(self) -> str:
+        """The reason with the service named, for a reply: "Open-Meteo could not be reached; ..."."""
+        return f"{SERVICE_NAMES.get(self.provider, self.provider)}: {self.reason}."
 
 
 class TurnBudget:
@@ -242,11 +253,12 @@ class ApiClient:
                 return
             self._open_until = self._clock() + timedelta(seconds=self._limits.breaker_open_seconds)
             in_a_row = f", {self._failures} failures in a row" if self._failures > 1 else ""
-            self._open_reason = f"{reason}{in_a_row}"
+            self._open_reason = reason  # said to users; the count is for the log
         logger.warning(
-            "%s: %s; skipping it for %s",
+            "%s: %s%s; skipping it for %s",
             self.name,
-            redact(self._open_reason),
+            redact(reason),
+            in_a_row,
             _duration(self._limits.breaker_open_seconds),
         )
 
@@ -317,7 +329,9 @@ class ApiClient:
                 # (it would stall the next turn too); a wait the budget cut short counts once.
                 self._failed_attempt(last_reason, at_once=full_wait)
             except httpx.HTTPError as exc:  # transport errors, and a body that cannot be decoded
-                last_reason = f"network error ({type(exc).__name__})"
+                # said to users, so in words; the exception's name goes to the log
+                last_reason = "could not be reached" if isinstance(exc, httpx.ConnectError) else "the connection failed"
+                logger.info("%s: %s (%s)", self.name, last_reason, type(exc).__name__)
                 failed = True
                 self._failed_attempt(last_reason)
             except _TooLarge:

@@ -552,7 +552,7 @@ def weather_forecast(data: DataSources, context: TurnContext, hours: int) -> Obs
             name,
             "The weather forecast is unavailable right now; please try again later.",
             context,
-            [exc.reason],
+            [exc.said],
         )
     now = context.now
     indexes = [i for i, moment in enumerate(weather.times) if moment + timedelta(hours=1) > now][:hours]
@@ -617,7 +617,7 @@ def solar_forecast(data: DataSources, context: TurnContext, day: str) -> Observa
             name,
             "The solar forecast is unavailable right now; please try again later.",
             context,
-            [exc.reason],
+            [exc.said],
         )
     zone = ZoneInfo(weather.timezone)
     target = context.now.astimezone(zone).date() + timedelta(days=1 if day == "tomorrow" else 0)
@@ -681,7 +681,7 @@ def typical_solar(data: DataSources, context: TurnContext) -> Observation:
         )
     except ApiError as exc:
         return _failed(
-            name, "The typical-year estimate (PVWatts) is unavailable right now.", context, [exc.reason]
+            name, "The typical-year estimate (PVWatts) is unavailable right now.", context, [exc.said]
         )
     months = estimate.monthly_kwh
     low, high = months.index(min(months)), months.index(max(months))

@@ -499,3 +499,18 @@ def test_token_shapes_in_an_error_body_are_removed(
     found = weather_forecast(sources, context(clock), 24)
     assert not found.ok and found.warnings and "HTTP 400" in found.warnings[0]
     assert "q8Zr2LmX9vB4nT7k" not in found.model_dump_json() and "[redacted]" in found.warnings[0]
+
+
+def test_an_unreachable_api_is_named_in_words_not_as_an_exception(clock: Clock) -> None:
+    """Server: none (the port is closed: no network). Promise: a clear message — the forecast
+    answer names the service and says it could not be reached, not "network error (ConnectError),
+    2 failures in a row"; the log keeps the details."""
+    with LocalHTTPServer() as gone:
+        closed = gone
+    with httpx.Client() as http:
+        sources = build_data_sources(settings(), tools_config(closed), http, clock=clock)
+        with data_budget(BUDGET):
+            found = weather_forecast(sources, context(clock), 24)
+    said = " ".join(found.warnings)
+    assert "The forecast service (Open-Meteo): could not be reached" in said, said
+    assert "Error" not in said and "in a row" not in said
