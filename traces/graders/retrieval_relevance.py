@@ -21,15 +21,37 @@ def _normalize(text: str) -> str:
     return " ".join(_TOKEN.findall(text.lower()))
 
 
-def _quoted(passage: str, normalized_answer: str) -> bool:
-    """True when a sentence of the passage (QUOTE_WORDS words or more) appears in the answer."""
+def _quoted(passage: str, normalized_answer: str, windows: set[tuple[str, ...]] | None = None) -> bool:
+    """True when a sentence of the passage (QUOTE_WORDS words or more) appears in the answer.
+
+    `windows` (from `_windows(answer)`) makes it linear: a sentence can appear in the answer only
+    if its inner words (all but the first, which may end an answer word) are consecutive answer
+    words, so the substring search runs only for sentences that pass that set lookup."""
     if not normalized_answer:
         return False
     # Tokens keep their full stops, so ". " separates sentences in the normalized text.
     for sentence in _normalize(passage).split(". "):
-        if sentence.count(" ") + 1 >= QUOTE_WORDS and sentence.rstrip(".") in normalized_answer:
+        if sentence.count(" ") + 1 < QUOTE_WORDS:
+            continue
+        sentence = sentence.rstrip(".")
+        if windows is not None and tuple(sentence.split(" ")[1:QUOTE_WORDS]) not in windows:
+            continue
+        if sentence in normalized_answer:
             return True
     return False
+
+
+def _windows(normalized_answer: str) -> set[tuple[str, ...]]:
+    """Every run of QUOTE_WORDS - 1 consecutive answer words (words keep their full stops, as in
+    the sentences they are compared with, so a run may also end a word with its stop removed)."""
+    words = normalized_answer.split(" ")
+    size = QUOTE_WORDS - 1
+    runs: set[tuple[str, ...]] = set()
+    for start in range(max(0, len(words) - size + 1)):
+        run = words[start : start + size]
+        runs.add(tuple(run))
+        runs.add((*run[:-1], run[-1].rstrip(".")))
+    return runs
 
 
 class RetrievalRelevanceGrader:
@@ -70,8 +92,9 @@ class RetrievalRelevanceGrader:
             " ".join(str(step.content) for step in trace.steps if isinstance(step, FinalOutputStep))
         )
         used, unused = [], []
+        windows = _windows(answer)
         for number, (step_id, result) in enumerate(passages, start=1):
-            (used if number in cited or _quoted(result.content, answer) else unused).append(
+            (used if number in cited or _quoted(result.content, answer, windows) else unused).append(
                 (number, step_id, result)
             )
         ratio = len(used) / len(passages)
