@@ -9,6 +9,7 @@ about 0.01 degree: good enough for weather and sun, labelled as approximate wher
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
@@ -232,3 +233,37 @@ def state_of(text: str) -> str | None:
     if cleaned in STATE_NAMES:
         return STATE_NAMES[cleaned]
     return cleaned.upper() if cleaned.upper() in STATE_TIMEZONES and len(cleaned) == 2 else None
+
+
+def _no_geocoder(_query: str) -> Place | None:
+    return None
+
+
+def derived_place(
+    changes: list[tuple[str, object]], geocode: Callable[[str], Place | None] = _no_geocoder
+) -> tuple[list[tuple[str, object]], Place | None]:
+    """The fields a stated ZIP or city brings with it (its town, coordinates and time zone), found
+    by `geocode` first and then the built-in tables; ([], None) when neither places it. Shared by
+    the chat (recall) and App Home, so a place is derived the same way wherever it is changed."""
+    values = dict(changes)
+    place: Place | None = None
+    extra: list[tuple[str, object]] = []
+    if "location.zip_code" in values:
+        code = str(values["location.zip_code"])
+        place = geocode(code) or zip_place(code)
+        if place is not None and "location.city" not in values:
+            extra.append(("location.city", place.name))
+    elif "location.city" in values:
+        name = str(values["location.city"])
+        place = find_city(name) or geocode(name)
+    if place is not None:
+        extra += place_fields(place)
+    return extra, place
+
+
+def place_fields(place: Place) -> list[tuple[str, object]]:
+    """A place's coordinates and time zone as profile field changes."""
+    fields: list[tuple[str, object]] = [("location.lat", place.lat), ("location.lon", place.lon)]
+    if place.timezone:
+        fields.append(("location.timezone", place.timezone))
+    return fields

@@ -21,7 +21,7 @@ from slack_bolt import Ack, App
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from advisor.places import zip_place
+from advisor.places import derived_place
 from config.clock import Clock, as_utc
 from profiles.models import SECTION_MODELS, ChangeSource, HistoryEntry, UserProfile
 from profiles.repository import (
@@ -523,19 +523,12 @@ PLACE_DERIVED = ("location.city", "location.lat", "location.lon", "location.time
 
 def place_edit(field: str, value: Any) -> tuple[list[tuple[str, Any]], list[str]]:
     """(changes, fields to forget) for an edit: a new ZIP brings its town, coordinates and time
-    zone (the chat's ZIP table); one the table cannot place, or a new city, must not keep the old
-    town's coordinates (forecasts, solar and off-peak hours would be for the wrong place)."""
-    if field == "location.zip_code" and isinstance(value, str):
-        place = zip_place(value)
-        if place is None:
-            return [(field, value)], list(PLACE_DERIVED)
-        return [
-            (field, value),
-            ("location.city", place.name),
-            ("location.lat", place.lat),
-            ("location.lon", place.lon),
-            ("location.timezone", place.timezone),
-        ], []
+    zone as in the chat (`derived_place`; App Home has no geocoder, so the built-in table); a ZIP
+    the table cannot place, or a new city (its ZIP is unknown), must not keep the old town's
+    (forecasts, solar and off-peak hours would be for the wrong place)."""
+    if field == "location.zip_code":
+        extra, place = derived_place([(field, value)])
+        return ([(field, value), *extra], []) if place is not None else ([(field, value)], list(PLACE_DERIVED))
     if field == "location.city":
         return [(field, value)], ["location.zip_code", "location.lat", "location.lon", "location.timezone"]
     return [(field, value)], []

@@ -18,7 +18,7 @@ from langchain_core.runnables import RunnableConfig
 from advisor.energy.utilities import utility_named
 from advisor.intent import classify
 from advisor.onboarding import missing_slots, question_for, suggested_utility
-from advisor.places import find_city, zip_place, zip_state
+from advisor.places import derived_place, find_city, place_fields, zip_state
 from advisor.state import AdvisorState
 from advisor.tools.data import DataSources
 from advisor.tools.http import ApiError
@@ -318,28 +318,15 @@ def _changes(understanding: Understanding, geocode) -> tuple[list[tuple[str, Any
     from the ZIP or city (geocoder first, then the built-in tables)."""
     changes: list[tuple[str, Any]] = [(fact.field, fact.value) for fact in understanding.facts]
     fields = {field for field, _ in changes}
-    note = None
-    place: Any = None
-    if "location.zip_code" in fields:
-        code = next(value for field, value in changes if field == "location.zip_code")
-        found = geocode(str(code))
-        place = found or zip_place(str(code))
-        if place is not None and "location.city" not in fields:
-            changes.append(("location.city", place.name))
-    elif "location.city" in fields:
-        name = next(value for field, value in changes if field == "location.city")
-        place = find_city(str(name)) or geocode(str(name))
-    elif understanding.place_query:
+    if fields & {"location.zip_code", "location.city"}:
+        extra, _ = derived_place(changes, geocode)
+        return changes + extra, None
+    if understanding.place_query:
         place = geocode(understanding.place_query) or find_city(understanding.place_query)
-        if place is not None:
-            changes.append(("location.city", place.name))
-        else:
-            note = f"I couldn't pin down where {understanding.place_query!r} is. What's your ZIP code?"
-    if place is not None:
-        changes += [("location.lat", place.lat), ("location.lon", place.lon)]
-        if place.timezone:
-            changes.append(("location.timezone", place.timezone))
-    return changes, note
+        if place is None:
+            return changes, f"I couldn't pin down where {understanding.place_query!r} is. What's your ZIP code?"
+        return changes + [("location.city", place.name), *place_fields(place)], None
+    return changes, None
 
 
 _HOUSEHOLD_MEMBER = re.compile(r"\b(?:wife|husband|partner|spouse|hubby|son|daughter|kid|teen|roommate)\b", re.I)
