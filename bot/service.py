@@ -166,8 +166,9 @@ class ConversationService:
         thread_ts: str | None,
         progress: ProgressListener | None = None,
     ) -> tuple[Reply, Session]:
-        """One graph run: the graph loads and saves the session itself (one write). It is streamed
-        (tasks, messages, values) so a listener can follow it; the output is the last values."""
+        """One graph run: the graph loads and saves the session itself (one write). With a listener
+        it is streamed (tasks, messages, values with subgraphs) so the listener can follow it and
+        the output is the last top-level values; without one it is a plain invoke."""
         before = self._advisor.sessions.get(user_id, session_id)
         turn = (before.turn_count if before else 0) + 1
         recorder = self._recorder(user_id, session_id, turn, kind="turn")
@@ -178,14 +179,17 @@ class ConversationService:
         try:
             following = TurnProgress(progress)
             with recording(recorder):
-                for namespace, mode, data in self._advisor.graph.stream(
-                    {"message": text},
-                    config=config,
-                    context=context,
-                    stream_mode=["tasks", "messages", "values"] if progress else ["values"],
-                    subgraphs=True,
-                ):
-                    following.feed(namespace, mode, data)
+                if progress is None:  # nobody follows the turn: its output is all it needs
+                    following.output = self._advisor.graph.invoke({"message": text}, config=config, context=context)
+                else:
+                    for namespace, mode, data in self._advisor.graph.stream(
+                        {"message": text},
+                        config=config,
+                        context=context,
+                        stream_mode=["tasks", "messages", "values"],
+                        subgraphs=True,
+                    ):
+                        following.feed(namespace, mode, data)
             output = following.output
             if output is None:
                 raise RuntimeError("the graph finished without an output")
