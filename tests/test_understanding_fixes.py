@@ -462,3 +462,50 @@ def test_a_short_question_about_an_appliance_is_still_a_question_not_a_price(tex
 )
 def test_forgetting_the_price_keeps_the_other_things_named(text: str, fields: set[str]) -> None:
     assert set(understand(text).forget) == fields
+
+
+def test_not_knowing_the_plan_before_being_asked_skips_that_question(data_dir: Path) -> None:
+    """'idk the plan, whatever is normal' right after ZIP and utility: the plan question is answered
+    ahead (skipped, nothing stored), so the next question is answered instead of asking for the plan."""
+    service = service_for(data_dir)
+    service.handle_turn("T1-U5", "thread-1", "we live in 92101, sdge")
+    skip = service.handle_turn("T1-U5", "thread-1", "idk the plan, whatever is normal")
+    assert "skip" in skip.text and "isn't something I keep" not in skip.text
+    dryer = service.handle_turn("T1-U5", "thread-1", "ok and is it worth running my dryer rn")
+    assert "Which rate plan" not in dryer.text and "$" in dryer.text
+    profile = service.profiles.get("T1-U5")
+    assert profile is not None and profile.location.rate_schedule is None
+    assert understand("we're on EV2-A I think").slot_answer is None  # a hedged plan is not a skip
+
+
+@pytest.mark.parametrize(
+    ("text", "appliance"),
+    [("is it better to run the dishwasher at night?", "dishwasher"), ("is it cheaper to do laundry on weekends", "laundry")],
+)
+def test_better_or_cheaper_to_run_an_appliance_is_a_live_question(text: str, appliance: str) -> None:
+    reading = understand(text)
+    assert reading.intent == "live_data" and reading.params.appliance == appliance
+
+
+@pytest.mark.parametrize("text", ["I have a tesla modle y", "my telsa modle y"])
+def test_a_misspelt_model_name_is_still_the_car(text: str) -> None:
+    assert facts(text) == {"equipment.ev_model": "Tesla Model Y"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("we have a gas furnace and 4 ppl in the house", {"equipment.heating_type": "gas", "household.occupants": 4}),
+        ("2 ppl live here", {"household.occupants": 2}),
+        ("im with PPL", {"location.utility_provider": "PPL Electric Utilities"}),
+    ],
+)
+def test_ppl_is_people_unless_written_as_the_utility(text: str, expected: dict[str, object]) -> None:
+    assert facts(text) == expected
+
+
+def test_rebates_for_them_after_a_heat_pump_answer_is_a_knowledge_question() -> None:
+    context = ReadingContext(last_intent="knowledge", last_topic="home")
+    reading = understand("are there rebates for them in california?", context)
+    assert reading.intent == "knowledge" and reading.topic == "home" and reading.confidence >= 0.7
+    assert understand("any rebates?").intent == "knowledge"

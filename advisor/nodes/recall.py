@@ -266,7 +266,14 @@ def make_recall(
                 "route": "done",
             }
         if intent in ("profile_statement", "correction", "forget"):
-            response = "" if said else (NOTHING_TO_SAVE if understanding.remember else _not_saved(understanding))
+            skipped_now = slot_answer is not None and slot_answer.status == "skipped"
+            response = (
+                ""
+                if said
+                else "What would you like to know?"  # the skip notice already answered "idk the plan"
+                if skipped_now and not understanding.remember
+                else (NOTHING_TO_SAVE if understanding.remember else _not_saved(understanding))
+            )
             if place_note:  # we just asked for the ZIP: read the next message as the answer
                 update.update(
                     pending_slot="location",

@@ -60,6 +60,19 @@ _SKIP = re.compile(
     r"(?:i\s+)?don'?t\s+have\s+(?:one|it|that|any)|n/?a|none|nope|no)\b",
     re.I,
 )
+# Subjects only the knowledge base answers (a question about them is an explanation, not a plan)
+_KNOWLEDGE_SUBJECT = re.compile(
+    r"\b(?:rebates?|incentives?|tax\s+(?:credits?|breaks?)|credits?|grants?|subsid(?:y|ies)|programs?)\b", re.I
+)
+_PRONOUN = re.compile(r"\b(?:them|it|they|those|these|that|one)\b", re.I)
+# "idk the plan", "not sure what plan we're on", "no idea about our tariff": the user does not know
+# their rate plan (a skip of that question, whether or not we asked it yet)
+_PLAN_UNKNOWN = re.compile(
+    r"\b(?:idk|dunno|no\s+idea|not\s+sure|unsure|(?:i\s+)?(?:don'?t|do\s+not)\s+know)\b[^.?!]{0,25}?"
+    r"\b(?:rate\s+plan|plan|tariff|rate\s+schedule)\b"
+    r"|\b(?:rate\s+plan|plan|tariff)\b[^.?!]{0,15}?\b(?:idk|dunno|no\s+idea|not\s+sure|unsure|don'?t\s+know)\b",
+    re.I,
+)
 # "what about the dishwasher?", "and the dryer?", "how about laundry": the same kind of question, for
 # another appliance (read with `params.appliance`)
 _APPLIANCE_NEXT = re.compile(
@@ -125,9 +138,11 @@ _WH_QUESTION = re.compile(r"^\s*(?:what|which|how|why|who|does|do|is|are|can|cou
 _CORRECTING = re.compile(
     r"^\s*(?:actually|no\s+wait|wait|sorry|oops|correction|i\s+meant|wrong\s+\w+|my\s+bad|typo|"
     r"(?:no|nope|nah)[,.!]?\s+(?:that'?s|it'?s|thats)\s+(?:not|wrong))\b",
-    re.I
+    re.I,
 )
-_INSTALL = re.compile(r"\b(?:cost|costs|price)\s+to\s+(?:install|put\s+in|add|upgrade)\b|\binstall(?:ation|ing)?\s+cost", re.I)
+_INSTALL = re.compile(
+    r"\b(?:cost|costs|price)\s+to\s+(?:install|put\s+in|add|upgrade)\b|\binstall(?:ation|ing)?\s+cost", re.I
+)
 _LIVE_EXTRA = re.compile(
     r"\bgood\s+time\s+to\b|\bwill\s+it\s+(?:rain|snow|be\s+(?:sunny|cloudy|hot|cold|windy))\b|"
     r"\b(?:is\s+it\s+going\s+to|gonna)\s+(?:rain|snow|be\s+(?:sunny|cloudy|hot|cold|windy))\b|"
@@ -140,7 +155,7 @@ _LIVE_EXTRA = re.compile(
 # "when should I do laundry?", "is it worth running the dryer?": when to run an appliance, a live question
 _WHEN_TO_RUN = re.compile(
     r"\bwhen\s+(?:should|can)\b|\b(?:good|best|cheapest|right)\s+time\b|\bworth\s+(?:running|doing|using|starting)\b|"
-    r"\bshould\s+(?:i|we)\s+(?:run|do|start|use|put\s+on|wait)\b",
+    r"\bshould\s+(?:i|we)\s+(?:run|do|start|use|put\s+on|wait)\b|\b(?:better|cheaper|smarter)\s+to\s+(?:run|do|start|use)\b",
     re.I,
 )
 _SMALLTALK = re.compile(
@@ -164,14 +179,27 @@ _UTILITY_WORDS = re.compile(
 # "forget my X" -> the fields X names (a place is all of its parts).
 _FORGET_TARGETS = [
     (r"zip|postcode|postal", ("location.zip_code",)),
-    (r"city|location|address|where\s+i\s+live|town|place", (
-        "location.zip_code", "location.city", "location.lat", "location.lon", "location.timezone",
-    )),
+    (
+        r"city|location|address|where\s+i\s+live|town|place",
+        (
+            "location.zip_code",
+            "location.city",
+            "location.lat",
+            "location.lon",
+            "location.timezone",
+        ),
+    ),
     (r"utility|provider|power\s+company", ("location.utility_provider",)),
-    (r"price|prices|(?:rate|price)\s+(?:i|we)\s+pay|what\s+(?:i|we)\s+pay|per\s+kwh|cents|flat\s+rate", ("location.flat_rate_usd_per_kwh",)),
+    (
+        r"price|prices|(?:rate|price)\s+(?:i|we)\s+pay|what\s+(?:i|we)\s+pay|per\s+kwh|cents|flat\s+rate",
+        ("location.flat_rate_usd_per_kwh",),
+    ),
     (r"plan|rate|tariff|schedule\s+code", ("location.rate_schedule",)),
     (r"charger|charging\s+speed", ("equipment.ev_charger_kw",)),
-    (r"home\s+battery|powerwall|battery\s+storage|storage", ("equipment.has_battery_storage", "equipment.battery_capacity_kwh")),
+    (
+        r"home\s+battery|powerwall|battery\s+storage|storage",
+        ("equipment.has_battery_storage", "equipment.battery_capacity_kwh"),
+    ),
     (r"ev|car|vehicle|tesla|model|bolt|leaf", ("equipment.ev_model", "equipment.ev_battery_kwh")),
     (r"battery", ("equipment.has_battery_storage", "equipment.battery_capacity_kwh")),
     (r"solar|panels?", ("equipment.solar_capacity_kw",)),
@@ -180,7 +208,10 @@ _FORGET_TARGETS = [
     (r"work|job|schedule", ("household.work_schedule",)),
     (r"household|people|occupants|family", ("household.occupants",)),
     (r"usage|habits", ("household.typical_usage_pattern",)),
-    (r"preferences?|priorities", ("preferences.budget_priority", "preferences.comfort_priority", "preferences.green_priority")),
+    (
+        r"preferences?|priorities",
+        ("preferences.budget_priority", "preferences.comfort_priority", "preferences.green_priority"),
+    ),
 ]
 
 
@@ -199,7 +230,6 @@ class RuleUnderstander:
         return understand(text, context)
 
 
-
 # "Which plan is cheapest for me?", "should I switch to E-ELEC?", "compare plans": a year priced on
 # each plan of the user's utility (the compare_rate_plans tool), not a knowledge passage.
 PLAN_CHOICE = re.compile(
@@ -210,6 +240,7 @@ PLAN_CHOICE = re.compile(
     re.IGNORECASE,
 )
 
+
 def is_command(reading: Understanding) -> bool:
     """The unambiguous commands the rules settle without a model: goodbye, forget, undo."""
     return reading.intent == "forget" or reading.undo or (reading.intent == "goodbye" and not reading.facts)
@@ -218,7 +249,9 @@ def is_command(reading: Understanding) -> bool:
 def understand(text: str, context: ReadingContext | None = None) -> Understanding:
     context = context or ReadingContext()
     message = clean(text)
-    remember = bool(_REMEMBER.match(message)) and not re.match(r"^\s*(?:do|did)\s+you\s+remember", message, re.I)
+    remember = bool(_REMEMBER.match(message)) and not re.match(
+        r"^\s*(?:do|did)\s+you\s+remember", message, re.I
+    )
     body = _REMEMBER.sub("", message, count=1) if remember else message
 
     forget = _FORGET.match(body)
@@ -226,7 +259,10 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         what = forget.group("what").lower()
         if re.fullmatch(r"(?:it|that|this|what\s+i\s+(?:just\s+)?said)", what.strip()):
             return Understanding(intent="correction", undo=True)
-        if re.search(r"\b(?:everything|all(?:\s+of\s+it)?|my\s+(?:whole\s+)?profile|all\s+my\s+data|about\s+me|me)\b", what):
+        if re.search(
+            r"\b(?:everything|all(?:\s+of\s+it)?|my\s+(?:whole\s+)?profile|all\s+my\s+data|about\s+me|me)\b",
+            what,
+        ):
             return Understanding(intent="forget", forget_everything=True)
         fields = _forget_fields(what)
         if fields:
@@ -248,12 +284,25 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
     )
     if place_query is None and not any(f.field.startswith("location.") for f in facts):
         place_query = next(
-            (phrase for clause in found if clause.about_user and not clause.hedged and (phrase := place_phrase(clause.text))),
+            (
+                phrase
+                for clause in found
+                if clause.about_user and not clause.hedged and (phrase := place_phrase(clause.text))
+            ),
             None,
         )
-    if slot_answer is not None and slot_answer.slot == "utility" and slot_answer.status == "answered" and not facts:
+    if (
+        slot_answer is not None
+        and slot_answer.slot == "utility"
+        and slot_answer.status == "answered"
+        and not facts
+    ):
         name = body.strip().strip(".!")
-        facts = [StatedFact(field="location.utility_provider", value=name, said=name, words=body[:500], confidence=0.7)]
+        facts = [
+            StatedFact(
+                field="location.utility_provider", value=name, said=name, words=body[:500], confidence=0.7
+            )
+        ]
 
     questions = [clause.text for clause in found if clause.question]
     question_text = " ".join(questions) if questions else None
@@ -267,7 +316,9 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         return Understanding(intent="correction", undo=True)
 
     if _PROFILE_QUESTION.search(body) and questions:
-        return Understanding(intent="profile_query", asks=True, question=question_text, facts=facts, mentions=mentions)
+        return Understanding(
+            intent="profile_query", asks=True, question=question_text, facts=facts, mentions=mentions
+        )
 
     if context.last_intent == "live_data" and _is_follow_up(body, params, questions, context):
         merged = follow_up_params(params, context.last_params or RequestParams())
@@ -285,12 +336,17 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
             confidence=0.8,
         )
 
-    params = with_household_usage(params, context)  # "we use 700 kWh a month" said earlier in the thread still holds
+    params = with_household_usage(
+        params, context
+    )  # "we use 700 kWh a month" said earlier in the thread still holds
     plan_request = (
         params.ready_by_hour is not None
         or params.target_soc_pct is not None
         # "I need the car ready in 1 hour": a deadline from now, for the car ("in 30 minutes" alone is not a request)
-        or (params.ready_in_minutes is not None and (params.current_soc_pct is not None or classify(body).topic == "ev_charging"))
+        or (
+            params.ready_in_minutes is not None
+            and (params.current_soc_pct is not None or classify(body).topic == "ev_charging")
+        )
     )
     if question_text and hedged and not _WH_QUESTION.match(question_text):
         question_text = None  # "our plan might be EV2-A? not sure" is an unsure statement, not a question
@@ -301,13 +357,21 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         intent, confidence, topic = result.intent, result.confidence, result.topic
         if topic == "general":
             topic = classify(body).topic  # "12 kW solar here, what will production look like today?"
-            if intent != "live_data" and topic != "general" and re.search(r"\b(?:today|tonight|tomorrow|now)\b", question_text, re.I):
+            if (
+                intent != "live_data"
+                and topic != "general"
+                and re.search(r"\b(?:today|tonight|tomorrow|now)\b", question_text, re.I)
+            ):
                 intent, confidence = "live_data", 0.8
         hypothetical = any(c.hypothetical for c in found if c.question) or bool(
             re.match(r"^\s*(?:if|would|could)\b", question_text, re.I)
         )
         if PLAN_CHOICE.search(question_text):  # "would E-ELEC be cheaper?" is a real question, not a what-if
-            intent, confidence, topic = "live_data", 0.85, "rates"  # "which plan is cheapest for me?": priced per plan
+            intent, confidence, topic = (
+                "live_data",
+                0.85,
+                "rates",
+            )  # "which plan is cheapest for me?": priced per plan
         elif (
             params.appliance
             and (
@@ -321,7 +385,9 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         ):
             # "will the space heater cost a lot tonight?", "when should I do laundry?", "dishwasher before 10pm?"
             intent, confidence, topic = "live_data", 0.8, "rates"
-        elif plan_request and topic in ("ev_charging", "general") and not hypothetical and not params.appliance:
+        elif (
+            plan_request and topic in ("ev_charging", "general") and not hypothetical and not params.appliance
+        ):
             # "charge from 20% to 90% by 6am?", "how long to get to 90%?" ask for a charging plan
             intent, confidence, topic = "live_data", 0.85, "ev_charging"
         elif (
@@ -337,9 +403,21 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         elif _INSTALL.search(question_text) or (hypothetical and intent == "live_data"):
             intent, confidence = "knowledge", 0.75  # what things cost to install, what-ifs: explanations
         elif intent != "live_data" and _LIVE_EXTRA.search(question_text):
-            intent, confidence = "live_data", 0.8  # "good time to run the washing machine?", "will it rain tomorrow?"
-            topic = "weather" if re.search(r"\b(?:rain|snow|sunny|cloudy|wind\w*|weather)\b", question_text, re.I) else "rates"
-        elif intent == "live_data" and confidence < 0.7 and params.ready_by_day in WEEKDAYS and topic in ("rates", "ev_charging", "solar"):
+            intent, confidence = (
+                "live_data",
+                0.8,
+            )  # "good time to run the washing machine?", "will it rain tomorrow?"
+            topic = (
+                "weather"
+                if re.search(r"\b(?:rain|snow|sunny|cloudy|wind\w*|weather)\b", question_text, re.I)
+                else "rates"
+            )
+        elif (
+            intent == "live_data"
+            and confidence < 0.7
+            and params.ready_by_day in WEEKDAYS
+            and topic in ("rates", "ev_charging", "solar")
+        ):
             confidence = 0.8  # "prices on thursday?": a day named is a live question
         elif intent == "live_data" and confidence < 0.7 and _WH_QUESTION.match(question_text):
             intent, confidence = "knowledge", 0.7  # "what rate plans does Con Ed have?"
@@ -347,6 +425,12 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
             question_text.rstrip().endswith("?") or len(question_text.split()) >= 4
         ):
             intent, confidence = "knowledge", 0.7 if topic != "general" else 0.5
+        if intent == "knowledge" and confidence < 0.7 and len(question_text.split()) >= 8 and "?" in body:
+            confidence = 0.7  # a whole question is answered from the knowledge base, not met with "plan or explanation?"
+        if intent == "knowledge" and topic == "general" and context.last_topic and _PRONOUN.search(question_text):
+            topic = context.last_topic  # "are there rebates for them?" after an answer about heat pumps
+        if intent == "knowledge" and confidence < 0.7 and _KNOWLEDGE_SUBJECT.search(question_text):
+            confidence = 0.75  # rebates and credits are explained from the knowledge base, never a plan
         result = result.model_copy(update={"topic": topic})
         return Understanding(
             intent=intent,
@@ -362,7 +446,13 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
             confidence=confidence,
             place_query=place_query,
         )
-    if plan_request and not facts and not remember and not params.appliance and classify(body).topic in ("ev_charging", "general"):
+    if (
+        plan_request
+        and not facts
+        and not remember
+        and not params.appliance
+        and classify(body).topic in ("ev_charging", "general")
+    ):
         # "It's at 30% and I want 80% by 7am." asks for a charging plan without a question mark
         return Understanding(
             intent="live_data", topic="ev_charging", asks=True, question=body, params=params, confidence=0.8
@@ -381,7 +471,9 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         )
     if not facts and not mentions and any(c.someone_else for c in found):
         # "my brother has solar": nothing to read, but say why nothing was kept
-        mentions = [Mention(field="", words=c.text[:500], reason="someone_else") for c in found if c.someone_else]
+        mentions = [
+            Mention(field="", words=c.text[:500], reason="someone_else") for c in found if c.someone_else
+        ]
     result = classify(body)
     intent = result.intent
     if not question_text and _SMALLTALK.match(body) and len(body.split()) <= 6:
@@ -391,7 +483,9 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         or any(c.someone_else or c.hypothetical or c.hedged for c in found)
         or re.match(r"^\s*(?:i|we|my|our|i'?m|we'?re|it'?s\s+me)\b", body, re.I)
     ):
-        intent = "profile_statement"  # about someone else, unsure, or nothing we keep: say why nothing was saved
+        intent = (
+            "profile_statement"  # about someone else, unsure, or nothing we keep: say why nothing was saved
+        )
     elif intent == "profile_statement":
         intent = "unclear"
     return Understanding(
@@ -414,7 +508,11 @@ def _is_follow_up(body: str, params: RequestParams, questions: list[str], contex
         return True
     if params.appliance and context.last_topic != "rates":
         return False  # "what about the dishwasher" after a charging plan: a new appliance question
-    if params.appliance and context.last_params is not None and params.appliance != context.last_params.appliance:
+    if (
+        params.appliance
+        and context.last_params is not None
+        and params.appliance != context.last_params.appliance
+    ):
         return False  # "and the dryer?" after the dishwasher: that appliance's own verdict
     if _FOLLOW_UP.search(body) and (params.filled() or questions):
         return True
@@ -453,7 +551,11 @@ def with_household_usage(params: RequestParams, context: ReadingContext) -> Requ
     last = context.last_params
     if last is None:
         return params
-    kept = {key: getattr(last, key) for key in _USAGE_PARAMS if getattr(params, key) is None and getattr(last, key) is not None}
+    kept = {
+        key: getattr(last, key)
+        for key in _USAGE_PARAMS
+        if getattr(params, key) is None and getattr(last, key) is not None
+    }
     return params.model_copy(update=kept) if kept else params
 
 
@@ -477,6 +579,13 @@ def _slot_answer(
     "idk" about those ("idk what car, it's a bolt i think" when we asked for the ZIP) does not skip
     the question we asked."""
     slot = context.pending_slot
+    if (
+        slot != "rate_schedule"
+        and _PLAN_UNKNOWN.search(body)
+        and not any(f in SLOT_FIELDS["rate_schedule"] for f in fields)
+    ):
+        # "idk the plan, whatever is normal" before we asked: the plan question is answered ahead
+        return SlotAnswer(slot="rate_schedule", status="skipped"), None
     if slot is None or slot not in SLOT_FIELDS:
         return None, None
     if any(field in SLOT_FIELDS[slot] for field in fields):

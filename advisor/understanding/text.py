@@ -80,7 +80,7 @@ _TYPOS = {
     "elecricity": "electricity", "electicity": "electricity", "solor": "solar", "batery": "battery",
     "cheapist": "cheapest", "chepest": "cheapest", "im": "I'm", "dont": "don't", "thx": "thanks",
     "whens": "when's", "wheres": "where's", "hows": "how's", "dishwaher": "dishwasher", "dishwsher": "dishwasher",
-    "diswasher": "dishwasher", "dishwahser": "dishwasher",
+    "diswasher": "dishwasher", "dishwahser": "dishwasher", "telsa": "Tesla", "tesal": "Tesla", "modl": "model",
 }
 _WORD = re.compile(r"[A-Za-z']+")
 # Words the reader's patterns depend on: a one-letter slip in them ("hosue", "importnt") is read as
@@ -91,14 +91,14 @@ _DOMAIN_WORDS = (
     "panels", "heating", "cooling", "furnace", "baseboard", "priority", "retired", "schedule", "office",
     "evening", "evenings", "morning", "mornings", "tomorrow", "tonight", "utility", "powerwall", "heaters",
     "roommates", "environment", "comfort", "remember", "partner", "husband", "installed", "kilowatt",
-    "dishwasher",
+    "dishwasher", "model",
 )
 # Real words next to those, never "corrected" into them ("charge" is not a typo of "charger").
 _REAL_WORDS = frozenset(
     "charge charges charged heater heat heats panel cooler cooled office offices offer house housed houses hose "
     "horse mouse charter chargers batter heating heated evenly morn installs install partners remembered "
     "utilities cooking booking looking solar solace solid retire retiree retires schedules electrical "
-    "priorities priority comforts comfy furnaces baseboards roommate kilowatts".split()
+    "priorities priority comforts comfy furnaces baseboards roommate kilowatts eating seating beating".split()
 )
 
 
@@ -131,6 +131,9 @@ def clean(text: str) -> str:
     text = _MARKUP.sub("", text)
     text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
     text = text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("−", "-")
+    # "4 ppl", "we're 3 ppl": people. Only "PPL" in capitals may be the utility (PPL Electric Utilities).
+    text = re.sub(r"\b(\d+|two|three|four|five|six|seven|eight)\s+ppl\b", r"\1 people", text, flags=re.I)
+    text = re.sub(r"\bppl\b", "people", text)
     text = _WORD.sub(lambda m: _TYPOS.get(m.group(0).lower(), m.group(0)), text)
     text = _WORD.sub(lambda m: _near_word(m.group(0)), text)
     # utility names with "and" in them must not be split into clauses: "pg and e", "gas and electric"
