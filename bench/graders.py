@@ -1,6 +1,9 @@
 """Grader speed: every grader on a generated 1 000-step trace, median milliseconds per grader.
 
 Run: .venv/bin/python -m bench.graders [--steps N] [--rounds R]
+
+The trace asks a labelled question (knowledge/eval), so retrieval_relevance also runs its
+answering-section check; its passages carry the document and section the recorder stores.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from context_forge.core.trace import (
     StateChangeStep,
     ToolCallStep,
     TraceRun,
+    UserInputStep,
 )
 from context_forge.core.types import AgentInfo, FieldChange, RetrievalResult
 
@@ -29,8 +33,8 @@ from traces.loading import parse_trace
 
 def generated_trace(steps: int) -> TraceRun:
     start = datetime(2026, 1, 21, 18, tzinfo=timezone.utc)
-    made = []
-    for n in range(steps - 1):
+    made: list = [UserInputStep(step_id="question", timestamp=start, content="How do heat pumps work?")]
+    for n in range(steps - 2):
         common = {
             "step_id": f"s{n}",
             "timestamp": start + timedelta(milliseconds=n),
@@ -54,7 +58,12 @@ def generated_trace(steps: int) -> TraceRun:
             )
         elif kind == 2:
             results = [
-                RetrievalResult(content=f"Passage {n}-{i}. " + "words " * 80, score=0.5) for i in range(4)
+                RetrievalResult(
+                    content=f"Passage {n}-{i}. " + "words " * 80,
+                    score=0.5,
+                    metadata={"source": f"doc-{i}.md", "title": "Bench", "section": f"Section {i}"},
+                )
+                for i in range(4)
             ]
             made.append(RetrievalStep(**common, query="q", results=results, match_count=4))
         elif kind == 3:

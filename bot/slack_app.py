@@ -38,7 +38,7 @@ from bot.text_input import clean_text
 from config.files import EvalConfig
 from config.ids import InvalidIdError, validate_key, validate_label
 from traces.feedback import FeedbackStore
-from traces.graders import grade_trace
+from traces.graders import grade_trace, memorize_runs_beside
 from traces.storage import TraceFileError, load_trace
 
 logger = logging.getLogger(__name__)
@@ -154,12 +154,16 @@ def create_app(
     def context_changed(payload: dict[str, Any]) -> None:
         """The user moved to another channel with the assistant open: the advisor answers from the
         user's own profile, not from the channel, so there is nothing to keep."""
-        logger.debug("Assistant thread context changed: %s", (payload.get("assistant_thread") or {}).get("context"))
+        logger.debug(
+            "Assistant thread context changed: %s", (payload.get("assistant_thread") or {}).get("context")
+        )
 
     app.use(assistant)
 
     @app.event("message")
-    def on_message(event: dict[str, Any], body: dict[str, Any], client: WebClient, set_status=None, set_title=None) -> None:
+    def on_message(
+        event: dict[str, Any], body: dict[str, Any], client: WebClient, set_status=None, set_title=None
+    ) -> None:
         if event.get("channel_type") != "im" or event.get("bot_id") or event.get("user") in (None, bot_user):
             return  # not a DM, or a bot (ourselves included)
         subtype = event.get("subtype")
@@ -275,7 +279,7 @@ def create_app(
         except TraceFileError as exc:
             respond(response_type="ephemeral", text=f"That trace can't be read: {exc.reason}")
             return
-        grades = grade_trace(trace, eval_config)
+        grades = grade_trace(trace, eval_config, memorize_runs_beside(path))
         summary = ", ".join(f"{g.grader_name} {g.verdict.value}" for g in grades)
         said = feedback.feedback_for(user, trace.run_id) if feedback is not None else None
         respond(
@@ -311,14 +315,18 @@ def _answer(
         session = validate_key(f"{channel}-{thread_ts}")
     except InvalidIdError as exc:
         logger.warning("Unusable Slack ids: %s", exc)
-        _post(client, channel=channel, thread_ts=thread_ts, text="Sorry, I couldn't read who sent that message.")
+        _post(
+            client, channel=channel, thread_ts=thread_ts, text="Sorry, I couldn't read who sent that message."
+        )
         return
     with in_flight.track(), _thinking(client, channel, thread_ts, message_ts, set_status) as status:
         if not slots.acquire(blocking=False):
             status("is answering others first… you're next")
             slots.acquire()
         try:
-            stream = SlackAnswerStream(client, channel=channel, thread_ts=thread_ts, team_id=team, user_id=user)
+            stream = SlackAnswerStream(
+                client, channel=channel, thread_ts=thread_ts, team_id=team, user_id=user
+            )
             # A lone surrogate ("\ud800" in the event's JSON) becomes U+FFFD, so the turn can be saved.
             reply = service.handle_turn(
                 profile, session, from_slack(text), channel=channel, thread_ts=thread_ts, progress=stream

@@ -163,6 +163,10 @@ class EvalConfig(_Strict):
     max_tokens: int = Field(5000, ge=1)
     max_tool_calls: int = Field(10, ge=0)
     max_latency_ms: float | None = Field(None, gt=0)
+    # RetrievalRelevance: labelled questions (`expected` document, `expected_section` heading); a
+    # turn asking one must cite or quote that section. A folder of questions-*.yaml or one file,
+    # relative to the project folder; null = no section check.
+    section_labels: str | None = Field("knowledge/eval", min_length=1)
 
 
 # --- loading -----------------------------------------------------------------------------

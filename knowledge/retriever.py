@@ -1,6 +1,11 @@
 """Retrieval (FR-034/035): hybrid BM25 + dense (RRF, k = 60) when an embedding model is
 available, BM25 alone otherwise. Scores are normalized to 0..1.
 
+Documents are ranked by their best chunk; the passage given for a document is then the section
+that answers the question (`answering_chunk`), which is not always the chunk that ranked it:
+"How do heat pumps work?" ranks the heat-pump document first through its cold-climate section
+(it says "heat pumps" most often), but the question is answered by its opening section.
+
 `KnowledgeRetriever.retrieve` goes through a LangChain `BaseRetriever`, so callback-based
 tracing records every retrieval (query, results, scores) with no extra code.
 """
@@ -8,6 +13,9 @@ tracing records every retrieval (query, results, scores) with no extra code.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
@@ -17,6 +25,8 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig
 from pydantic import ConfigDict
 
+from knowledge.documents import content_terms, load_documents
+from knowledge.ingest import DOCS_DIR
 from knowledge.models import RetrievedDocument
 from knowledge.store import RRF_K, KnowledgeStore
 
@@ -24,7 +34,12 @@ logger = logging.getLogger(__name__)
 
 BM25_HALF_SCORE = 2.0  # a BM25 score of 2 maps to 0.5; scores saturate towards 1
 MAX_RRF = 2 / (RRF_K + 1)  # first in both rankings
-CHUNKS_PER_DOCUMENT = 3  # fetch k x 3 chunks; answer with the best chunk of k distinct documents
+# Fetch k x 8 chunks: k distinct documents remain after de-duplication, and the top documents'
+# other sections (a document has 3-5) are there to choose the answering one from.
+CHUNKS_PER_DOCUMENT = 8
+HEADING_WEIGHT = 2  # a question word in a section's heading counts twice one in its text
+
+Outline = Mapping[str, Sequence[str]]  # document file name -> its section headings, in order
 
 
 def normalize_bm25(score: float) -> float:
@@ -43,6 +58,7 @@ class KnowledgeBaseRetriever(BaseRetriever):
     store: KnowledgeStore
     embeddings: Embeddings | None = None
     k: int = 4
+    outline: Outline | None = None  # section order, for "the opening section" (default: knowledge/docs)
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun
@@ -51,9 +67,12 @@ class KnowledgeBaseRetriever(BaseRetriever):
         if not query:
             return []
         hits, normalize = self._search(query)
-        best: dict[str, tuple[dict[str, Any], float]] = {}
-        for row, score in hits:  # best first: keep each document's best chunk only
-            best.setdefault(row["source"], (row, score))
+        by_document: dict[str, list[tuple[dict[str, Any], float]]] = {}
+        for row, score in hits:  # best first, so documents keep the order of their best chunk
+            by_document.setdefault(row["source"], []).append((row, score))
+        outline = self.outline if self.outline is not None else shipped_outline()
+        asked = content_terms(query)
+        chosen = [answering_chunk(asked, chunks, outline) for chunks in list(by_document.values())[: self.k]]
         return [
             Document(
                 page_content=row["text"],
@@ -64,7 +83,7 @@ class KnowledgeBaseRetriever(BaseRetriever):
                     "score": normalize(score),
                 },
             )
-            for row, score in list(best.values())[: self.k]
+            for row, score in chosen
         ]
 
     def _search(self, query: str):
@@ -79,12 +98,62 @@ class KnowledgeBaseRetriever(BaseRetriever):
         return self.store.search_bm25(query, fetch), normalize_bm25
 
 
+def answering_chunk(
+    asked: set[str], chunks: list[tuple[dict[str, Any], float]], outline: Outline
+) -> tuple[dict[str, Any], float]:
+    """Of one document's chunks (best first), the one whose section answers the question.
+
+    Only the question's words that the document's title does not already say can tell its
+    sections apart ("How do heat pumps work?" says nothing the title "How an air-source heat pump
+    works" does not). The chunk whose heading and text hold the most of those words wins (heading
+    words count double), the search's order breaking ties; when no section holds any of them the
+    question is about the document as a whole, and its opening section answers it."""
+    if len(chunks) == 1:
+        return chunks[0]
+    distinctive = asked - content_terms(str(chunks[0][0].get("title") or ""))
+    order = {section: position for position, section in enumerate(outline.get(chunks[0][0]["source"], ()))}
+
+    def said(row: dict[str, Any]) -> int:
+        heading = content_terms(str(row.get("section") or ""))
+        text = _body_terms(row["text"])
+        return sum(HEADING_WEIGHT * (word in heading) + (word in text) for word in distinctive)
+
+    scores = [said(row) for row, _ in chunks]
+    best = max(scores)
+    if best == 0:  # nothing but the title's subject: the document's opening section
+        return min(chunks, key=lambda chunk: order.get(chunk[0].get("section"), len(order)))
+    return chunks[scores.index(best)]
+
+
+@lru_cache(maxsize=4096)
+def _body_terms(text: str) -> frozenset[str]:
+    """Content words of a chunk without its "Title — Section" line (chunks repeat across queries)."""
+    return frozenset(content_terms(text.split("\n\n", 1)[-1]))
+
+
+@lru_cache(maxsize=8)
+def _outline_of(folder: Path) -> dict[str, tuple[str, ...]]:
+    documents, _ = load_documents(folder)
+    return {
+        document.source: tuple(dict.fromkeys(chunk.section for chunk in document.chunks()))
+        for document in documents
+    }
+
+
+def shipped_outline() -> dict[str, tuple[str, ...]]:
+    """Section order of the shipped corpus (what `ingest` loads by default), read once."""
+    return _outline_of(DOCS_DIR)
+
+
 class KnowledgeRetriever:
     """What the advisor graph uses: `retrieve(query, k, config)` -> RetrievedDocument list."""
 
-    def __init__(self, store: KnowledgeStore, embeddings: Embeddings | None = None) -> None:
+    def __init__(
+        self, store: KnowledgeStore, embeddings: Embeddings | None = None, outline: Outline | None = None
+    ) -> None:
         self.store = store
         self.embeddings = embeddings
+        self.outline = outline
         self.mode = "hybrid (BM25 + dense, RRF)" if store.hybrid and embeddings is not None else "BM25"
         self._retrievers: dict[int, KnowledgeBaseRetriever] = {}  # one per k, built once
 
@@ -94,7 +163,7 @@ class KnowledgeRetriever:
         retriever = self._retrievers.get(k)
         if retriever is None:
             retriever = self._retrievers[k] = KnowledgeBaseRetriever(
-                store=self.store, embeddings=self.embeddings, k=k
+                store=self.store, embeddings=self.embeddings, k=k, outline=self.outline
             )
         documents = retriever.invoke(query, config=config)
         return [_to_retrieved(document) for document in documents]

@@ -333,9 +333,11 @@ def stated(n: int, field: str) -> StateChangeStep:
     )
 
 
-def test_missed_facts_fail_only_when_a_memorize_ran() -> None:
-    pending = grade_of(trace_of(stated(1, "household.work_schedule")), "memory_hygiene")
-    assert pending.verdict is Verdict.PASS and pending.evidence[0].check_name == "facts_pending"
+def test_missed_facts_fail_in_a_turn_and_in_a_memorize_run() -> None:
+    # A turn that neither saved nor refused a stated fact, with no memorize run known that saved
+    # it, fails (tests/test_stated_not_handled.py covers deferral to a memorize run).
+    unhandled = grade_of(trace_of(stated(1, "household.work_schedule")), "memory_hygiene")
+    assert unhandled.verdict is Verdict.FAIL and unhandled.evidence[0].check_name == "stated_not_handled"
     wrote_nothing = grade_of(
         trace_of(stated(1, "household.work_schedule"), kind="memorize"), "memory_hygiene"
     )
@@ -385,7 +387,7 @@ def test_evaluate_formats_and_exit_codes(capsys, tmp_path: Path) -> None:
     assert "ev-charging-good.json" in capsys.readouterr().out
     assert evaluate_main([str(SAMPLES), "--format", "junit"]) == 1
     xml = ElementTree.fromstring(capsys.readouterr().out)
-    assert xml.get("tests") == "25" and xml.get("failures") == "3"
+    assert xml.get("tests") == "30" and xml.get("failures") == "3"  # 5 samples x 6 graders
     assert evaluate_main([str(good), "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert {g["verdict"] for g in report["traces"][0]["grades"]} == {"PASS"}

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict
 from config.errors import ConfigError
 from config.files import EvalConfig, load_yaml_model
 from config.settings import CONFIG_DIR
-from traces.graders import Grade, Verdict, all_graders
+from traces.graders import Grade, Verdict, all_graders, memorize_runs_beside
 from traces.loading import clip
 from traces.storage import TraceFileError, load_trace
 
@@ -111,7 +111,7 @@ def grade_file(path: Path, config: EvalConfig) -> GradedTrace | TraceError:
     except (ValueError, OverflowError, TypeError, RecursionError) as exc:  # last guard, not expected
         return _error(path, f"cannot be read ({type(exc).__name__}: {exc})")
     grades = []
-    for grader in all_graders(config):
+    for grader in all_graders(config, memorize_runs_beside(path)):
         try:
             grades.append(grader.grade(trace))
         except Exception as exc:  # noqa: BLE001 - a value no check anticipated: report, go on

@@ -25,6 +25,7 @@ from advisor.llm.payloads import CONTEXT_KEY, CONVERSATION_KEY, PARAMS_KEY, UNDE
 from advisor.understanding.models import ReadingContext, Understanding
 from advisor.understanding.params import read_params
 from advisor.understanding.rules import PLAN_CHOICE, stated_facts, understand
+from knowledge.documents import content_terms
 
 OFFLINE_LABEL = "_(Offline mode: assembled from templates and calculations, without a language model.)_"
 
@@ -162,7 +163,8 @@ def _analyze(messages: list[BaseMessage], available: list[str]) -> AIMessage:
     human = _last_human(messages)
     params = (human.additional_kwargs.get(PARAMS_KEY) if human else None) or {}
     wants_plan = any(
-        params.get(key) is not None for key in ("ready_by_hour", "ready_in_minutes", "target_soc_pct", "current_soc_pct")
+        params.get(key) is not None
+        for key in ("ready_by_hour", "ready_in_minutes", "target_soc_pct", "current_soc_pct")
     )
     text = str(human.content) if human else ""
     if params.get("appliance") and "appliance_advice" in available and not _EV_WORDS.search(text):
@@ -195,7 +197,13 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
         if params.get("tonight"):
             args["tonight"] = True
     if tool == "compare_rate_plans":
-        args.update({key: params[key] for key in ("ev_miles_per_month", "house_kwh_per_month") if params.get(key) is not None})
+        args.update(
+            {
+                key: params[key]
+                for key in ("ev_miles_per_month", "house_kwh_per_month")
+                if params.get(key) is not None
+            }
+        )
     if tool == "get_tariff_prices" and params.get("ready_by_day") and not params.get("day"):
         args["day"] = params["ready_by_day"]  # "and friday?" after a prices answer: that day's prices
     if tool in ("get_tariff_prices", "get_solar_forecast") and params.get("day") in ("today", "tomorrow"):
@@ -265,8 +273,9 @@ def offline_answer(context: dict[str, Any]) -> str:
         parts.append("For your home: " + "; ".join(context["profile_facts"]) + ".")
     if passages:
         first = passages[0]
-        body = first["text"].split("\n\n", 1)[-1]  # without the "Title — Section" header line
-        parts.append(f"{passage_excerpt(body)} [1]")
+        parts.append(
+            f"{passage_excerpt(answering_part(str(context.get('question') or ''), first['text']))} [1]"
+        )
         parts.append(f"Source: [1] {first['text'].split(' — ')[0]} ({first['source']}).")
     elif intent == "knowledge":
         parts.append("I don't have a knowledge-base passage on that yet, so I can't answer it reliably.")
@@ -303,11 +312,34 @@ def _sentences(text: str) -> list[str]:
     return sentences
 
 
+def answering_part(question: str, passage: str) -> str:
+    """The passage's body ("Title — Section" line removed) from the paragraph that answers the
+    question. The first paragraph opens the section and stays first unless it holds none of the
+    question's own words (those the title and heading do not already say) and a later one does;
+    then the answer starts at the later paragraph holding the most. A lead-in ending in ":" stays
+    with the list after it."""
+    header, _, body = passage.partition("\n\n")
+    if not body:
+        return passage
+    paragraphs: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", body.strip()):
+        if paragraphs and paragraphs[-1].rstrip().endswith(":"):
+            paragraphs[-1] += "\n\n" + paragraph
+        elif paragraph.strip():
+            paragraphs.append(paragraph)
+    distinctive = content_terms(question) - content_terms(header)
+    said = [len(distinctive & content_terms(paragraph)) for paragraph in paragraphs]
+    start = said.index(max(said)) if said and said[0] == 0 and max(said) > 0 else 0
+    return "\n\n".join(paragraphs[start:])
+
+
 def passage_excerpt(body: str, limit: int = EXCERPT_CHARS) -> str:
     """The start of a passage as the answer: whole lines, a list kept whole (a list cut after
     two of its three items says something the source does not), a long paragraph cut at a
     sentence end."""
-    lines = [line.rstrip() for line in body.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    lines = [
+        line.rstrip() for line in body.splitlines() if line.strip() and not line.lstrip().startswith("#")
+    ]
     kept: list[str] = []
     size = 0
     for index, line in enumerate(lines):

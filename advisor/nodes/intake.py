@@ -154,6 +154,8 @@ def _record(text: str, understanding: Understanding, update: dict[str, Any], tur
         )
     stated = [
         {"field": fact.field, "value": fact.value, "turn": max(turn, 1), "text": fact.words}
+        # how a value was derived ("assuming 32 A at 240 V"): the reply repeats it, the claims grader checks it
+        | ({"assumption": fact.assumption} if fact.assumption else {})
         for fact in understanding.facts
     ]
     if stated:

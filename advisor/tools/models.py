@@ -47,6 +47,10 @@ class Observation(BaseModel):
 
     `summary` is one short paragraph for the answer; `facts` the numbers behind it.
     `warnings` carry disclaimers the answer must repeat (fallback data, plan mismatch).
+    `comparable` is set by tools that compare two options: True when both deliver the same energy
+    (or serve the same usage), so a saving between them may be stated; False when they do not (an
+    EV plan that cannot finish by the deadline), so no saving may be stated; None when the tool
+    compares nothing. The claims grader checks every "saves $X" in an answer against it.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -61,6 +65,7 @@ class Observation(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     credit: str | None = None
+    comparable: bool | None = None
 
 
 # --- what each data API must answer (issue 12, item 7) ---------------------------------------

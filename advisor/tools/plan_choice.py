@@ -132,4 +132,5 @@ def compare_rate_plans(
         is_mock=data.is_mock,
         assumptions=assumptions,
         warnings=warnings,
+        comparable=True,  # every plan priced for the same household usage
     )

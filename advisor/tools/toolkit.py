@@ -418,6 +418,8 @@ def plan_charging(
         assumptions=assumptions,
         warnings=warnings,
         credit=credit,
+        # planned vs plugged in now deliver the same energy only when the plan finishes by the deadline
+        comparable=plan.feasible and energy.grid_kwh > 0,
     )
 
 
@@ -479,6 +481,7 @@ def compare_charging(
         is_mock=lookup.is_mock or data.is_mock,
         assumptions=assumptions,
         warnings=lookup.warnings,
+        comparable=plan.feasible,  # the same kWh by the deadline, or not
     )
 
 
@@ -894,4 +897,5 @@ def advise_appliance(
         },
         assumptions=assumptions,
         **common,
+        comparable=True,  # the same load, now or later
     )

@@ -79,7 +79,8 @@ def assert_reported_alone(capsys, tmp_path: Path, bad_name: str, bad: dict[str, 
     assert set(suites) == {GOOD, FAILING, bad_name}
     (error,) = suites[bad_name].iter("error")
     assert reason in error.get("message") and suites[bad_name].get("errors") == "1"
-    assert xml.get("errors") == "1" and xml.get("failures") == "1" and xml.get("tests") == "11"
+    # 2 traces x 6 graders + 1 error
+    assert xml.get("errors") == "1" and xml.get("failures") == "1" and xml.get("tests") == "13"
 
 
 # --- one hostile value each -------------------------------------------------------------------

@@ -1,9 +1,20 @@
 """MemoryHygiene: profile sections used in the turn that are stale at the trace's own time, and
-facts the user stated that no memory write saved (a memorize run that saved nothing fails)."""
+facts the user stated that were not handled.
+
+A fact the understanding found about the user (the `stated_facts` step) is handled when the turn
+saved it (a memory write of that field), refused it with a reason the user was told
+(`refused_facts`), or deferred it to a memorize run of the same thread that later succeeded (it
+covered the turn) and saved or refused it — that run is linked in the evidence. Anything else is a
+FAIL: the user said it and nothing kept it. Memorize runs are found through `memorize_runs`
+(user, thread) -> their traces, e.g. `memorize_runs_beside(path)` for the trace folder's siblings;
+without it, a deferred fact cannot be shown handled and fails."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from pathlib import Path
 
 from context_forge.core.trace import MemoryReadStep, MemoryWriteStep, StateChangeStep, TraceRun
 
@@ -13,12 +24,46 @@ from traces.graders.base import Evidence, Grade, Severity, make_grade
 
 NAME = "memory_hygiene"
 
+MemorizeRuns = Callable[[str, str], Sequence[TraceRun]]  # (user, thread) -> that thread's memorize traces
+
+
+def memorize_runs_beside(path: Path) -> MemorizeRuns:
+    """The memorize traces in the same folder as `path` (the trace store keeps one folder per
+    user and thread). Read only when a turn has a fact to look up, and once per folder."""
+
+    @functools.cache
+    def runs() -> tuple[TraceRun, ...]:
+        from traces.storage import TraceFileError, load_trace  # storage imports nothing of the graders
+
+        found = []
+        for sibling in sorted(path.parent.glob("*.json")):
+            if sibling == path or sibling.name.startswith("."):
+                continue
+            try:
+                trace = load_trace(sibling)
+            except (TraceFileError, ValueError, OSError):
+                continue
+            if (trace.metadata or {}).get("kind") == "memorize":
+                found.append(trace)
+        return tuple(found)
+
+    def lookup(user_id: str, session_id: str) -> Sequence[TraceRun]:
+        return [
+            trace
+            for trace in runs()
+            if (trace.metadata or {}).get("user_id") == user_id
+            and (trace.metadata or {}).get("session_id") == session_id
+        ]
+
+    return lookup
+
 
 class MemoryHygieneGrader:
     name = NAME
 
-    def __init__(self, config: EvalConfig) -> None:
+    def __init__(self, config: EvalConfig, memorize_runs: MemorizeRuns | None = None) -> None:
         self.staleness_days = config.staleness_days
+        self.memorize_runs = memorize_runs
 
     def grade(self, trace: TraceRun) -> Grade:
         moment = as_utc(trace.started_at)
@@ -82,20 +127,7 @@ class MemoryHygieneGrader:
         ]
         if not stated:
             return []
-        written = {
-            change.path
-            for step in trace.steps
-            if isinstance(step, MemoryWriteStep)
-            for change in step.changes or []
-        } | {  # refused with a reason the user was told: handled, not missed
-            str(item.get("field"))
-            for step in trace.steps
-            if isinstance(step, StateChangeStep)
-            and step.state_key == "refused_facts"
-            and isinstance(step.new_value, list)
-            for item in step.new_value
-            if isinstance(item, dict)
-        }
+        written = _handled(trace)
         memorize_ran = (trace.metadata or {}).get("kind") == "memorize" or any(
             isinstance(step, StateChangeStep) and step.state_key == "memorized_through_turn"
             for step in trace.steps
@@ -104,15 +136,7 @@ class MemoryHygieneGrader:
         if not missed:
             return []
         if not memorize_ran:
-            return [
-                Evidence(
-                    check_name="facts_pending",
-                    description=f"{len(missed)} stated fact(s) not saved yet; they are due at the next memorize run",
-                    severity=Severity.INFO,
-                    step_ids=[step.step_id for step, _ in missed],
-                    details={"fields": [fact["field"] for _, fact in missed]},
-                )
-            ]
+            return self._deferred(trace, missed)
         nothing = not written
         return [
             Evidence(
@@ -128,6 +152,92 @@ class MemoryHygieneGrader:
             )
             for step, fact in missed
         ]
+
+    def _deferred(self, trace: TraceRun, missed: list[tuple[StateChangeStep, dict]]) -> list[Evidence]:
+        """Facts the turn neither saved nor refused: handled only by a later memorize run of the
+        same thread that covered this turn and saved or refused them."""
+        metadata = trace.metadata or {}
+        turn = metadata.get("turn") if isinstance(metadata.get("turn"), int) else None
+        runs = []
+        if self.memorize_runs is not None:
+            runs = [
+                run
+                for run in self.memorize_runs(
+                    str(metadata.get("user_id", "")), str(metadata.get("session_id", ""))
+                )
+                if as_utc(run.started_at) >= as_utc(trace.started_at) and _covers(run, turn)
+            ]
+            runs.sort(key=lambda run: as_utc(run.started_at))
+        evidence = []
+        for step, fact in missed:
+            field = fact["field"]
+            said = f"the user said {fact.get('text', field)!r} (turn {fact.get('turn', '?')})"
+            saving = next((run for run in runs if field in _handled(run)), None)
+            if saving is not None:
+                evidence.append(
+                    Evidence(
+                        check_name="deferred_fact_saved",
+                        description=f"{said}; {field} was not saved in the turn but by memorize run {saving.run_id}",
+                        severity=Severity.INFO,
+                        step_ids=[step.step_id],
+                        details={**fact, "memorize_trace": saving.run_id},
+                    )
+                )
+            elif runs:
+                evidence.append(
+                    Evidence(
+                        check_name="deferred_fact_lost",
+                        description=(
+                            f"{said}; {field} was neither saved nor refused in the turn, and memorize run "
+                            f"{runs[0].run_id}, which covered this turn, did not save or refuse it either"
+                        ),
+                        severity=Severity.ERROR,
+                        step_ids=[step.step_id],
+                        details={**fact, "memorize_trace": runs[0].run_id},
+                    )
+                )
+            else:
+                evidence.append(
+                    Evidence(
+                        check_name="stated_not_handled",
+                        description=(
+                            f"{said}; {field} was neither saved nor refused with a reason in the turn, "
+                            "and no later memorize run of this thread saved it"
+                        ),
+                        severity=Severity.ERROR,
+                        step_ids=[step.step_id],
+                        details=fact,
+                    )
+                )
+        return evidence
+
+
+def _handled(trace: TraceRun) -> set[str]:
+    """Fields a trace wrote, or refused / rejected with a reason."""
+    return {
+        change.path
+        for step in trace.steps
+        if isinstance(step, MemoryWriteStep)
+        for change in step.changes or []
+    } | {
+        # a turn's refusal names the field; a memorize run's rejection carries the whole fact
+        str(item.get("field") or (item.get("fact") or {}).get("field"))
+        for step in trace.steps
+        if isinstance(step, StateChangeStep)
+        and step.state_key in ("refused_facts", "rejected_facts")
+        and isinstance(step.new_value, list)
+        for item in step.new_value
+        if isinstance(item, dict) and isinstance(item.get("fact") or {}, dict)
+    }
+
+
+def _covers(run: TraceRun, turn: int | None) -> bool:
+    """The memorize run succeeded (it recorded how far it memorized) and got as far as `turn`."""
+    for step in run.steps:
+        if isinstance(step, StateChangeStep) and step.state_key == "memorized_through_turn":
+            through = step.new_value
+            return isinstance(through, int) and (turn is None or through >= turn)
+    return False
 
 
 def _section_ages(result: object, moment: datetime) -> list[tuple[str, int | None]]:
