@@ -89,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
         "args",
         nargs=argparse.REMAINDER,
         metavar="PATH...",
-        help="trace files or folders, then [--format text|markdown|json|junit] [--config FILE]",
+        help="trace files or folders, then [--format text|markdown|json|junit] [--config FILE] [--otlp-endpoint URL]",
     )
     chat = command(
         "chat",
@@ -100,6 +100,13 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument(
         "--new-session", action="store_true", help="start a new conversation instead of resuming"
     )
+    for name in ("run", "slack", "chat"):  # the commands that answer turns
+        commands.choices[name].add_argument(
+            "--otlp-endpoint",
+            metavar="URL",
+            help="also send each trace to this OpenTelemetry OTLP/HTTP endpoint, e.g. http://localhost:4318 "
+            "(instead of OTEL_EXPORTER_OTLP_ENDPOINT)",
+        )
     return parser
 
 
@@ -135,7 +142,8 @@ def _main(argv: Sequence[str] | None) -> int:
 
         return evaluate_main([*unknown, *args.args], prog="energy-advisor eval")
     try:
-        settings = load_settings()
+        endpoint = getattr(args, "otlp_endpoint", None)
+        settings = load_settings(**({"otel_exporter_otlp_endpoint": endpoint} if endpoint else {}))
     except ConfigError as exc:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return EXIT_CONFIG
@@ -153,6 +161,7 @@ def _main(argv: Sequence[str] | None) -> int:
             settings.slack_app_token,
             settings.nrel_api_key,
             settings.openei_api_key,
+            settings.otel_exporter_otlp_headers,
         ),
     )
     if args.command == "doctor":

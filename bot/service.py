@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from context_forge.core.trace import TraceRun
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, Field
 
@@ -44,6 +45,7 @@ FAILED_REPLY = (
 
 TurnListener = Callable[[Session, "Reply"], None]
 ExtraCallbacks = Callable[[str, str, int], list[Any]]
+TraceListener = Callable[[TraceRun], None]
 
 
 class Reply(BaseModel):
@@ -74,11 +76,13 @@ class ConversationService:
         on_turn: TurnListener | None = None,
         callbacks: ExtraCallbacks | None = None,
         clock: Clock = utc_now,
+        on_trace: TraceListener | None = None,
     ) -> None:
         """`traces` stores one trace per turn and memorize run; `labels` names the model per role in
         them; `on_turn` is told after every stored
         turn (the scheduler reschedules idle memorizing); `callbacks` adds per-turn LangChain callbacks
-        (e.g. ContextForge's instrumentor) from (user, session, turn)."""
+        (e.g. ContextForge's instrumentor) from (user, session, turn); `on_trace` is handed each trace
+        once saved (the optional OpenTelemetry export) and must return at once."""
         self._advisor = advisor
         self._traces = traces
         self._labels = labels or {}
@@ -86,6 +90,7 @@ class ConversationService:
         self.on_turn = on_turn
         self._callbacks = callbacks
         self._clock = clock
+        self._on_trace = on_trace
         self._locks = KeyedLocks()
 
     @property
@@ -180,7 +185,9 @@ class ConversationService:
             following = TurnProgress(progress)
             with recording(recorder):
                 if progress is None:  # nobody follows the turn: its output is all it needs
-                    following.output = self._advisor.graph.invoke({"message": text}, config=config, context=context)
+                    following.output = self._advisor.graph.invoke(
+                        {"message": text}, config=config, context=context
+                    )
                 else:
                     for namespace, mode, data in self._advisor.graph.stream(
                         {"message": text},
@@ -196,7 +203,9 @@ class ConversationService:
         except ModelUnavailableError as exc:
             logger.warning("Turn %d of %s: %s", turn, session_id, exc)
             recorder.error(node=exc.role, kind="model_unavailable", message=exc.reason)
-            return self._failed(user_id, session_id, UNAVAILABLE_REPLY.format(reason=exc.reason), recorder, commit)
+            return self._failed(
+                user_id, session_id, UNAVAILABLE_REPLY.format(reason=exc.reason), recorder, commit
+            )
         except Exception as exc:
             logger.exception("Turn %d of %s failed", turn, session_id)
             recorder.error(node="graph", kind=type(exc).__name__, message=str(exc))
@@ -205,7 +214,9 @@ class ConversationService:
         self._save(recorder)
         session: Session = output["session"]
         fields = {key: output[key] for key in Reply.model_fields if key in output}
-        reply = Reply(**{**fields, "session_id": session_id, "offline": self._offline, "trace_id": recorder.run_id})
+        reply = Reply(
+            **{**fields, "session_id": session_id, "offline": self._offline, "trace_id": recorder.run_id}
+        )
         return reply, session
 
     def _with_notices(self, user_id: str, text: str) -> str:
@@ -251,9 +262,16 @@ class ConversationService:
         if self._traces is None:
             return
         try:
-            self._traces.save(recorder.finish())
+            trace = recorder.finish()
+            saved = self._traces.save(trace)
         except Exception:  # a trace problem must never cost the user their answer
             logger.exception("Could not save trace %s", recorder.run_id)
+            return
+        if saved is not None and self._on_trace is not None:
+            try:
+                self._on_trace(trace)
+            except Exception:  # the export is a side path: the saved JSON trace is what counts
+                logger.warning("Could not hand trace %s to the exporter", recorder.run_id, exc_info=True)
 
     def _failed(
         self, user_id: str, session_id: str, text: str, recorder: TraceRecorder, commit: dict[str, Any]

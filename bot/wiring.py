@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import httpx
 
@@ -23,6 +24,9 @@ from profiles.json_store import JsonFileStore
 from traces.feedback import FeedbackStore
 from traces.storage import TraceStore
 
+if TYPE_CHECKING:
+    from traces.otlp_export import OtlpTraceExporter
+
 
 @dataclass
 class AppRuntime:
@@ -35,8 +39,11 @@ class AppRuntime:
     knowledge: KnowledgeStore | None = None
     notices: list[str] = field(default_factory=list)  # said once at start-up (offline mode, ...)
     feedback: FeedbackStore | None = None  # Slack's 👍/👎 on answers (log, trace step, cases)
+    exporter: OtlpTraceExporter | None = None  # an OpenTelemetry copy of each trace, when configured
 
     def close(self) -> None:
+        if self.exporter is not None:
+            self.exporter.close()  # sends what is pending, bounded by its short timeout
         if self.knowledge is not None:
             self.knowledge.close()
         self.http.close()
@@ -52,9 +59,11 @@ def build_runtime(
     probe_ollama: bool = True,
     knowledge: bool = True,
     progress: Progress | None = None,
+    exporter: OtlpTraceExporter | None = None,
 ) -> AppRuntime:
     """`knowledge=True` opens the knowledge base and ingests anything new first (FR-033);
-    `retriever` replaces it (tests)."""
+    `retriever` replaces it (tests). `exporter` replaces the OpenTelemetry exporter the settings
+    ask for (tests)."""
     config = config or load_app_config(settings.config_dir)
     http = http or httpx.Client()
     notices: list[str] = []
@@ -88,12 +97,14 @@ def build_runtime(
         clock=clock,
     )
     traces = TraceStore(settings.traces_dir)
+    exporter = exporter or trace_exporter(settings, config)
     service = ConversationService(
         advisor=advisor,
         traces=traces,
         labels=models.labels,
         offline=models.offline,
         clock=clock,
+        on_trace=exporter.submit if exporter is not None else None,
     )
     feedback = FeedbackStore(
         settings.data_dir / "feedback",
@@ -112,6 +123,24 @@ def build_runtime(
         knowledge=store,
         notices=notices,
         feedback=feedback,
+        exporter=exporter,
+    )
+
+
+def trace_exporter(settings: Settings, config: AppConfig) -> OtlpTraceExporter | None:
+    """The OpenTelemetry exporter when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `--otlp-endpoint`) is set;
+    its library is imported only then."""
+    if not settings.otel_exporter_otlp_endpoint:
+        return None
+    from traces.graders import all_graders
+    from traces.otlp_export import OtlpTraceExporter, parse_headers
+
+    headers = settings.otel_exporter_otlp_headers
+    return OtlpTraceExporter(
+        settings.otel_exporter_otlp_endpoint,
+        graders=all_graders(config.eval),
+        headers=parse_headers(headers.get_secret_value() if headers else None),
+        capture_content=settings.otel_instrumentation_genai_capture_message_content,
     )
 
 

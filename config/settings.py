@@ -65,6 +65,15 @@ class Settings(BaseSettings):
     openei_api_key: SecretStr | None = Field(None, description="OpenEI key (Utility Rate Database)")
     log_level: LogLevel = Field("INFO", description="Logging level")
     config_dir: Path = Field(CONFIG_DIR, description="Folder holding agents.yaml, tools.yaml, eval.yaml")
+    otel_exporter_otlp_endpoint: str | None = Field(
+        None, description="OTLP/HTTP base URL each trace is also sent to (Phoenix, Langfuse, Jaeger)"
+    )
+    otel_exporter_otlp_headers: SecretStr | None = Field(
+        None, description="Headers for that endpoint: key=value,... URL-encoded (Langfuse's Authorization)"
+    )
+    otel_instrumentation_genai_capture_message_content: bool = Field(
+        False, description="Export message text, tool arguments and results, queries and memory records too"
+    )
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -72,7 +81,13 @@ class Settings(BaseSettings):
         return value.upper() if isinstance(value, str) else value
 
     @field_validator(
-        "energy_advisor_milvus_uri", "milvus_uri", "nrel_api_key", "openei_api_key", mode="before"
+        "energy_advisor_milvus_uri",
+        "milvus_uri",
+        "nrel_api_key",
+        "openei_api_key",
+        "otel_exporter_otlp_endpoint",
+        "otel_exporter_otlp_headers",
+        mode="before",
     )
     @classmethod
     def _blank_is_not_set(cls, value: object) -> object:
@@ -108,6 +123,13 @@ class Settings(BaseSettings):
     def _http_url(cls, value: str) -> str:
         if not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
+        return value
+
+    @field_validator("otel_exporter_otlp_endpoint")
+    @classmethod
+    def _otlp_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("must start with http:// or https:// (e.g. http://localhost:4318)")
         return value
 
     @field_validator("slack_bot_token")

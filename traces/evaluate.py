@@ -16,10 +16,12 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from context_forge.core.trace import TraceRun
 from pydantic import BaseModel, ConfigDict
 
 from config.errors import ConfigError
@@ -29,7 +31,11 @@ from traces.graders import Grade, Verdict, all_graders, memorize_runs_beside
 from traces.loading import clip
 from traces.storage import TraceFileError, load_trace
 
+if TYPE_CHECKING:
+    from traces.otlp_export import OtlpTraceExporter
+
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
+OnGraded = Callable[[TraceRun, list[Grade]], None]
 ICONS = {Verdict.PASS: "✅", Verdict.WARN: "⚠️", Verdict.FAIL: "❌"}
 ERROR_ICON = "💥"
 
@@ -101,9 +107,10 @@ def collect(paths: Sequence[Path]) -> tuple[list[Path], list[TraceError]]:
     return files, errors
 
 
-def grade_file(path: Path, config: EvalConfig) -> GradedTrace | TraceError:
+def grade_file(path: Path, config: EvalConfig, on_graded: OnGraded | None = None) -> GradedTrace | TraceError:
     """One file's grades, or why it has none. Loading refuses the values we know the graders
-    cannot handle; a grader that still raises costs only this file."""
+    cannot handle; a grader that still raises costs only this file. `on_graded` gets the trace and
+    its grades (the OpenTelemetry export), so traces are not all kept in memory for it."""
     try:
         trace = load_trace(path)
     except TraceFileError as exc:
@@ -118,14 +125,16 @@ def grade_file(path: Path, config: EvalConfig) -> GradedTrace | TraceError:
             return _error(
                 path, f"the {grader.name} grader cannot handle a value in it ({type(exc).__name__}: {exc})"
             )
+    if on_graded is not None:
+        on_graded(trace, grades)
     return GradedTrace(path=_shown(path), run_id=clip(trace.run_id, 64), grades=grades)
 
 
-def evaluate(paths: Sequence[Path], config: EvalConfig) -> Report:
+def evaluate(paths: Sequence[Path], config: EvalConfig, on_graded: OnGraded | None = None) -> Report:
     files, errors = collect(paths)
     traces = []
     for path in files:
-        result = grade_file(path, config)
+        result = grade_file(path, config, on_graded)
         (errors if isinstance(result, TraceError) else traces).append(result)
     return Report(traces=traces, errors=errors)
 
@@ -252,19 +261,67 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m traces.eva
     parser.add_argument(
         "--config", type=Path, default=CONFIG_DIR / "eval.yaml", help="grader thresholds (eval.yaml)"
     )
+    parser.add_argument(
+        "--otlp-endpoint",
+        metavar="URL",
+        help="also send the graded traces, verdicts as evaluation events, to this OTLP/HTTP endpoint "
+        "(e.g. http://localhost:4318; headers and content capture from OTEL_* settings)",
+    )
     args = parser.parse_args(argv)
     try:
         config = load_yaml_model(args.config, EvalConfig)
     except ConfigError as exc:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    report = evaluate(args.paths, config)
+    exporter = None
+    if args.otlp_endpoint:
+        exporter = otlp_exporter(args.otlp_endpoint)  # the OpenTelemetry SDK is imported only then
+        if exporter is None:
+            return EXIT_ERROR
+    report = evaluate(args.paths, config, exporter.submit_graded if exporter is not None else None)
+    if exporter is not None:
+        finish_export(exporter, len(report.traces))
     print(printable_output(RENDERERS[args.format](report)))
     # The text report already lists them: on a terminal they would show twice.
     if not (args.format == "text" and _same_terminal()):
         for error in report.errors:
             print(f"error: {error}", file=sys.stderr)
     return report.exit_code
+
+
+def otlp_exporter(endpoint: str) -> OtlpTraceExporter | None:
+    """The exporter for `--otlp-endpoint`, with headers and content capture from the OTEL_*
+    settings (environment / .env); None after printing why when a setting is unusable."""
+    from config.settings import load_settings
+    from traces.otlp_export import OtlpTraceExporter, parse_headers
+
+    try:
+        settings = load_settings(otel_exporter_otlp_endpoint=endpoint)
+    except ConfigError as exc:
+        print(f"Configuration error: {exc}", file=sys.stderr)
+        return None
+    headers = settings.otel_exporter_otlp_headers
+    return OtlpTraceExporter(
+        settings.otel_exporter_otlp_endpoint or endpoint,
+        headers=parse_headers(headers.get_secret_value() if headers else None),
+        capture_content=settings.otel_instrumentation_genai_capture_message_content,
+    )
+
+
+def finish_export(exporter: OtlpTraceExporter, count: int) -> None:
+    """Wait for the export and say on stderr how it went: stdout stays the report (parseable as
+    JSON or JUnit) and the exit code stays the verdict."""
+    from traces.otlp_export import shown_endpoint
+
+    try:
+        sent = exporter.flush()
+    finally:
+        exporter.close()
+    where = shown_endpoint(exporter.endpoint)
+    if sent:
+        print(f"Exported {count} graded trace(s) to {where}.", file=sys.stderr)
+    else:
+        print(f"warning: exporting to {where} failed; the report is unaffected.", file=sys.stderr)
 
 
 def _same_terminal() -> bool:
