@@ -100,6 +100,20 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument(
         "--new-session", action="store_true", help="start a new conversation instead of resuming"
     )
+    replay = command(
+        "replay",
+        "re-run recorded conversations through the current graph and compare",
+        "SUITE is a folder of cases (traces/replay-suite is the shipped one) or one case folder, "
+        "e.g. a thumbs-down case from DATA_DIR/feedback/cases. The model's recorded answers, the "
+        "tools' recorded results, the recorded passages and the recorded clock are served back; "
+        "exit code 1 when the graph asks for something new, a verdict gets worse or an expectation "
+        "fails, 2 when a case cannot be read.",
+    )
+    replay.add_argument("suite", type=Path, metavar="SUITE", help="suite or case folder")
+    replay.add_argument(
+        "--strict-answers", action="store_true", help="fail when an answer's text changed at all"
+    )
+    replay.add_argument("--quiet", action="store_true", help="no diffs of changed answers")
     for name in ("run", "slack", "chat"):  # the commands that answer turns
         commands.choices[name].add_argument(
             "--otlp-endpoint",
@@ -152,8 +166,9 @@ def _main(argv: Sequence[str] | None) -> int:
     # In the terminal chat, log lines would interleave with the conversation (the answers already
     # say when a data API could not be reached): unless LOG_LEVEL was set explicitly, show only
     # errors there, and only warnings for the Slack bot's console.
-    chatting = args.command == "chat" or (args.command == "run" and not settings.slack_configured)
-    interactive = args.command in ("chat", "run") and "log_level" not in settings.model_fields_set
+    # A replay's report says what went wrong; the replayed turns' own log lines would bury it.
+    chatting = args.command in ("chat", "replay") or (args.command == "run" and not settings.slack_configured)
+    interactive = args.command in ("chat", "run", "replay") and "log_level" not in settings.model_fields_set
     configure_logging(
         ("ERROR" if chatting else "WARNING") if interactive else settings.log_level,
         secrets=(
@@ -164,6 +179,8 @@ def _main(argv: Sequence[str] | None) -> int:
             settings.otel_exporter_otlp_headers,
         ),
     )
+    if args.command == "replay":
+        return replay_command(settings, args.suite, strict_answers=args.strict_answers, quiet=args.quiet)
     if args.command == "doctor":
         return doctor(settings)
     if args.command == "ingest":
@@ -228,6 +245,20 @@ def samples_command(settings: Settings, out: Path | None) -> int:
         print(f"{name}: {path}")
     print(f"Wrote {len(written)} sample traces to {out}. Grade them with `energy-advisor eval {out}`.")
     return EXIT_OK
+
+
+def replay_command(settings: Settings, suite: Path, *, strict_answers: bool, quiet: bool) -> int:
+    from bot.replay.runner import SuiteError, exit_code, replay_suite
+    from bot.replay.runner import render as render_replay
+    from config.files import load_app_config
+
+    try:
+        outcomes = replay_suite(suite, load_app_config(settings.config_dir), strict_answers=strict_answers)
+    except (SuiteError, ConfigError) as exc:
+        print(f"Cannot replay: {exc}", file=sys.stderr)
+        return 2
+    print(render_replay(outcomes, show_diffs=not quiet))
+    return exit_code(outcomes)
 
 
 def doctor(settings: Settings) -> int:

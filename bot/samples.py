@@ -122,7 +122,9 @@ def _offline_models(analyzer: BaseChatModel | None = None) -> ModelSet:
         for role in ("analyzer", "recommend", "memorizer")
     }
     if analyzer is not None:
-        roles["analyzer"] = analyzer.with_config(tags=["role:analyzer"])  # type: ignore[assignment]
+        # The tag on the model itself (not `with_config`, which create_agent's bind_tools drops), so
+        # the trace names the role and a replay serves this analyzer's recorded calls back.
+        roles["analyzer"] = analyzer.model_copy(update={"tags": ["role:analyzer"]})  # type: ignore[assignment]
     labels = {role: "offline" for role in roles}
     if analyzer is not None:
         labels["analyzer"] = "scripted-misbehaving-analyzer"

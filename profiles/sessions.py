@@ -125,6 +125,33 @@ class SessionRepository:
             self._write(updated)
             return updated
 
+    def import_messages(
+        self, user_id: str, session_id: str, messages: list[tuple[Literal["user", "assistant"], str]]
+    ) -> Session:
+        """Start a thread from earlier messages (a replayed feedback case), in one write, numbered
+        as `append_message` would and marked memorized: what they held was handled back then."""
+        self.get_or_create(user_id, session_id)
+        with self._locks.hold((user_id, session_id)):
+            session = self.get(user_id, session_id)
+            if session is None:
+                raise SessionError(f"session {session_id} of {user_id} could not be created")
+            now = self._clock()
+            turn = session.turn_count
+            added = list(session.messages)
+            for role, content in messages:
+                turn = turn + 1 if role == "user" else max(turn, 1)
+                added.append(SessionMessage(role=role, content=content, timestamp=now, turn=turn))
+            updated = session.model_copy(
+                update={
+                    "messages": self._cap(added, session.memorized_through_turn, session_id),
+                    "turn_count": turn,
+                    "memorized_through_turn": max(session.memorized_through_turn, turn),
+                    "last_activity_at": now,
+                }
+            )
+            self._write(updated)
+            return updated
+
     def commit_turn(
         self,
         user_id: str,
@@ -156,7 +183,9 @@ class SessionRepository:
                 SessionMessage(role="assistant", content=reply_text, timestamp=now, turn=turn),
             ]
             fields = dict(updates or {})
-            through = min(max(session.memorized_through_turn, int(fields.pop("memorized_through_turn", 0))), turn)
+            through = min(
+                max(session.memorized_through_turn, int(fields.pop("memorized_through_turn", 0))), turn
+            )
             data = {
                 **session.model_dump(),
                 **fields,
@@ -196,7 +225,8 @@ class SessionRepository:
         candidates = [
             session
             for item in items
-            if item.key.startswith(prefix) and (session := self._checked(user_id, item.key, item.value)) is not None
+            if item.key.startswith(prefix)
+            and (session := self._checked(user_id, item.key, item.value)) is not None
         ]
         return max(candidates, key=lambda session: session.last_activity_at, default=None)
 
@@ -214,7 +244,9 @@ class SessionRepository:
             mark = quarantine_mark(self._store)
             page = self._store.search(prefix, limit=_SCAN_PAGE, offset=offset)
             # unreadable JSON the store just moved aside: its user is told, like for an invalid one
-            for path in quarantined_since(self._store, mark, (SESSION_NAMESPACE, user_id or "any"), any_user=True):
+            for path in quarantined_since(
+                self._store, mark, (SESSION_NAMESPACE, user_id or "any"), any_user=True
+            ):
                 self.notices.record(path.parent.name, "session", SESSION_RESET_NOTICE)
             for item in page:
                 if len(item.namespace) != 2:
@@ -295,6 +327,8 @@ class SessionRepository:
             except OSError as exc:
                 logger.error("%s (%s) could not be moved aside: %s", where, reason, exc)
                 return None
-            logger.warning("Stored session %s: %s; moved aside to %s; the thread starts fresh", where, reason, aside)
+            logger.warning(
+                "Stored session %s: %s; moved aside to %s; the thread starts fresh", where, reason, aside
+            )
             self.notices.record(user_id, "session", SESSION_RESET_NOTICE)
             return None

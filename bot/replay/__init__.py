@@ -1,0 +1,1 @@
+"""Replay recorded conversations through the current graph (`energy-advisor replay SUITE`)."""
