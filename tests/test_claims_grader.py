@@ -477,3 +477,13 @@ def test_an_assumption_the_reading_recorded_supports_its_number_and_only_that(tm
     stripped.write_text(json.dumps(data))
     result = grade(load_trace(stripped))
     assert result.verdict is Verdict.FAIL and any("'240'" in e.description for e in result.evidence)
+
+
+def test_a_saved_value_with_a_comma_in_it_is_one_item(data_dir: Path) -> None:
+    """'Saved: you're in Portland, OR.' — the write holds 'Portland, OR' (a real offline turn)."""
+    runtime = make_runtime(data_dir)
+    runtime.service.handle_turn("T1-P1", "thread-1", "When should I charge my EV?")
+    reply = runtime.service.handle_turn("T1-P1", "thread-1", "portland oregon")
+    assert "Portland, OR" in reply.text
+    result = grade(load_trace(runtime.service.traces.latest("T1-P1")))
+    assert result.verdict is Verdict.PASS, [e.description for e in result.evidence]

@@ -423,13 +423,21 @@ def _saves(
                 )
             )
             continue
-        for a, b, item in items:
+        def held(a: int, b: int, item: str) -> bool:
             inside = [n for n in numbers if a <= n.start < b]
-            if any(
+            return any(
                 _said(w.new if w.new is not None else w.old, w.path, item, inside)
                 or (w.new is None and _names_field(w.path, item))
                 for w in writes
-            ):
+            )
+
+        covered: set[int] = set()
+        for index in range(len(items) - 1):  # a value with a comma in it: "you're in Portland, OR"
+            (a, _, _), (_, b, _) = items[index], items[index + 1]
+            if not held(*items[index]) and held(a, b, answer[a:b]):
+                covered |= {index, index + 1}
+        for index, (a, b, item) in enumerate(items):
+            if index in covered or held(a, b, item):
                 continue
             out.append(
                 _item(

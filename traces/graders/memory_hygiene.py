@@ -11,12 +11,14 @@ without it, a deferred fact cannot be shown handled and fails."""
 
 from __future__ import annotations
 
+import difflib
 import functools
+import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from context_forge.core.trace import MemoryReadStep, MemoryWriteStep, StateChangeStep, TraceRun
+from context_forge.core.trace import MemoryReadStep, MemoryWriteStep, StateChangeStep, TraceRun, UserInputStep
 
 from config.clock import as_utc
 from config.files import EvalConfig
@@ -67,7 +69,7 @@ class MemoryHygieneGrader:
 
     def grade(self, trace: TraceRun) -> Grade:
         moment = as_utc(trace.started_at)
-        evidence = self._stale_sections(trace, moment) + self._missed_facts(trace)
+        evidence = self._stale_sections(trace, moment) + self._missed_facts(trace) + _ungrounded_places(trace)
         errors = sum(1 for item in evidence if item.severity is Severity.ERROR)
         warnings = sum(1 for item in evidence if item.severity is Severity.WARN)
         return make_grade(
@@ -210,6 +212,64 @@ class MemoryHygieneGrader:
                     )
                 )
         return evidence
+
+
+_PLACE_FIELDS = ("location.city", "location.zip_code")
+_WORDS = re.compile(r"[a-z0-9]+")
+
+
+def _ungrounded_places(trace: TraceRun) -> list[Evidence]:
+    """A turn that wrote a town or ZIP code the user did not say: the town must be in the user's
+    words (typos, initials like "SF" and a shared first four letters like "Philly" allowed) or
+    derive from a ZIP code they gave; a ZIP code must be in their words. Catches a question or a
+    non-answer geocoded into a place ("Are there rebates for heat pumps?" -> San Francisco)."""
+    if (trace.metadata or {}).get("kind") == "memorize":
+        return []
+    said = " ".join(step.content for step in trace.steps if isinstance(step, UserInputStep) and isinstance(step.content, str))
+    words = _WORDS.findall(said.lower())
+    evidence = []
+    for step in trace.steps:
+        if not isinstance(step, MemoryWriteStep) or step.operation == "delete":
+            continue
+        for change in step.changes or []:
+            if change.path not in _PLACE_FIELDS or not isinstance(change.new_value, str) or change.new_value == change.old_value:
+                continue
+            if _said_place(change.path, change.new_value, words):
+                continue
+            evidence.append(
+                Evidence(
+                    check_name="ungrounded_place",
+                    description=(
+                        f"{change.path} was set to {change.new_value!r}, which the user did not say "
+                        f"(their words: {said[:120]!r})"
+                    ),
+                    severity=Severity.ERROR,
+                    step_ids=[step.step_id],
+                    details={"field": change.path, "value": change.new_value, "user_words": said[:500]},
+                )
+            )
+    return evidence
+
+
+def _said_place(field: str, value: str, words: list[str]) -> bool:
+    if field == "location.zip_code":
+        return value in words
+    if any(re.fullmatch(r"\d{5}", word) for word in words):
+        return True  # a town derived from the ZIP code they gave
+    place = _WORDS.findall(value.lower())
+    if not place:
+        return True
+    initials = "".join(word[0] for word in place)
+    for start in range(len(words)):
+        chunk = " ".join(words[start : start + len(place)])
+        if difflib.SequenceMatcher(None, chunk, " ".join(place)).ratio() >= 0.8:
+            return True
+        word = words[start]
+        if len(place) > 1 and 2 <= len(word) <= 4 and (word == initials or word.startswith(initials)):
+            return True  # "sf", "la", "nyc"
+        if len(word) >= 4 and word[:4] == place[0][:4]:
+            return True  # "philly"
+    return False
 
 
 def _handled(trace: TraceRun) -> set[str]:
