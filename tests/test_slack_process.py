@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import httpx
@@ -99,8 +98,9 @@ def test_energy_advisor_slack_process_answers_and_stops_on_sigterm(tmp_path: Pat
             slack.wait_for_connection(timeout=120)
             slack.push("events_api", dm_payload("hello", "1700000100.000001"))
             slack.wait_for(lambda: [m for m in slack.answers() if m.get("state") != "streaming"], timeout=60)
-            process.send_signal(signal.SIGTERM)
-            output, _ = process.communicate(timeout=60)
+            with slack.pinging():  # its socket closes at once instead of after its 3 s read
+                process.send_signal(signal.SIGTERM)
+                output, _ = process.communicate(timeout=60)
         finally:
             if process.poll() is None:
                 process.kill()
@@ -110,20 +110,21 @@ def test_energy_advisor_slack_process_answers_and_stops_on_sigterm(tmp_path: Pat
     assert "ZIP code" in slack.answers()[0]["text"]  # a new user is onboarded
 
 
-class SlowService:
-    """The real conversation service, with a slow first turn (a slow model), to test stopping mid-turn."""
+class HeldService:
+    """The real conversation service, with a first turn held until the test releases it (a slow
+    model), to test stopping mid-turn."""
 
-    def __init__(self, service, delay: float) -> None:
+    def __init__(self, service) -> None:
         self._service = service
-        self._delay = delay
         self.started = threading.Event()
+        self.release = threading.Event()
 
     def __getattr__(self, name: str):
         return getattr(self._service, name)
 
     def handle_turn(self, *args, **kwargs):
         self.started.set()
-        time.sleep(self._delay)
+        assert self.release.wait(30)
         return self._service.handle_turn(*args, **kwargs)
 
 
@@ -140,11 +141,11 @@ def test_stop_lets_a_running_turn_finish(data_dir: Path) -> None:
             settings, config=app_config(), http=httpx.Client(), probe_ollama=False, knowledge=False
         )
         runtime.advisor.profiles.import_profile({**CONFIGURED_PROFILE, "user_id": f"{TEAM}-U1"})
-        slow = SlowService(runtime.service, delay=2.0)
+        held = HeldService(runtime.service)
         in_flight = InFlight()
         app = create_app(
             settings=settings,
-            service=slow,
+            service=held,
             seen=SeenEvents(None),
             eval_config=runtime.config.eval,
             in_flight=in_flight,
@@ -153,9 +154,15 @@ def test_stop_lets_a_running_turn_finish(data_dir: Path) -> None:
         bot.start()
         slack.wait_for_connection()
         slack.push("events_api", dm_payload("When should I charge my EV?", "1700000200.000001"))
-        assert slow.started.wait(20)
-        started = time.monotonic()
-        assert bot.stop(timeout=30)  # waited for the running turn
-        assert time.monotonic() - started >= 1.0
+        assert held.started.wait(20)
+        stopped: list[bool] = []
+        with slack.pinging():  # its socket closes at once instead of after its 3 s read
+            stopping = threading.Thread(target=lambda: stopped.append(bot.stop(timeout=30)))
+            stopping.start()
+            stopping.join(1.0)
+            assert stopping.is_alive() and not stopped  # still waiting for the running turn
+            held.release.set()
+            stopping.join(30)
+        assert stopped == [True]  # the turn finished within the stop's timeout
         assert [m["state"] for m in slack.answers()] == ["stopped"]  # its answer was still delivered
         runtime.close()

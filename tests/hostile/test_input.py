@@ -8,12 +8,14 @@ overwritten that was not asked for.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -58,34 +60,77 @@ def energy_advisor(
     )
 
 
+Command = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+@pytest.fixture
+def in_process(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Command:
+    """`energy-advisor ARGS` run by `main()` in this process, as `energy_advisor()` runs it in its own
+    (the environment on top of a closed Ollama port; exit code, stdout, stderr), for promises that
+    do not depend on what a fresh interpreter imports (a subprocess costs 1-5 s of CPU). The logging
+    set-up a command installs is put back after the test (tests/conftest.py: restored_logging)."""
+
+    def run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+        monkeypatch.setenv("OLLAMA_BASE_URL", closed_port_url())
+        for variable, value in env.items():
+            monkeypatch.setenv(variable, value)
+        capsys.readouterr()
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(["energy-advisor", *args], code, out, err)
+
+    return run
+
+
 # --- text that is not valid Unicode ------------------------------------------------------
 
 
-@pytest.mark.parametrize("stdin_errors", ["default", "strict"])
-def test_bytes_that_are_not_utf8_in_the_terminal_chat_are_answered_and_saved(
-    tmp_path: Path, stdin_errors: str
-) -> None:
-    """Hostile input: `printf 'hi \\xff\\n/quit\\n' | energy-advisor chat` (a byte that is not UTF-8),
-    with Python's default stdin error handler and with a strict one (PYTHONIOENCODING=utf-8:strict).
-    Promise: no crash (exit 0), the line is answered, and the session and trace are saved with the
-    bad byte as U+FFFD; library start-up chatter stays out of the conversation."""
-    env = {"DATA_DIR": str(tmp_path / "data"), "LOG_LEVEL": "INFO"}  # LOG_LEVEL as in .env.example
-    if stdin_errors == "strict":
-        env["PYTHONIOENCODING"] = "utf-8:strict"
-    done = energy_advisor("chat", "--user", "U1", cwd=tmp_path, env=env, stdin=b"hi \xff\n/quit\n")
-
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stderr and "surrogates not allowed" not in done.stderr
-    assert "advisor> " in done.stdout and "something went wrong" not in done.stdout
-    (session_file,) = (tmp_path / "data" / "memory" / "sessions" / "U1").glob("*.json")
+def assert_answered_and_saved_with_a_replacement(data: Path, stdout: str, stderr: str) -> None:
+    assert "Traceback" not in stderr and "surrogates not allowed" not in stderr
+    assert "advisor> " in stdout and "something went wrong" not in stdout
+    (session_file,) = (data / "memory" / "sessions" / "U1").glob("*.json")
     messages = json.loads(session_file.read_text(encoding="utf-8"))["value"]["messages"]
     assert [m["role"] for m in messages] == ["user", "assistant"]
     assert messages[0]["content"] == f"hi {REPLACEMENT}"
-    traces = sorted((tmp_path / "data" / "traces" / "U1").rglob("*.json"))
+    traces = sorted((data / "traces" / "U1").rglob("*.json"))
     assert traces and all(load_trace(path) for path in traces)  # U+FFFD is plain valid JSON
     assert any(REPLACEMENT in path.read_text(encoding="utf-8") for path in traces)
-    output = done.stdout + done.stderr
+    output = stdout + stderr
     assert not [word for word in LIBRARY_CHATTER if word in output], output
+
+
+def test_bytes_that_are_not_utf8_in_the_terminal_chat_are_answered_and_saved(tmp_path: Path) -> None:
+    """Hostile input: `printf 'hi \\xff\\n/quit\\n' | energy-advisor chat` (a byte that is not UTF-8),
+    with Python's default stdin error handler. Promise: no crash (exit 0), the line is answered, and
+    the session and trace are saved with the bad byte as U+FFFD; library start-up chatter (logged
+    while a fresh process imports them) stays out of the conversation."""
+    env = {"DATA_DIR": str(tmp_path / "data"), "LOG_LEVEL": "INFO"}  # LOG_LEVEL as in .env.example
+    done = energy_advisor("chat", "--user", "U1", cwd=tmp_path, env=env, stdin=b"hi \xff\n/quit\n")
+
+    assert done.returncode == 0, done.stderr
+    assert_answered_and_saved_with_a_replacement(tmp_path / "data", done.stdout, done.stderr)
+
+
+def test_bytes_that_are_not_utf8_with_strict_terminal_streams_are_answered_and_saved(
+    tmp_path: Path, in_process: Command
+) -> None:
+    """Hostile input: the same bytes with a strict stdin error handler (PYTHONIOENCODING=utf-8:strict:
+    standard streams that raise on what is not UTF-8, made here as that setting makes them, around
+    `energy-advisor chat` run in this process). Promise: no crash (exit 0), the line is answered, and
+    the session and trace are saved with the bad byte as U+FFFD; no library chatter."""
+    streams = {
+        name: io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="strict", write_through=True)
+        for name, data in (("stdin", b"hi \xff\n/quit\n"), ("stdout", b""), ("stderr", b""))
+    }
+    env = {"DATA_DIR": str(tmp_path / "data"), "LOG_LEVEL": "INFO"}
+    with pytest.MonkeyPatch.context() as terminal:  # put back before the output capture is
+        for name, stream in streams.items():
+            terminal.setattr(sys, name, stream)
+        done = in_process("chat", "--user", "U1", env=env)
+    stdout, stderr = (streams[name].buffer.getvalue().decode("utf-8") for name in ("stdout", "stderr"))
+
+    assert done.returncode == 0, stderr
+    assert_answered_and_saved_with_a_replacement(tmp_path / "data", stdout, stderr)
 
 
 def test_a_lone_surrogate_in_a_slack_dm_is_answered_and_saved(data_dir: Path) -> None:
@@ -136,11 +181,14 @@ def test_a_lone_surrogate_in_a_slack_dm_is_answered_and_saved(data_dir: Path) ->
 # --- MILVUS_URI, which pymilvus reads itself ---------------------------------------------
 
 
-def test_milvus_uri_with_a_file_path_still_works_and_says_to_rename_it(tmp_path: Path) -> None:
+def test_milvus_uri_with_a_file_path_still_works_and_says_to_rename_it(
+    tmp_path: Path, in_process: Command
+) -> None:
     """Hostile input: `MILVUS_URI=<folder>/kb.db` in the environment (the old name, which pymilvus
-    also reads at import and rejects unless it is a server URL). Promise: no crash: `ingest` builds
-    the knowledge base in that file; one line says to rename the variable; `doctor` reports the file
-    in use and the rename as a warning, and still says ready."""
+    also reads at import and rejects unless it is a server URL). Promise: no crash: `ingest` (in a
+    fresh process, where pymilvus is imported) builds the knowledge base in that file; one line says
+    to rename the variable; `doctor` reports the file in use and the rename as a warning, and still
+    says ready (`doctor` imports no pymilvus, so it runs in this process)."""
     kb = tmp_path / "kb.db"
     env = {"DATA_DIR": str(tmp_path / "data"), "MILVUS_URI": str(kb)}
     done = energy_advisor("ingest", cwd=tmp_path, env=env)
@@ -153,32 +201,41 @@ def test_milvus_uri_with_a_file_path_still_works_and_says_to_rename_it(tmp_path:
         "rename it to ENERGY_ADVISOR_MILVUS_URI."
     ]
 
-    doctor = energy_advisor("doctor", cwd=tmp_path, env=env)
+    doctor = in_process("doctor", env=env)
     assert doctor.returncode == 0, doctor.stderr
     assert f"ENERGY_ADVISOR_MILVUS_URI  not set (using {kb})" in doctor.stdout
     assert f"[WARN] knowledge base: using {kb}; MILVUS_URI is deprecated" in doctor.stdout
     assert "Result: ready." in doctor.stdout
 
 
-def test_the_new_milvus_setting_takes_a_file_path(tmp_path: Path) -> None:
+def test_the_new_milvus_setting_takes_a_file_path_and_ingest_output_has_no_library_chatter(
+    tmp_path: Path,
+) -> None:
     """Hostile input: a Milvus Lite file path as ENERGY_ADVISOR_MILVUS_URI (the name pymilvus does not
-    read). Promise: `ingest` builds the knowledge base in exactly that file, with no notice."""
+    read), with `LOG_LEVEL=INFO` (as `.env.example` sets it), and `energy-advisor ingest`. Promises:
+    `ingest` builds the knowledge base in exactly that file, with no notice; the output is the
+    command's own report, without faiss' "ModuleNotFoundError" lines or "MilvusLite server started"
+    (logged while a fresh process imports and starts them)."""
     kb = tmp_path / "elsewhere" / "kb.db"
-    done = energy_advisor(
-        "ingest", cwd=tmp_path, env={"DATA_DIR": str(tmp_path / "data"), "ENERGY_ADVISOR_MILVUS_URI": str(kb)}
-    )
+    env = {"DATA_DIR": str(tmp_path / "data"), "ENERGY_ADVISOR_MILVUS_URI": str(kb), "LOG_LEVEL": "INFO"}
+    done = energy_advisor("ingest", cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
     assert kb.exists() and not (tmp_path / "data" / "milvus.db").exists()
     assert "MILVUS_URI" not in done.stderr
+    output = done.stdout + done.stderr
+    assert "Knowledge base:" in output and "Retrieval:" in output
+    assert not [word for word in LIBRARY_CHATTER if word in output], output
 
 
 @pytest.mark.parametrize("variable", ["ENERGY_ADVISOR_MILVUS_URI", "MILVUS_URI"])
-def test_a_milvus_server_uri_is_accepted_and_reported(tmp_path: Path, variable: str) -> None:
+def test_a_milvus_server_uri_is_accepted_and_reported(
+    tmp_path: Path, variable: str, in_process: Command
+) -> None:
     """Hostile input: a Milvus server URI (http://localhost:19530) under the new and the old name.
     Promise: `doctor` does not crash and reports that URI as the knowledge base (no server is needed
     for this check); the old name comes with its rename warning."""
     uri = "http://localhost:19530"
-    done = energy_advisor("doctor", cwd=tmp_path, env={"DATA_DIR": str(tmp_path / "data"), variable: uri})
+    done = in_process("doctor", env={"DATA_DIR": str(tmp_path / "data"), variable: uri})
     assert done.returncode == 0, done.stderr
     if variable == "ENERGY_ADVISOR_MILVUS_URI":
         assert f"ENERGY_ADVISOR_MILVUS_URI  {uri}\n" in done.stdout
@@ -188,26 +245,42 @@ def test_a_milvus_server_uri_is_accepted_and_reported(tmp_path: Path, variable: 
     assert "Result: ready." in done.stdout
 
 
+UNUSABLE_MILVUS_URIS = [
+    ("./data/knowledge", "a Milvus Lite file must end in .db"),
+    ("localhost:19530", "a Milvus Lite file must end in .db"),
+    ("grpc://localhost:19530", "use http://, https:// or tcp:// for a Milvus server"),
+    ("http://:19530", "a Milvus server URI needs a host"),
+]
+
+
+def assert_a_clear_milvus_configuration_error(
+    done: subprocess.CompletedProcess[str], variable: str, value: str, problem: str
+) -> None:
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"Configuration error: environment / .env: {variable}={value!r}: ")
+    assert problem in done.stderr and "Traceback" not in done.stderr
+
+
 @pytest.mark.parametrize("variable", ["ENERGY_ADVISOR_MILVUS_URI", "MILVUS_URI"])
-@pytest.mark.parametrize(
-    ("value", "problem"),
-    [
-        ("./data/knowledge", "a Milvus Lite file must end in .db"),
-        ("localhost:19530", "a Milvus Lite file must end in .db"),
-        ("grpc://localhost:19530", "use http://, https:// or tcp:// for a Milvus server"),
-        ("http://:19530", "a Milvus server URI needs a host"),
-    ],
-)
+@pytest.mark.parametrize(("value", "problem"), UNUSABLE_MILVUS_URIS)
 def test_an_unusable_milvus_uri_is_a_clear_configuration_error(
-    tmp_path: Path, variable: str, value: str, problem: str
+    tmp_path: Path, variable: str, value: str, problem: str, in_process: Command
 ) -> None:
     """Hostile input: a Milvus setting that is neither a `.db` file nor a server URI. Promise: `doctor`
     does not say "ready" (every command would fail later): exit 2 with one line naming the variable,
     the value and what is allowed."""
-    done = energy_advisor("doctor", cwd=tmp_path, env={"DATA_DIR": str(tmp_path / "data"), variable: value})
-    assert done.returncode == 2
-    assert done.stderr.startswith(f"Configuration error: environment / .env: {variable}={value!r}: ")
-    assert problem in done.stderr and "Traceback" not in done.stderr
+    done = in_process("doctor", env={"DATA_DIR": str(tmp_path / "data"), variable: value})
+    assert_a_clear_milvus_configuration_error(done, variable, value, problem)
+
+
+def test_an_unusable_milvus_uri_stops_the_installed_command_with_exit_2(tmp_path: Path) -> None:
+    """The same, through the installed command in its own process (its exit status, its stderr), for
+    the old name with a value pymilvus itself would reject at import."""
+    value, problem = UNUSABLE_MILVUS_URIS[1]
+    done = energy_advisor(
+        "doctor", cwd=tmp_path, env={"DATA_DIR": str(tmp_path / "data"), "MILVUS_URI": value}
+    )
+    assert_a_clear_milvus_configuration_error(done, "MILVUS_URI", value, problem)
 
 
 def test_pymilvus_never_sees_the_old_name_from_a_dotenv(tmp_path: Path) -> None:
@@ -321,23 +394,10 @@ def test_samples_without_out_never_overwrites_the_tracked_samples(
     assert targets[-1] == tmp_path / "chosen"
 
 
-def test_ingest_output_has_no_library_chatter(tmp_path: Path) -> None:
-    """Hostile input: `LOG_LEVEL=INFO` (as `.env.example` sets it) and `energy-advisor ingest`.
-    Promise: the output is the command's own report, without faiss' "ModuleNotFoundError" lines or
-    "MilvusLite server started"."""
-    done = energy_advisor(
-        "ingest", cwd=tmp_path, env={"DATA_DIR": str(tmp_path / "data"), "LOG_LEVEL": "INFO"}
-    )
-    assert done.returncode == 0, done.stderr
-    output = done.stdout + done.stderr
-    assert "Knowledge base:" in output and "Retrieval:" in output
-    assert not [word for word in LIBRARY_CHATTER if word in output], output
-
-
-def test_unreachable_slack_is_one_clear_message(tmp_path: Path) -> None:
+def test_unreachable_slack_is_one_clear_message(tmp_path: Path, in_process: Command) -> None:
     """Hostile input: Slack tokens set but Slack unreachable (SLACK_API_URL on a closed port).
     Promise: `energy-advisor slack` exits 1 with one line naming the URL and the fix, said once:
-    no traceback, no library ERROR line repeating it."""
+    no traceback, no library ERROR line repeating it (its logging goes to the captured stderr)."""
     api_url = closed_port_url() + "/api/"
     env = {
         "DATA_DIR": str(tmp_path / "data"),
@@ -345,7 +405,7 @@ def test_unreachable_slack_is_one_clear_message(tmp_path: Path) -> None:
         "SLACK_APP_TOKEN": "xapp-1-hostile",
         "SLACK_API_URL": api_url,
     }
-    done = energy_advisor("slack", cwd=tmp_path, env=env)
+    done = in_process("slack", env=env)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert f"Could not reach Slack at {api_url} (" in done.stderr

@@ -17,6 +17,7 @@ import threading
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
@@ -136,7 +137,11 @@ class FakeSlack(LocalHTTPServer):
             return Response.json({"ok": False, "error": "invalid_auth"})
         handler = getattr(self, "_" + method.replace(".", "_"), None)
         # As Slack does, every answer to the bot token lists the token's scopes.
-        headers = {"X-OAuth-Scopes": ",".join(self.scopes)} if self.scopes is not None and method != "apps.connections.open" else None
+        headers = (
+            {"X-OAuth-Scopes": ",".join(self.scopes)}
+            if self.scopes is not None and method != "apps.connections.open"
+            else None
+        )
         return Response.json(handler(params) if handler else {"ok": True}, 200, headers)
 
     def _auth_test(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -308,6 +313,30 @@ class FakeSlack(LocalHTTPServer):
             self.sent_at[envelope_id] = time.monotonic()
         connection.send(json.dumps(envelope))
         return envelope_id
+
+    @contextlib.contextmanager
+    def pinging(self, interval: float = 0.05) -> Iterator[None]:
+        """Ping every connected app while the block runs, as Slack pings its clients: for a quick
+        stop. slack_sdk's client closes its socket only between two reads, and a read waits up to
+        3 s for data; a ping ends the read (its pong then waits for the close), so the close is
+        prompt. Nothing else changes: the client answers pings whether or not it is stopping."""
+        done = threading.Event()
+
+        def ping() -> None:
+            while not done.wait(interval):
+                with self._state:
+                    connections = list(self.connections)
+                for connection in connections:
+                    with contextlib.suppress(Exception):  # closing or closed: nothing to wake
+                        connection.ping()
+
+        thread = threading.Thread(target=ping, name="fake-slack-pings", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            done.set()
+            thread.join(timeout=5)
 
     def ask_to_reconnect(self) -> None:
         connection = self.wait_for_connection()
