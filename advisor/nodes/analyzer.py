@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from typing import Any
 
 from langchain.agents import create_agent
@@ -41,27 +42,39 @@ TOPIC_TOOLS = {
 }
 
 
-def build_analyzers(model: BaseChatModel, tools: list[BaseTool]) -> dict[str, Any]:
-    by_name = {tool.name: tool for tool in tools}
-    agents = {
-        topic: create_agent(
-            model,
-            [by_name[name] for name in names if name in by_name],
-            system_prompt=ANALYZER_SYSTEM,
-            name="analyzer",
-            context_schema=TurnContext,
-        )
-        for topic, names in TOPIC_TOOLS.items()
-    }
-    agents["general"] = create_agent(
-        model, tools, system_prompt=ANALYZER_SYSTEM, name="analyzer", context_schema=TurnContext
-    )
-    return agents
+class Analyzers:
+    """One ReAct agent per topic (its tools only), built the first time a turn needs it: building
+    all six up front was a third of building a runtime, and most runtimes use one or two."""
+
+    def __init__(self, model: BaseChatModel, tools: list[BaseTool]) -> None:
+        self._model = model
+        self._tools = tools
+        self._by_name = {tool.name: tool for tool in tools}
+        self._built: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def get(self, topic: str) -> Any:
+        topic = topic if topic in TOPIC_TOOLS else "general"
+        with self._lock:
+            if topic not in self._built:
+                tools = (
+                    [self._by_name[name] for name in TOPIC_TOOLS[topic] if name in self._by_name]
+                    if topic in TOPIC_TOOLS
+                    else self._tools
+                )
+                self._built[topic] = create_agent(
+                    self._model, tools, system_prompt=ANALYZER_SYSTEM, name="analyzer", context_schema=TurnContext
+                )
+            return self._built[topic]
 
 
-def make_analyzer(*, agents: dict[str, Any], recursion_limit: int, clock: Clock):
+def build_analyzers(model: BaseChatModel, tools: list[BaseTool]) -> Analyzers:
+    return Analyzers(model, tools)
+
+
+def make_analyzer(*, agents: Analyzers, recursion_limit: int, clock: Clock):
     def analyzer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
-        agent = agents.get(state.get("topic", "general"), agents["general"])
+        agent = agents.get(state.get("topic", "general"))
         context = TurnContext(user_id=state["user_id"], profile=state["user_profile"], now=clock())
         errors: list[dict[str, Any]] = []
         last: dict[str, Any] | None = None

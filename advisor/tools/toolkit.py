@@ -58,8 +58,25 @@ class TurnContext:
     now: datetime
 
 
+_SCHEMAS: dict[str, Any] = {}
+
+
+def _tool(**options: Any) -> Any:
+    """`@tool`, with each tool's argument schema built once per process: building it (pydantic over
+    `ToolRuntime`) was over half the time of building a runtime, and every runtime (each test, each
+    replayed case) builds the same tools over its own `DataSources`."""
+
+    def wrap(function: Any) -> BaseTool:
+        schema = _SCHEMAS.get(function.__name__)
+        made = tool(**options, args_schema=schema)(function) if schema is not None else tool(**options)(function)
+        _SCHEMAS.setdefault(function.__name__, made.args_schema)
+        return made
+
+    return wrap
+
+
 def build_tools(data: DataSources) -> list[BaseTool]:
-    @tool(return_direct=True)
+    @_tool(return_direct=True)
     def plan_ev_charging(
         runtime: ToolRuntime[TurnContext, Any],
         current_soc_pct: float = 30,
@@ -88,37 +105,37 @@ def build_tools(data: DataSources) -> list[BaseTool]:
             tonight=tonight,
         ).model_dump_json()
 
-    @tool(return_direct=True)
+    @_tool(return_direct=True)
     def compare_charging_costs(
         runtime: ToolRuntime[TurnContext, Any], kwh: float, ready_by_hour: int = 7, ready_by_day: str | None = None
     ) -> str:
         """Cost of charging kwh now vs in the cheapest hours before ready_by_hour (on ready_by_day)."""
         return compare_charging(data, runtime.context, kwh, ready_by_hour, ready_by_day).model_dump_json()
 
-    @tool(return_direct=True)
+    @_tool(return_direct=True)
     def get_tariff_prices(runtime: ToolRuntime[TurnContext, Any], day: str = "today") -> str:
         """The user's time-of-use periods and $/kWh prices for a day: today, tomorrow or a weekday
         ('saturday' = the next Saturday, today if it is Saturday)."""
         return tariff_prices(data, runtime.context, day).model_dump_json()
 
-    @tool(return_direct=True)
+    @_tool(return_direct=True)
     def get_weather_forecast(runtime: ToolRuntime[TurnContext, Any], hours: int = 24) -> str:
         """Hourly temperature and cloud cover at the user's home."""
         return weather_forecast(data, runtime.context, hours).model_dump_json()
 
-    @tool(return_direct=True)
+    @_tool(return_direct=True)
     def get_solar_forecast(
         runtime: ToolRuntime[TurnContext, Any], day: Literal["today", "tomorrow"] = "today"
     ) -> str:
         """Expected output of the user's solar panels for a day, and surplus hours."""
         return solar_forecast(data, runtime.context, day).model_dump_json()
 
-    @tool(return_direct=True)
+    @_tool(return_direct=True)
     def get_typical_solar_production(runtime: ToolRuntime[TurnContext, Any]) -> str:
         """Typical yearly and monthly output of the user's solar panels (PVWatts)."""
         return typical_solar(data, runtime.context).model_dump_json()
 
-    @tool(return_direct=True)
+    @_tool(return_direct=True)
     def compare_rate_plans(
         runtime: ToolRuntime[TurnContext, Any],
         house_kwh_per_month: float | None = None,
@@ -711,7 +728,7 @@ def typical_solar(data: DataSources, context: TurnContext) -> Observation:
 
 
 def _appliance_tool(data: DataSources) -> BaseTool:
-    @tool(return_direct=True)
+    @_tool(return_direct=True)
     def appliance_advice(
         runtime: ToolRuntime[TurnContext, Any],
         appliance: str,
