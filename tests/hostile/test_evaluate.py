@@ -286,14 +286,16 @@ def test_four_times_the_steps_load_in_about_four_times_the_time(tmp_path: Path) 
 def test_a_hundred_thousand_steps_load(tmp_path: Path) -> None:
     """Hostile file: a 100 000-step trace (ContextForge's quadratic check took over 13 minutes on a
     sample-sized one). Promise: it loads, every step kept, in time proportional to its size: under
-    30x the time of a 10 000-step trace (linear is ~10x, quadratic ~100x; never an absolute time)."""
+    40x the time of a 10 000-step trace (linear is ~10x, quadratic ~100x; never an absolute time).
+    30x failed once on a machine running two other test jobs (36x: 67 MB of JSON under memory
+    pressure), so the bound sits between the two regimes rather than near linear."""
     small, big = steps_trace(tmp_path / "10k.json", 10_000), steps_trace(tmp_path / "100k.json", 100_000)
     trace = load_trace(big)
     assert len(trace.steps) == 100_000 and trace.steps[-1].step_id == "step-99999"
     del trace
     (ten,) = fastest_loads(small, rounds=5)
     (hundred,) = fastest_loads(big, rounds=1)
-    assert hundred / ten < 30, (ten, hundred)
+    assert hundred / ten < 40, (ten, hundred)
 
 
 # --- what loading still guarantees --------------------------------------------------------------
