@@ -94,7 +94,9 @@ def build_advisor(
     graph.add_node("load_session", make_load_session(sessions))
     if understander is None:
         understander = (
-            ModelUnderstander(models.understanding) if models.understanding is not None else RuleUnderstander()
+            ModelUnderstander(models.understanding)
+            if models.understanding is not None
+            else RuleUnderstander()
         )
     graph.add_node("intake", make_intake(config.agents.memorizer, understander))
     graph.add_node(

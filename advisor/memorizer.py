@@ -185,7 +185,9 @@ class Memorizer:
         unreadable = [error for error in errors if error["type"] == "unreadable_output"]
         if unreadable:
             if (trace := current_trace()) is not None:
-                trace.error(node="memorizer.extract", kind="unreadable_output", message=unreadable[0]["message"])
+                trace.error(
+                    node="memorizer.extract", kind="unreadable_output", message=unreadable[0]["message"]
+                )
             raise MemorizeOutputError(f"the memorizer's reply did not validate: {unreadable[0]['message']}")
         return {"extracted_facts": facts, "errors": errors}
 

@@ -135,7 +135,9 @@ class TurnProgress:
         if not documents:
             return
         sources = tuple(
-            Source(url=_document_url(doc), text=_document_title(doc)) for doc in documents[:4] if _document_url(doc)
+            Source(url=_document_url(doc), text=_document_title(doc))
+            for doc in documents[:4]
+            if _document_url(doc)
         )
         names = ", ".join(_document_title(doc) for doc in documents[:4])
         self._emit(

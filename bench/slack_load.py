@@ -63,7 +63,11 @@ def main() -> None:
     parser.add_argument("--dms", type=int, default=10)
     parser.add_argument("--rate", type=float, default=25.0, help="DMs sent per second")
     parser.add_argument(
-        "--slow-model", type=float, default=None, metavar="SECONDS", help="use a model this slow (default: offline)"
+        "--slow-model",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="use a model this slow (default: offline)",
     )
     args = parser.parse_args()
     with contextlib.ExitStack() as stack:
@@ -89,7 +93,10 @@ def run(args: argparse.Namespace, ollama: FakeOllama | None) -> None:
         root = Path(folder)
         config = root / "config"
         config.mkdir()
-        roles = "".join(f"{role}: {{provider: {provider}}}\n" for role in ("understanding", "analyzer", "recommend", "memorizer"))
+        roles = "".join(
+            f"{role}: {{provider: {provider}}}\n"
+            for role in ("understanding", "analyzer", "recommend", "memorizer")
+        )
         (config / "agents.yaml").write_text(roles + "embeddings: {provider: none}\n")
         (config / "tools.yaml").write_text("mode: mock\n")
         (config / "eval.yaml").write_text("")
@@ -183,7 +190,9 @@ def run(args: argparse.Namespace, ollama: FakeOllama | None) -> None:
             lost = sum(1 for ts in sent if ts not in per_thread)
             duplicated = sum(count - 1 for ts, count in per_thread.items() if ts in sent and count > 1)
             wrong_thread = sum(count for ts, count in per_thread.items() if ts not in sent)
-    model = "offline provider" if ollama is None else f"a model answering after {args.slow_model:g} s, streamed"
+    model = (
+        "offline provider" if ollama is None else f"a model answering after {args.slow_model:g} s, streamed"
+    )
     print(
         f"slack load: {args.users} users x {args.dms} DMs = {total} DMs at {args.rate:g}/s, bot in its own process ({model}, mock data)"
     )
@@ -213,7 +222,14 @@ def finished(slack: FakeSlack) -> list[dict]:
             continue
         ended = answer["at"]
         if answer["streamed"]:
-            ended = next((at for ts, at in stops.items() if slack.streams.get(ts) and slack.streams[ts].thread_ts == answer["thread_ts"]), ended)
+            ended = next(
+                (
+                    at
+                    for ts, at in stops.items()
+                    if slack.streams.get(ts) and slack.streams[ts].thread_ts == answer["thread_ts"]
+                ),
+                ended,
+            )
         done.append({**answer, "done_at": ended})
     return done
 
@@ -224,7 +240,9 @@ def first_text(slack: FakeSlack) -> dict[str, float]:
     seen: dict[str, float] = {}
     for api_call in slack.calls:
         chunks = api_call.params.get("chunks") or []
-        has_text = any(c.get("type") == "markdown_text" and c.get("text") for c in chunks) or api_call.params.get("markdown_text")
+        has_text = any(
+            c.get("type") == "markdown_text" and c.get("text") for c in chunks
+        ) or api_call.params.get("markdown_text")
         if api_call.method in ("chat.appendStream", "chat.stopStream") and has_text:
             thread = by_stream.get(str(api_call.params.get("ts")))
         elif (api_call.method == "chat.startStream" and has_text) or api_call.method == "chat.postMessage":

@@ -99,7 +99,9 @@ def build(folder: Path) -> tuple[ConversationService, list[ScriptedModel]]:
 
 
 STATEMENT = "We're a family of four and I work from home now."
-MIXED = "We're with PG&E on EV2-A and I drive a Tesla Model 3. When should I charge tonight to be ready by 7am?"
+MIXED = (
+    "We're with PG&E on EV2-A and I drive a Tesla Model 3. When should I charge tonight to be ready by 7am?"
+)
 
 
 def count_session_writes(service: ConversationService) -> list[int]:
@@ -120,7 +122,9 @@ def measure(
     service: ConversationService, models: list[ScriptedModel], text: str, rounds: int
 ) -> dict[str, Any]:
     timings, calls, tokens, writes = [], [], [], []
-    counter = count_session_writes(service) if not hasattr(service, "_bench_writes") else service._bench_writes
+    counter = (
+        count_session_writes(service) if not hasattr(service, "_bench_writes") else service._bench_writes
+    )
     service._bench_writes = counter  # type: ignore[attr-defined]
     for index in range(rounds):
         before = [len(model.calls) for model in models]

@@ -139,12 +139,16 @@ def model_reader(model: str, url: str) -> Callable[[str, ReadingContext], Unders
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--provider", choices=["offline", "ollama"], default="offline")
     parser.add_argument("--model", default="llama3.1:8b")
     parser.add_argument("--url", default="http://localhost:11434")
     parser.add_argument("--misses", action="store_true", help="list every miss")
-    parser.add_argument("--corpus", type=Path, default=CORPUS, help="a labelled JSONL file (default: the main corpus)")
+    parser.add_argument(
+        "--corpus", type=Path, default=CORPUS, help="a labelled JSONL file (default: the main corpus)"
+    )
     args = parser.parse_args()
     if args.provider == "offline":
         rules = RuleUnderstander()

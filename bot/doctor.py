@@ -229,7 +229,11 @@ def check_slack(settings: Settings, http: httpx.Client) -> Check:
                 "the app; until then what needs them fails (e.g. assistant:write: status, prompts and titles)."
             ),
         )
-    return Check(name="slack", status=Status.OK, detail=f"Slack tokens set; {works}, with every scope the manifest asks for")
+    return Check(
+        name="slack",
+        status=Status.OK,
+        detail=f"Slack tokens set; {works}, with every scope the manifest asks for",
+    )
 
 
 MANIFEST = Path(__file__).resolve().parent.parent / "slack-manifest.yaml"
@@ -279,7 +283,9 @@ def check_api_keys(settings: Settings, config: AppConfig) -> list[Check]:
 DATA_API_PROBE_SECONDS = 2.0
 
 
-def check_data_api_reach(config: AppConfig, http: httpx.Client, *, timeout: float = DATA_API_PROBE_SECONDS) -> Check:
+def check_data_api_reach(
+    config: AppConfig, http: httpx.Client, *, timeout: float = DATA_API_PROBE_SECONDS
+) -> Check:
     """Can the data APIs' hosts be reached at all? Probed together, each for at most `timeout`
     seconds; any HTTP answer (even 404 or 401: no key is sent) counts as reachable. Without them live
     questions fall back (cached data, the built-in tariff catalog, no weather or solar), and each

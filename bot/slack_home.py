@@ -528,7 +528,9 @@ def place_edit(field: str, value: Any) -> tuple[list[tuple[str, Any]], list[str]
     (forecasts, solar and off-peak hours would be for the wrong place)."""
     if field == "location.zip_code":
         extra, place = derived_place([(field, value)])
-        return ([(field, value), *extra], []) if place is not None else ([(field, value)], list(PLACE_DERIVED))
+        return (
+            ([(field, value), *extra], []) if place is not None else ([(field, value)], list(PLACE_DERIVED))
+        )
     if field == "location.city":
         return [(field, value)], ["location.zip_code", "location.lat", "location.lon", "location.timezone"]
     return [(field, value)], []

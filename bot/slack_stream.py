@@ -116,7 +116,9 @@ class SlackAnswerStream:
                     self._stream = None  # the next call starts a new streamed message in the thread
                     payload = ([MarkdownTextChunk(text=text)] if text else []) + self._open_steps()
                     continue
-                self._unavailable("chat.appendStream" if self._stream and self._stream.ts else "chat.startStream", error)
+                self._unavailable(
+                    "chat.appendStream" if self._stream and self._stream.ts else "chat.startStream", error
+                )
                 self._pending = text + self._pending
                 return
             self.delivered += text

@@ -21,7 +21,9 @@ MIN_SECRET_LENGTH = 6  # shorter values would redact ordinary words
 
 _SLACK_TOKENS = re.compile(r"\b(xox[abposre]|xapp)-[A-Za-z0-9-]{6,}", re.IGNORECASE)
 _BEARER = re.compile(r"\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE)
-_NAMES = r"(?:api|access|auth|client|private|secret|session|refresh)?[ _-]?(?:key|token|secret|password|passwd)"
+_NAMES = (
+    r"(?:api|access|auth|client|private|secret|session|refresh)?[ _-]?(?:key|token|secret|password|passwd)"
+)
 # `name=value` (a query string): whatever the value is; `name: value`, `"name": "value"`: a value
 # of 8 or more characters ("rate key: peak" stays readable).
 _PAIRS = re.compile(
@@ -30,9 +32,7 @@ _PAIRS = re.compile(
 )
 # `name value` (a space only): only a value shaped like a credential — 12 or more key characters
 # with a digit — so "the key is missing" stays readable.
-_LOOSE = re.compile(
-    rf"(\b{_NAMES}\b\s+)(?=[A-Za-z0-9_+/=.-]*\d)([A-Za-z0-9_+/=.-]{{12,}})", re.IGNORECASE
-)
+_LOOSE = re.compile(rf"(\b{_NAMES}\b\s+)(?=[A-Za-z0-9_+/=.-]*\d)([A-Za-z0-9_+/=.-]{{12,}})", re.IGNORECASE)
 
 _known: set[str] = set()
 _known_lock = threading.Lock()

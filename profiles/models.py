@@ -132,7 +132,9 @@ def merge_notes(notes: list[ProfileNote], limit: int = NOTES_LIMIT) -> list[Prof
         content = "…" + content[-(NOTE_MAX_CHARS - 1) :]
     # The turns of the newest merged note's session stay known, so the memorizer never
     # summarizes them twice; other sessions' notes are older than their threads' kept messages.
-    turns = sorted({turn for note in old if note.source_session == newest.source_session for turn in note.source_turns})
+    turns = sorted(
+        {turn for note in old if note.source_session == newest.source_session for turn in note.source_turns}
+    )
     merged = ProfileNote(
         content=content,
         source_session=newest.source_session,

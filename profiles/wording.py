@@ -109,14 +109,22 @@ def statement(field: str, value: Any) -> str:
     if field == "equipment.heating_type":
         return f"you heat with {_CHOICES.get(str(value), value)}"
     if field == "equipment.cooling_type":
-        return "you have no air conditioning" if value == "none" else f"you cool with {_CHOICES.get(str(value), value)}"
+        return (
+            "you have no air conditioning"
+            if value == "none"
+            else f"you cool with {_CHOICES.get(str(value), value)}"
+        )
     if field == "household.work_schedule":
         return _SCHEDULES.get(str(value), f"your work schedule is {value}")
     if field == "household.occupants":
         return "you live alone" if value == 1 else f"there are {number(value)} people in your home"
     if field == "household.typical_usage_pattern":
         usage = _CHOICES.get(str(value), value)
-        return f"you use the most energy in the {usage}" if value != "constant" else "your energy use is about the same all day"
+        return (
+            f"you use the most energy in the {usage}"
+            if value != "constant"
+            else "your energy use is about the same all day"
+        )
     if field.startswith("preferences."):
         return f"{NOUNS[field].replace('how much ', '').replace(' matters to you', '')} is a {value} priority for you"
     return f"{NOUNS.get(field, name)} is {value}"
@@ -201,7 +209,11 @@ def shown_value(field: str, value: Any, unit: str | None = None) -> str:
     unit = unit or UNITS.get(field)
     if field == "household.occupants":
         return number(value)
-    if field == "location.flat_rate_usd_per_kwh" and isinstance(value, int | float) and not isinstance(value, bool):
+    if (
+        field == "location.flat_rate_usd_per_kwh"
+        and isinstance(value, int | float)
+        and not isinstance(value, bool)
+    ):
         return f"{number(round(float(value) * 100, 2))}¢ per kWh"
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -213,7 +225,7 @@ def shown_value(field: str, value: Any, unit: str | None = None) -> str:
 def describe_refused(
     field: str, value: Any, reason: str, unit: str | None = None, said: str | None = None
 ) -> str:
-    """"I can't save -5 kWh as your home battery's size: it must be more than 0 kWh." (`said`, the
+    """ "I can't save -5 kWh as your home battery's size: it must be more than 0 kWh." (`said`, the
     user's own words such as "-40 amps", wins over a converted value)."""
     shown = said if said else shown_value(field, value, unit)
     return f"I can't save {shown} as {NOUNS.get(field, field)}: {reason}."
@@ -260,7 +272,9 @@ def plain_reason(field: str, value: Any) -> str:
         return f"it must be between {number(low)} and {number(high)}{suffix}"
     parts = []
     if low is not None:
-        parts.append(f"more than {number(low)}{suffix}" if not low_inclusive else f"at least {number(low)}{suffix}")
+        parts.append(
+            f"more than {number(low)}{suffix}" if not low_inclusive else f"at least {number(low)}{suffix}"
+        )
     if high is not None:
         parts.append(f"at most {number(high)}{suffix}")
     return f"it must be {' and '.join(parts)}" if parts else "that value does not fit"

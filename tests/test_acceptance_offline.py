@@ -106,7 +106,9 @@ def test_work_from_home_then_bye_updates_the_profile_with_its_source(data_dir: P
     assert bye.intent == "goodbye" and bye.memorized
     assert bye.text == "Bye! Thanks for chatting."  # the memorizer never re-applies the turn's fact
     history = service.profiles.get("T1-U1").history
-    assert [(entry.field, entry.source.kind) for entry in history] == [("household.work_schedule", "user_statement")]
+    assert [(entry.field, entry.source.kind) for entry in history] == [
+        ("household.work_schedule", "user_statement")
+    ]
     session = service.sessions.get("T1-U1", "thread-1")
     assert session.memorized_through_turn == 2 and session.status == "ended"
 

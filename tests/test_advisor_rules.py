@@ -98,7 +98,9 @@ def test_pending_slot_reads_the_next_message_as_an_answer_unless_the_user_moves_
     assert answer.slot_answer.status == "answered"
     assert [(f.field, f.value) for f in answer.facts] == [("location.zip_code", "94102")]
     moved_on = run_intake("How do heat pumps work?", pending_slot="location")
-    assert moved_on["intent"] == "knowledge" and moved_on["understanding"].slot_answer.status == "not_answered"
+    assert (
+        moved_on["intent"] == "knowledge" and moved_on["understanding"].slot_answer.status == "not_answered"
+    )
 
 
 # --- recall / onboarding ----------------------------------------------------------------------

@@ -62,7 +62,6 @@ def tou_tariff(prices: dict[str, float], hours: dict[int, str]) -> Tariff:
     )
 
 
-
 PEAK_4_TO_9 = tou_tariff({"off_peak": 0.25, "peak": 0.50}, {h: "peak" for h in range(16, 21)})
 ROW = Appliance(  # 2 kWh over one hour: dollars are easy to check by hand
     key="test",
@@ -138,7 +137,9 @@ def test_a_dryer_at_6pm_on_a_weekday_on_ev2a_says_wait() -> None:
     assert verdict.verdict == "wait" and verdict.start > WEDNESDAY_6PM
     assert verdict.cost_then_usd < verdict.cost_now_usd
     assert verdict.saving_usd == pytest.approx(verdict.cost_now_usd - verdict.cost_then_usd)
-    assert verdict.saving_usd >= MIN_SAVING_USD and verdict.saving_usd >= MIN_SAVING_SHARE * verdict.cost_now_usd
+    assert (
+        verdict.saving_usd >= MIN_SAVING_USD and verdict.saving_usd >= MIN_SAVING_SHARE * verdict.cost_now_usd
+    )
     run = hourly_prices(tariff, verdict.start, 2, LA)
     assert all(slot.period != "peak" for slot in run if slot.start < verdict.end)
     # cheapest overnight, but a dryer is not run while people sleep: the skipped start is named
@@ -162,7 +163,9 @@ def test_a_run_that_straddles_the_peak_is_priced_by_the_minute() -> None:
 
 
 def test_a_flat_price_says_run_it_whenever_with_the_cost_per_load() -> None:
-    flat = flat_tariff(0.31, utility="Eversource", name="flat", source="you", as_of=date(2026, 1, 1), illustrative=False)
+    flat = flat_tariff(
+        0.31, utility="Eversource", name="flat", source="you", as_of=date(2026, 1, 1), illustrative=False
+    )
     verdict = appliance_verdict(APPLIANCES["dryer"], flat, WEDNESDAY_6PM, LA)
     assert verdict.verdict == "run_now" and verdict.flat and verdict.start == WEDNESDAY_6PM
     assert verdict.cost_now_usd == round(2.15 * 0.31, 2) and verdict.saving_usd == 0  # shown to the cent
@@ -177,7 +180,9 @@ def test_a_small_saving_is_not_worth_waiting_for() -> None:
 
 def test_the_deadline_is_respected() -> None:
     dishwasher = APPLIANCES["dishwasher"]  # a 2-hour cycle
-    by_10pm = appliance_verdict(ROW.model_copy(update={"duration_h": 2.0}), PEAK_4_TO_9, WEDNESDAY_6PM, LA, deadline=local(21, 22))
+    by_10pm = appliance_verdict(
+        ROW.model_copy(update={"duration_h": 2.0}), PEAK_4_TO_9, WEDNESDAY_6PM, LA, deadline=local(21, 22)
+    )
     assert by_10pm.verdict == "wait" and by_10pm.start == local(21, 20) and by_10pm.end == local(21, 22)
     too_soon = appliance_verdict(dishwasher, PEAK_4_TO_9, WEDNESDAY_6PM, LA, deadline=local(21, 19))
     assert too_soon.verdict == "run_now" and not too_soon.fits_deadline and too_soon.start == WEDNESDAY_6PM
@@ -186,7 +191,9 @@ def test_the_deadline_is_respected() -> None:
 
 
 def test_dryers_are_not_scheduled_while_people_sleep_but_dishwashers_are() -> None:
-    night_only = tou_tariff({"off_peak": 0.20, "peak": 0.50}, {h: "peak" for h in range(5, 24)})  # cheap 00-05
+    night_only = tou_tariff(
+        {"off_peak": 0.20, "peak": 0.50}, {h: "peak" for h in range(5, 24)}
+    )  # cheap 00-05
     dryer = appliance_verdict(APPLIANCES["dryer"], night_only, WEDNESDAY_6PM, LA)
     dishwasher = appliance_verdict(APPLIANCES["dishwasher"], night_only, WEDNESDAY_6PM, LA)
     assert dishwasher.verdict == "wait" and dishwasher.start == local(22, 0)
@@ -239,9 +246,14 @@ def context(**location) -> TurnContext:
 
 
 def test_the_tool_says_the_verdict_first_with_costs_periods_source_and_tariff_label() -> None:
-    observation = advise_appliance(sources(), context(utility_provider="PG&E", rate_schedule="EV2-A"), "dryer")
+    observation = advise_appliance(
+        sources(), context(utility_provider="PG&E", rate_schedule="EV2-A"), "dryer"
+    )
     assert observation.ok and observation.tool == "appliance_advice"
-    assert re.match(r"Wait until \d\d:\d\d tomorrow — your dryer costs about \$\d+\.\d\d for a load then ", observation.summary)
+    assert re.match(
+        r"Wait until \d\d:\d\d tomorrow — your dryer costs about \$\d+\.\d\d for a load then ",
+        observation.summary,
+    )
     assert "instead of $" in observation.summary and "now (" in observation.summary
     assert "NFPA" in observation.summary  # why the cheaper night start was left out
     assert "ENERGY STAR" in observation.assumptions[0] and "energystar.gov" in observation.assumptions[0]
@@ -251,11 +263,17 @@ def test_the_tool_says_the_verdict_first_with_costs_periods_source_and_tariff_la
 
 
 def test_the_tool_with_a_flat_price_and_with_an_appliance_it_has_no_figure_for() -> None:
-    flat = advise_appliance(sources(), context(utility_provider="Eversource", flat_rate_usd_per_kwh=0.31), "dryer")
+    flat = advise_appliance(
+        sources(), context(utility_provider="Eversource", flat_rate_usd_per_kwh=0.31), "dryer"
+    )
     assert flat.summary.startswith("Run it whenever suits you — every hour costs the same ($0.31/kWh)")
     assert "$0.67 for a load" in flat.summary  # 2.15 kWh x $0.31
-    unknown = advise_appliance(sources(), context(utility_provider="PG&E", rate_schedule="EV2-A"), "water heater")
-    assert unknown.ok and unknown.summary.startswith("I don't have a sourced typical energy figure for a water heater")
+    unknown = advise_appliance(
+        sources(), context(utility_provider="PG&E", rate_schedule="EV2-A"), "water heater"
+    )
+    assert unknown.ok and unknown.summary.startswith(
+        "I don't have a sourced typical energy figure for a water heater"
+    )
     assert "cheapest hours in the next 24 h" in unknown.summary
 
 
@@ -293,7 +311,9 @@ def analyzer_call(text: str, available: list[str]) -> tuple[str, dict]:
 @pytest.mark.parametrize(("text", "appliance"), QUESTIONS.items())
 def test_appliance_questions_reach_the_tool_offline(text: str, appliance: str) -> None:
     reading = understand(text)
-    assert reading.intent == "live_data" and reading.topic == "rates" and reading.params.appliance == appliance
+    assert (
+        reading.intent == "live_data" and reading.topic == "rates" and reading.params.appliance == appliance
+    )
     assert analyzer_call(text, ALL_TOOLS) == ("appliance_advice", {"appliance": appliance})
     assert choose_tool(text, ALL_TOOLS) == ("appliance_advice", {"appliance": appliance})
 
@@ -304,7 +324,9 @@ def test_a_deadline_goes_to_the_appliance_not_to_a_charging_plan() -> None:
         {"appliance": "dishwasher", "ready_by_hour": 22},
     )
     assert analyzer_call("can the dryer wait until tomorrow morning?", ALL_TOOLS)[0] == "appliance_advice"
-    assert analyzer_call("I need the laundry done by tomorrow morning, when should I start it?", ALL_TOOLS) == (
+    assert analyzer_call(
+        "I need the laundry done by tomorrow morning, when should I start it?", ALL_TOOLS
+    ) == (
         "appliance_advice",
         {"appliance": "laundry", "ready_by_hour": 7, "day": "tomorrow"},
     )
@@ -322,8 +344,6 @@ NOW = WEDNESDAY_6PM.astimezone(timezone.utc)
 PROFILE = "My ZIP is 94102 and I'm on PG&E's EV2-A plan. I drive a Tesla Model 3 with a 57.5 kWh battery."
 
 
-
-
 def test_the_rates_and_home_analyzers_offer_the_appliance_tool() -> None:
     assert "appliance_advice" in analyzer_node.TOPIC_TOOLS["rates"]
     assert "appliance_advice" in analyzer_node.TOPIC_TOOLS["home"]
@@ -334,7 +354,9 @@ def test_a_turn_through_the_graph_gets_a_verdict_not_a_charging_plan(data_dir: P
     service.handle_turn("T1-A", "t", PROFILE)
     reply = service.handle_turn("T1-A", "t", "is it worth running the dryer now?")
     assert reply.intent == "live_data" and reply.asked_for is None
-    assert re.match(r"(Wait until \d\d:\d\d( tomorrow)?|Run it now) — your dryer costs about \$\d", reply.text), reply.text
+    assert re.match(
+        r"(Wait until \d\d:\d\d( tomorrow)?|Run it now) — your dryer costs about \$\d", reply.text
+    ), reply.text
     assert "a load" in reply.text and "ENERGY STAR" in reply.text
     assert "charg" not in reply.text.lower() and "Needs " not in reply.text  # no EV plan
     assert "per kWh. Now (" not in reply.text  # not the bare price table
@@ -346,7 +368,11 @@ def test_three_laundry_questions_get_three_different_answers(data_dir: Path) -> 
     replies = [
         service.handle_turn("T1-B", f"t{n}", text).text
         for n, text in enumerate(
-            ["is it worth running the dryer now?", "should I run the washer now?", "should I do laundry now or later"]
+            [
+                "is it worth running the dryer now?",
+                "should I run the washer now?",
+                "should I do laundry now or later",
+            ]
         )
     ]
     assert len(set(replies)) == 3, replies
@@ -354,19 +380,26 @@ def test_three_laundry_questions_get_three_different_answers(data_dir: Path) -> 
 
 
 def test_over_ollama_the_model_is_offered_the_appliance_tool_and_its_verdict_reaches_the_answer(
-    data_dir: Path
+    data_dir: Path,
 ) -> None:
     with FakeOllama(["llama3.1:8b"]) as server:
         server.script = [call("appliance_advice", appliance="dryer"), say("Wait until 06:00 tomorrow.")]
-        runtime = make_runtime(data_dir, ollama_url=server.url, config=app_config(provider="ollama"), clock=lambda: NOW)
+        runtime = make_runtime(
+            data_dir, ollama_url=server.url, config=app_config(provider="ollama"), clock=lambda: NOW
+        )
         runtime.advisor.profiles.import_profile(CONFIGURED_PROFILE)
         reply = runtime.service.handle_turn("T1-U1", "t", "is it worth running the dryer now?")
     assert reply.text == "Wait until 06:00 tomorrow." and reply.topic == "rates"
     analyzer, recommend = server.chat_requests
     assert "appliance_advice" in [tool["function"]["name"] for tool in analyzer["tools"]]
-    assert "appliance=dryer" in analyzer["messages"][-1]["content"]  # the understanding's appliance, as an argument
+    assert (
+        "appliance=dryer" in analyzer["messages"][-1]["content"]
+    )  # the understanding's appliance, as an argument
     prompt = recommend["messages"][-1]["content"]
-    assert "FACTS (appliance_advice;" in prompt and "Wait until 06:00 tomorrow — your dryer costs about $" in prompt
+    assert (
+        "FACTS (appliance_advice;" in prompt
+        and "Wait until 06:00 tomorrow — your dryer costs about $" in prompt
+    )
     assert "ENERGY STAR" in prompt
 
 

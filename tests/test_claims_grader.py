@@ -464,7 +464,9 @@ def test_linear_in_the_trace() -> None:
 def test_an_assumption_the_reading_recorded_supports_its_number_and_only_that(tmp_path: Path) -> None:
     """'32 amps' saved as 7.68 kW "assuming 32 A at 240 V": 240 comes from the reading's recorded
     assumption (stated_facts), so the turn passes; the same turn without it fails on '240'."""
-    source = Path(__file__).parent.parent / "traces" / "replay-suite" / "working-memory-remember-that" / "traces"
+    source = (
+        Path(__file__).parent.parent / "traces" / "replay-suite" / "working-memory-remember-that" / "traces"
+    )
     path = source / "01-turn.json"
     assert grade(load_trace(path)).verdict is Verdict.PASS
     data = json.loads(path.read_text())

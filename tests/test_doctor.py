@@ -63,7 +63,9 @@ def test_fresh_machine_names_exactly_what_is_missing_and_how_to_fix_it(
 
 def test_ollama_with_all_models_is_ok(tmp_path: Path, http: httpx.Client) -> None:
     with FakeOllama(["llama3.1:8b", "nomic-embed-text:latest"]) as ollama:
-        report = run_doctor(make_settings(tmp_path, ollama_base_url=ollama.url), http=http, probe_data_apis=False)
+        report = run_doctor(
+            make_settings(tmp_path, ollama_base_url=ollama.url), http=http, probe_data_apis=False
+        )
     ollama_check = next(check for check in report.checks if check.name == "ollama")
     assert ollama_check.status is Status.OK
     assert ollama_check.detail == f"Ollama answers at {ollama.url} with llama3.1:8b, nomic-embed-text"
@@ -72,7 +74,9 @@ def test_ollama_with_all_models_is_ok(tmp_path: Path, http: httpx.Client) -> Non
 
 def test_ollama_missing_a_model_names_the_pull_command(tmp_path: Path, http: httpx.Client) -> None:
     with FakeOllama(["llama3.1:8b"]) as ollama:
-        report = run_doctor(make_settings(tmp_path, ollama_base_url=ollama.url), http=http, probe_data_apis=False)
+        report = run_doctor(
+            make_settings(tmp_path, ollama_base_url=ollama.url), http=http, probe_data_apis=False
+        )
     check = next(check for check in report.checks if check.name == "ollama")
     assert check.status is Status.WARN
     assert check.detail.endswith("lacks nomic-embed-text")
@@ -89,7 +93,9 @@ def test_ollama_not_needed_when_every_role_is_offline(tmp_path: Path, http: http
     (config_dir / "tools.yaml").write_text("mode: mock\n")
     (config_dir / "eval.yaml").write_text("")
     report = run_doctor(
-        make_settings(tmp_path, config_dir=config_dir, ollama_base_url=closed_port_url()), http=http, probe_data_apis=False
+        make_settings(tmp_path, config_dir=config_dir, ollama_base_url=closed_port_url()),
+        http=http,
+        probe_data_apis=False,
     )
     assert {check.name: check.detail for check in report.checks}["ollama"].startswith("not needed")
     assert {check.name: check.detail for check in report.checks}["data APIs"].startswith("mock mode")
@@ -122,11 +128,19 @@ def test_doctor_names_the_scopes_the_bot_token_lacks(tmp_path: Path, http: httpx
 
     with FakeSlack(bot_token=BOT_TOKEN, app_token=APP_TOKEN) as slack:
         slack.scopes = [scope for scope in manifest_scopes() if scope not in ("assistant:write", "im:write")]
-        settings = make_settings(tmp_path, slack_bot_token=BOT_TOKEN, slack_app_token=APP_TOKEN, slack_api_url=slack.api_url)
-        lacking = next(c for c in run_doctor(settings, http=http, probe_data_apis=False).checks if c.name == "slack")
+        settings = make_settings(
+            tmp_path, slack_bot_token=BOT_TOKEN, slack_app_token=APP_TOKEN, slack_api_url=slack.api_url
+        )
+        lacking = next(
+            c for c in run_doctor(settings, http=http, probe_data_apis=False).checks if c.name == "slack"
+        )
         slack.scopes = manifest_scopes()
-        complete = next(c for c in run_doctor(settings, http=http, probe_data_apis=False).checks if c.name == "slack")
-    assert lacking.status is Status.WARN and lacking.detail.endswith("lacks the scope(s) im:write, assistant:write")
+        complete = next(
+            c for c in run_doctor(settings, http=http, probe_data_apis=False).checks if c.name == "slack"
+        )
+    assert lacking.status is Status.WARN and lacking.detail.endswith(
+        "lacks the scope(s) im:write, assistant:write"
+    )
     assert "reinstall" in (lacking.fix or "")
     assert complete.status is Status.OK and "every scope the manifest asks for" in complete.detail
     assert "chat:write" in manifest_scopes() and "users:read" not in manifest_scopes()
@@ -192,7 +206,9 @@ def test_cli_help_and_no_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "usage: energy-advisor" in capsys.readouterr().out
 
 
-def test_data_api_reach_names_the_unreachable_host_and_the_fallback(tmp_path: Path, http: httpx.Client) -> None:
+def test_data_api_reach_names_the_unreachable_host_and_the_fallback(
+    tmp_path: Path, http: httpx.Client
+) -> None:
     """Without internet, weather and solar questions used to take 14-18 s before 'unavailable' with
     no warning beforehand: doctor now probes the data APIs' hosts (together, briefly) and says what
     live questions will do. A host that answers at all (even 404) is reachable."""
@@ -219,6 +235,12 @@ def test_data_api_reach_names_the_unreachable_host_and_the_fallback(tmp_path: Pa
     assert "will fall back" in check.detail and check.fix
     with FakeOllama(["llama3.1:8b"]) as answering:
         everything = ToolsConfig.model_validate(
-            {"mode": "live", "providers": {name: {"base_url": answering.url + "/" + name} for name in ("open_meteo", "open_meteo_geocoding", "pvwatts", "openei")}}
+            {
+                "mode": "live",
+                "providers": {
+                    name: {"base_url": answering.url + "/" + name}
+                    for name in ("open_meteo", "open_meteo_geocoding", "pvwatts", "openei")
+                },
+            }
         )
         assert check_data_api_reach(AppConfig.model_construct(tools=everything), http).status == Status.OK

@@ -38,7 +38,9 @@ def test_a_question_taken_as_the_town_fails_memory_hygiene_on_the_write() -> Non
     assert "Are there rebates for heat pumps?" in evidence.description
 
 
-@pytest.mark.parametrize("answer", ["94110", "im in sf", "philly", "we live in san diego", "Berkeley CA 94704"])
+@pytest.mark.parametrize(
+    "answer", ["94110", "im in sf", "philly", "we live in san diego", "Berkeley CA 94704"]
+)
 def test_a_town_the_user_gave_is_grounded(data_dir: Path, answer: str) -> None:
     runtime = make_runtime(data_dir)
     runtime.service.handle_turn("T1-P2", "thread-1", "When should I charge my EV?")

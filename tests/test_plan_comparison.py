@@ -28,7 +28,9 @@ def test_the_example_household_on_ev2a_priced_independently() -> None:
     hourly price, the car all at off-peak (midnight-7 am is off-peak), and 12 Base Services Charges."""
     tariff = catalog_tariff("PG&E", "EV2-A")
     house = sum(
-        500 * sum(tariff.period_at(datetime(2026, month, 15, hour, tzinfo=LA)).usd_per_kwh for hour in range(24)) / 24
+        500
+        * sum(tariff.period_at(datetime(2026, month, 15, hour, tzinfo=LA)).usd_per_kwh for hour in range(24))
+        / 24
         for month in range(1, 13)
     )
     off_peak = tariff.period_at(datetime(2026, 1, 15, 2, tzinfo=LA)).usd_per_kwh
@@ -46,7 +48,9 @@ def test_plans_are_ranked_and_fixed_charges_count() -> None:
     # Shifting the car into EV2-A's off-peak beats E-TOU-C's flatter prices for this household.
     assert costs[-1].plan == "E-TOU-C"
     no_fixed = plans[1].model_copy(update={"fixed_charges": []})
-    assert annual_cost(no_fixed, EXAMPLE, year=2026, timezone="America/Los_Angeles").total_usd == pytest.approx(
+    assert annual_cost(
+        no_fixed, EXAMPLE, year=2026, timezone="America/Los_Angeles"
+    ).total_usd == pytest.approx(
         annual_cost(plans[1], EXAMPLE, year=2026, timezone="America/Los_Angeles").total_usd - 288, abs=0.01
     )
 
@@ -64,13 +68,23 @@ def test_a_holiday_counts_in_the_year_on_ev_tou_5() -> None:
 
 def test_assumptions_are_sourced_and_missing_usage_is_said() -> None:
     household, assumptions = household_from(
-        house_kwh_per_month=None, ev_kwh_per_month=None, ev_miles_per_month=None, has_ev=True, usage_pattern=None, charger_kw=None
+        house_kwh_per_month=None,
+        ev_kwh_per_month=None,
+        ev_miles_per_month=None,
+        has_ev=True,
+        usage_pattern=None,
+        charger_kw=None,
     )
     assert household.house_kwh_per_month == 500 and not household.house_stated and not household.ev_stated
     assert household.ev_kwh_per_month == pytest.approx(13_476 / 12 * 0.30, abs=0.1)
     assert any("prnewswire.com" in a for a in assumptions) and any("fhwa.dot.gov" in a for a in assumptions)
     stated, _ = household_from(
-        house_kwh_per_month=650, ev_kwh_per_month=None, ev_miles_per_month=1000, has_ev=True, usage_pattern="evening_heavy", charger_kw=11.5
+        house_kwh_per_month=650,
+        ev_kwh_per_month=None,
+        ev_miles_per_month=1000,
+        has_ev=True,
+        usage_pattern="evening_heavy",
+        charger_kw=11.5,
     )
     assert (stated.ev_kwh_per_month, stated.house_stated, stated.ev_stated) == (300.0, True, True)
 
@@ -78,8 +92,14 @@ def test_assumptions_are_sourced_and_missing_usage_is_said() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("which rate plan is cheapest for me? I drive about 1000 miles a month", {"ev_miles_per_month": 1000}),
-        ("would E-ELEC be better for us? we use 650 kWh a month and I drive 40 miles a day", {"house_kwh_per_month": 650, "ev_miles_per_month": 1217}),
+        (
+            "which rate plan is cheapest for me? I drive about 1000 miles a month",
+            {"ev_miles_per_month": 1000},
+        ),
+        (
+            "would E-ELEC be better for us? we use 650 kWh a month and I drive 40 miles a day",
+            {"house_kwh_per_month": 650, "ev_miles_per_month": 1217},
+        ),
         ("should I switch to E-ELEC?", {}),
     ],
 )
@@ -90,7 +110,9 @@ def test_plan_questions_are_read_as_plan_comparisons(text: str, expected: dict) 
     assert {k: v for k, v in read_params(text).filled().items() if k in expected} == expected
 
 
-@pytest.mark.parametrize("text", ["what rate plans does Con Ed have?", "how does EV2-A work?", "charge my car by 7am"])
+@pytest.mark.parametrize(
+    "text", ["what rate plans does Con Ed have?", "how does EV2-A work?", "charge my car by 7am"]
+)
 def test_other_questions_are_not_plan_comparisons(text: str) -> None:
     assert not PLAN_CHOICE.search(text)
 
@@ -102,7 +124,9 @@ def _service(data_dir: Path):
 def test_offline_turn_compares_plans_with_the_users_words(data_dir: Path) -> None:
     service = _service(data_dir)
     service.handle_turn("T1-PC", "t", "I'm in 94110 on PG&E EV2-A and drive a Tesla Model 3.")
-    reply = service.handle_turn("T1-PC", "t", "Which rate plan is cheapest for me? I drive about 1000 miles a month")
+    reply = service.handle_turn(
+        "T1-PC", "t", "Which rate plan is cheapest for me? I drive about 1000 miles a month"
+    )
     assert "EV2-A (your plan)" in reply.text and "E-TOU-C" in reply.text and "a year" in reply.text
     assert "300 kWh a month for the car" in reply.text
     assert "your home's kWh a month" in reply.text  # the house's use was assumed, and it says so

@@ -160,7 +160,9 @@ def test_hand_broken_profile_is_set_aside_not_an_error(profiles: ProfileReposito
     importing an invalid document is still a clear error."""
     store.put(("profiles", "u1"), "profile", {"user_id": "u1", "equipment": {"heating_type": "coal"}})
     assert profiles.get("u1") is None
-    assert [p.name.split("-")[0] for p in (store.root / "profiles" / "u1").iterdir()] == ["profile.json.invalid"]
+    assert [p.name.split("-")[0] for p in (store.root / "profiles" / "u1").iterdir()] == [
+        "profile.json.invalid"
+    ]
     with pytest.raises(StoredProfileError, match=r"not valid at equipment.heating_type"):
         profiles.import_profile({"user_id": "u1", "equipment": {"heating_type": "coal"}})
 

@@ -49,8 +49,14 @@ def test_forecast_times_out_of_range_are_a_failed_api_not_a_crash() -> None:
 
 def test_openei_tariffs_get_their_utilitys_holiday_calendar() -> None:
     raw = json.loads(FIXTURE.read_text())["items"][0]
-    for utility, calendar in (("San Diego Gas & Electric Co", "SDG&E"), ("Pacific Gas & Electric Co", "PG&E"), ("Eversource", None)):
-        item = _Item(raw={**raw, "utility": utility}, name=raw["name"], utility=utility, start=1767225600, end=None)
+    for utility, calendar in (
+        ("San Diego Gas & Electric Co", "SDG&E"),
+        ("Pacific Gas & Electric Co", "PG&E"),
+        ("Eversource", None),
+    ):
+        item = _Item(
+            raw={**raw, "utility": utility}, name=raw["name"], utility=utility, start=1767225600, end=None
+        )
         ((_, tariff),) = _priced([item], "x")
         assert tariff.holiday_calendar == calendar
         if calendar:
@@ -66,13 +72,22 @@ def test_a_dst_day_lists_each_of_its_hours_once() -> None:
 
 
 def test_no_house_use_is_a_valid_household() -> None:
-    cost = annual_cost(catalog_tariff("PG&E", "EV2-A"), Household(house_kwh_per_month=0, ev_kwh_per_month=300), year=2026, timezone="America/Los_Angeles")
+    cost = annual_cost(
+        catalog_tariff("PG&E", "EV2-A"),
+        Household(house_kwh_per_month=0, ev_kwh_per_month=300),
+        year=2026,
+        timezone="America/Los_Angeles",
+    )
     assert cost.total_usd > cost.fixed_usd
 
 
 def _context(now: datetime, **location) -> TurnContext:
     profile = UserProfile.model_validate(
-        {"user_id": "u", "location": {"timezone": "America/Los_Angeles", **location}, "equipment": {"ev_model": "Tesla Model 3"}}
+        {
+            "user_id": "u",
+            "location": {"timezone": "America/Los_Angeles", **location},
+            "equipment": {"ev_model": "Tesla Model 3"},
+        }
     )
     return TurnContext(user_id="u", profile=profile, now=now.astimezone(timezone.utc))
 

@@ -167,10 +167,14 @@ def test_two_repositories_over_one_store_share_their_locks(sessions: SessionRepo
     assert mine.get("u1", "s1").turn_count == 100
 
 
-def test_imported_messages_are_numbered_like_appends_and_marked_memorized(sessions: SessionRepository) -> None:
+def test_imported_messages_are_numbered_like_appends_and_marked_memorized(
+    sessions: SessionRepository,
+) -> None:
     """A replayed feedback case starts its thread from the earlier messages in one write."""
     session = sessions.import_messages(
-        "T1-U1", "thread-9", [("user", "hi"), ("assistant", "hello"), ("user", "and now?"), ("assistant", "ok")]
+        "T1-U1",
+        "thread-9",
+        [("user", "hi"), ("assistant", "hello"), ("user", "and now?"), ("assistant", "ok")],
     )
     assert [(m.role, m.turn) for m in session.messages] == [
         ("user", 1),

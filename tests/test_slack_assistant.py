@@ -67,7 +67,9 @@ class Bot:
         """The first `count` finished answers users see (posted, or streamed and stopped)."""
 
         def finished() -> list[dict[str, Any]]:
-            return [m for m in self.slack.answers() if not m["streamed"] or m["state"] in ("stopped", "expired")]
+            return [
+                m for m in self.slack.answers() if not m["streamed"] or m["state"] in ("stopped", "expired")
+            ]
 
         self.slack.wait_for(lambda: len([m for m in finished() if _closed(m)]) >= count, timeout)
         return finished()
@@ -91,7 +93,11 @@ def build(tmp_path: Path, slack: FakeSlack, *, ollama_url: str | None = None, **
     runtime = make_runtime(tmp_path / "data", ollama_url=ollama_url)
     runtime.advisor.profiles.import_profile({**CONFIGURED_PROFILE, "user_id": f"{TEAM}-U1"})
     settings = Settings(
-        _env_file=None, data_dir=tmp_path / "data", slack_bot_token=BOT, slack_app_token=APP, slack_api_url=slack.api_url
+        _env_file=None,
+        data_dir=tmp_path / "data",
+        slack_bot_token=BOT,
+        slack_app_token=APP,
+        slack_api_url=slack.api_url,
     )
     app = create_app(
         settings=settings,
@@ -132,7 +138,12 @@ def test_an_answer_streams_the_graphs_own_steps_and_the_stored_text(bot: Bot) ->
     tasks = answer["tasks"]
     titles = {task["title"]: task for task in tasks.values()}
     order = list(dict.fromkeys(update["title"] for update in answer["updates"]))
-    assert order == ["Reading your message", "Reading your profile", "Looking up PG&E EV2-A prices", "Writing the answer"]
+    assert order == [
+        "Reading your message",
+        "Reading your profile",
+        "Looking up PG&E EV2-A prices",
+        "Writing the answer",
+    ]
     assert titles["Reading your profile"]["status"] == "complete"
     lookup = titles["Looking up PG&E EV2-A prices"]
     assert lookup["status"] == "complete" and "EV2-A" in lookup["details"]
@@ -155,7 +166,10 @@ def test_a_real_models_tokens_reach_the_thread_as_they_come(tmp_path: Path, slac
     writing, not all at once at the end, and the finished message is the stored reply."""
     answer_text = "Charge after midnight, when the off-peak price starts, and you will be full by seven."
     with FakeOllama(["llama3.1:8b"]) as ollama:
-        ollama.script = [call("plan_ev_charging", target_soc_pct=80), Step(content=answer_text, token_seconds=0.15)]
+        ollama.script = [
+            call("plan_ev_charging", target_soc_pct=80),
+            Step(content=answer_text, token_seconds=0.15),
+        ]
         bot = build(tmp_path, slack, ollama_url=ollama.url)
         try:
             ts = bot.dm("When should I charge my EV?")
@@ -181,9 +195,7 @@ def test_saved_facts_stream_before_the_answer_in_the_stored_order(bot: Bot) -> N
     assert stored.startswith("Updated: there are 4 people") and answer["text"] == stored
 
 
-def test_without_streaming_the_reply_is_posted_whole(
-    bot: Bot, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_without_streaming_the_reply_is_posted_whole(bot: Bot, caplog: pytest.LogCaptureFixture) -> None:
     """An older workspace: chat.startStream answers unknown_method. The reply is posted as
     before (text, AI notice), nothing is lost, and a WARNING names the method and the error."""
     bot.slack.streaming = False
@@ -219,7 +231,12 @@ def test_a_new_assistant_thread_is_greeted_with_its_own_prompts(bot: Bot) -> Non
             "event_id": "EvStarted",
             "event": {
                 "type": "assistant_thread_started",
-                "assistant_thread": {"user_id": "U1", "channel_id": "DU1", "thread_ts": "1700000200.000001", "context": {}},
+                "assistant_thread": {
+                    "user_id": "U1",
+                    "channel_id": "DU1",
+                    "thread_ts": "1700000200.000001",
+                    "context": {},
+                },
             },
         }
     )
@@ -260,7 +277,13 @@ def test_a_mention_is_answered_privately_and_its_button_answers_in_the_dm(bot: B
             "type": "event_callback",
             "team_id": TEAM,
             "event_id": "EvMention1",
-            "event": {"type": "app_mention", "channel": "C1", "user": "U1", "text": "<@UBOT> what are my prices today?", "ts": "1700000400.000001"},
+            "event": {
+                "type": "app_mention",
+                "channel": "C1",
+                "user": "U1",
+                "text": "<@UBOT> what are my prices today?",
+                "ts": "1700000400.000001",
+            },
         }
     )
     bot.slack.wait_for(lambda: bot.slack.calls_to("chat.postEphemeral"))
@@ -277,7 +300,14 @@ def test_a_mention_is_answered_privately_and_its_button_answers_in_the_dm(bot: B
             "team": {"id": TEAM},
             "channel": {"id": "C1"},
             "trigger_id": "1.2.3",
-            "actions": [{"type": "button", "action_id": button["action_id"], "block_id": "b", "value": button["value"]}],
+            "actions": [
+                {
+                    "type": "button",
+                    "action_id": button["action_id"],
+                    "block_id": "b",
+                    "value": button["value"],
+                }
+            ],
         }
     )
     answers = bot.answers(1)
@@ -290,7 +320,9 @@ def test_a_mention_is_answered_privately_and_its_button_answers_in_the_dm(bot: B
 # --- a status for everyone, at once -----------------------------------------------------------------
 
 
-def test_twenty_users_at_once_all_see_a_status_before_any_answer_is_written(tmp_path: Path, slack: FakeSlack) -> None:
+def test_twenty_users_at_once_all_see_a_status_before_any_answer_is_written(
+    tmp_path: Path, slack: FakeSlack
+) -> None:
     """Twenty users DM at once; four answers are computed at a time and the model holds every
     answer until released. Every user's "is thinking…" status is set while the model still holds
     them all (so a status never waits for the model or a free slot), the sixteen queued users are
@@ -298,30 +330,55 @@ def test_twenty_users_at_once_all_see_a_status_before_any_answer_is_written(tmp_
     measured by `bench/slack_load.py`; here only the order is asserted.)"""
     with FakeOllama(["llama3.1:8b"]) as ollama:
         ollama.responder = lambda body: (
-            call("plan_ev_charging", target_soc_pct=80) if body.get("tools") else Step(content="Charge after midnight.", hang_seconds=60)
+            call("plan_ev_charging", target_soc_pct=80)
+            if body.get("tools")
+            else Step(content="Charge after midnight.", hang_seconds=60)
         )
         bot = build(tmp_path, slack, ollama_url=ollama.url, listener_threads=32, parallel_turns=4)
         try:
             users = [f"U{n}" for n in range(20, 40)]
             for user in users:  # known users: each answer needs the model (a new user is onboarded first)
-                bot.runtime.advisor.profiles.import_profile({**CONFIGURED_PROFILE, "user_id": f"{TEAM}-{user}"})
-            threads = [threading.Thread(target=bot.dm, args=("When should I charge my EV?",), kwargs={"user": u}) for u in users]
+                bot.runtime.advisor.profiles.import_profile(
+                    {**CONFIGURED_PROFILE, "user_id": f"{TEAM}-{user}"}
+                )
+            threads = [
+                threading.Thread(target=bot.dm, args=("When should I charge my EV?",), kwargs={"user": u})
+                for u in users
+            ]
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join()
 
             def thinking() -> set[str]:
-                return {c.params["channel_id"] for c in slack.calls_to("assistant.threads.setStatus") if c.params["status"] == "is thinking…"}
+                return {
+                    c.params["channel_id"]
+                    for c in slack.calls_to("assistant.threads.setStatus")
+                    if c.params["status"] == "is thinking…"
+                }
 
             slack.wait_for(lambda: len(thinking()) == len(users), timeout=60)
-            slack.wait_for(lambda: len([c for c in slack.calls_to("assistant.threads.setStatus") if "answering others first" in c.params["status"]]) == 16, timeout=60)
+            slack.wait_for(
+                lambda: (
+                    len(
+                        [
+                            c
+                            for c in slack.calls_to("assistant.threads.setStatus")
+                            if "answering others first" in c.params["status"]
+                        ]
+                    )
+                    == 16
+                ),
+                timeout=60,
+            )
             assert not any(m["text"] for m in slack.answers())  # no answer written yet
             ollama.release.set()
             answers = bot.answers(len(users), timeout=60)
         finally:
             bot.runtime.close()
-    assert {m["channel"] for m in answers if m["text"] == "Charge after midnight."} == {f"D{u}" for u in users}
+    assert {m["channel"] for m in answers if m["text"] == "Charge after midnight."} == {
+        f"D{u}" for u in users
+    }
 
 
 # --- moved from the websocket tests: listener behaviour, in process ------------------------------
@@ -399,7 +456,9 @@ def test_bad_input_never_breaks_the_bot(bot: Bot) -> None:
     bot.dm("I am another bot", user="UOTHER", bot_id="B999")
     bot.dm("edited", subtype="message_changed")
     bot.dm("", subtype="file_share", files=[{"id": "F1"}])
-    bot.slack.wait_for(lambda: len([m for m in bot.slack.answers() if m.get("state", "stopped") == "stopped"]) >= 5)
+    bot.slack.wait_for(
+        lambda: len([m for m in bot.slack.answers() if m.get("state", "stopped") == "stopped"]) >= 5
+    )
     time.sleep(0.5)
     texts = [m["text"] for m in bot.slack.answers()]
     assert len(texts) == 5  # no reply to the other bot or to the edit
@@ -446,7 +505,9 @@ def test_a_listener_that_fails_never_costs_the_turn_its_answer(tmp_path: Path) -
         ("Sorry, something went wrong.", "Charge at", None),  # a turn that failed half-way
     ],
 )
-def test_the_rest_of_a_streamed_reply_is_found_whitespace_aside(reply: str, sent: str, rest: str | None) -> None:
+def test_the_rest_of_a_streamed_reply_is_found_whitespace_aside(
+    reply: str, sent: str, rest: str | None
+) -> None:
     from bot.slack_stream import continuation
 
     assert continuation(reply, sent) == rest

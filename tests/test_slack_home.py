@@ -360,7 +360,10 @@ def test_a_new_zip_brings_its_place_and_a_new_city_drops_the_old_coordinates(hom
     assert home.submit("location.city", "Boston") == {}
     home.settle()
     location = home.profiles.get(U1).location
-    assert location.city == "Boston" and (location.zip_code, location.lat, location.lon, location.timezone) == (None,) * 4
+    assert (
+        location.city == "Boston"
+        and (location.zip_code, location.lat, location.lon, location.timezone) == (None,) * 4
+    )
 
 
 def test_an_action_naming_another_users_profile_changes_nothing(home: Home) -> None:

@@ -27,14 +27,18 @@ def test_no_plan_named_uses_the_utilitys_standard_tariff_from_openei() -> None:
 
 def test_a_utility_openei_does_not_list_here_gets_the_price_the_user_gave() -> None:
     lookup = sources().resolve_tariff(
-        profile(utility_provider="Eversource", zip_code="02134", lat=42.35, lon=-71.13, flat_rate_usd_per_kwh=0.31)
+        profile(
+            utility_provider="Eversource", zip_code="02134", lat=42.35, lon=-71.13, flat_rate_usd_per_kwh=0.31
+        )
     )
     assert lookup.origin == "flat" and lookup.tariff.periods[0].usd_per_kwh == 0.31
     assert lookup.warnings == ["Priced at the flat 31.0¢/kWh you gave me (no hour is cheaper)."]
 
 
 def test_without_a_price_the_states_average_is_used_and_said() -> None:
-    lookup = sources().resolve_tariff(profile(utility_provider="Eversource", zip_code="02134", lat=42.35, lon=-71.13))
+    lookup = sources().resolve_tariff(
+        profile(utility_provider="Eversource", zip_code="02134", lat=42.35, lon=-71.13)
+    )
     assert lookup.origin == "flat" and lookup.tariff.periods[0].usd_per_kwh == 0.2961
     assert "MA's 2023 average residential price, 29.6¢/kWh" in lookup.warnings[0]
 
@@ -52,7 +56,11 @@ def test_comparing_charging_costs_uses_the_cars_limit_and_states_no_saving_when_
     car = UserProfile.model_validate(
         {
             "user_id": "u",
-            "location": {"utility_provider": "PG&E", "rate_schedule": "EV2-A", "timezone": "America/Los_Angeles"},
+            "location": {
+                "utility_provider": "PG&E",
+                "rate_schedule": "EV2-A",
+                "timezone": "America/Los_Angeles",
+            },
             "equipment": {"ev_model": "Tesla Model 3", "ev_charger_kw": 11.5},
         }
     )

@@ -82,7 +82,9 @@ def test_every_catalog_plan_is_dated_sourced_and_has_its_fixed_charges(utility: 
     tariff = catalog_tariff(utility, plan)
     assert tariff.effective is not None and tariff.illustrative
     assert all(url.startswith("https://") for url in catalog_sources(utility, plan))
-    assert tariff.fixed_charges and all(charge.usd_per_month > 0 and charge.source for charge in tariff.fixed_charges)
+    assert tariff.fixed_charges and all(
+        charge.usd_per_month > 0 and charge.source for charge in tariff.fixed_charges
+    )
     assert catalog_price_basis(utility, plan) and tariff.holiday_calendar == utility
     # the source's own period names
     labels = {period.name: period.display for period in tariff.periods}
@@ -104,7 +106,9 @@ def test_worked_example_stays_exact() -> None:
     tariff = ev2a.model_copy(
         update={
             "periods": [
-                PricePeriod(index=p.index, name=p.name, usd_per_kwh=0.31 if p.name == "off_peak" else p.usd_per_kwh)
+                PricePeriod(
+                    index=p.index, name=p.name, usd_per_kwh=0.31 if p.name == "off_peak" else p.usd_per_kwh
+                )
                 for p in ev2a.periods
             ]
         }
@@ -154,7 +158,10 @@ def test_every_ev_tou_5_answer_says_to_check_the_midday_window(tmp_path) -> None
 
     sources = DataSources(open_meteo=None, pvwatts=None, openei=None, mode="mock")  # catalog only
     profile = UserProfile.model_validate(
-        {"user_id": "T1-S", "location": {"utility_provider": "SDG&E", "rate_schedule": "EV-TOU-5", "zip_code": "92101"}}
+        {
+            "user_id": "T1-S",
+            "location": {"utility_provider": "SDG&E", "rate_schedule": "EV-TOU-5", "zip_code": "92101"},
+        }
     )
     lookup = sources.resolve_tariff(profile)
     assert lookup.origin == "catalog"

@@ -19,15 +19,38 @@ def facts(text: str, **context) -> dict[str, object]:
     [
         ("My ZIP is 94102", {"location.zip_code": "94102"}),
         ("I live in Oakland, CA", {"location.city": "Oakland"}),
-        ("we're with pacific gas and electric on e-tou-c", {"location.utility_provider": "PG&E", "location.rate_schedule": "E-TOU-C"}),
+        (
+            "we're with pacific gas and electric on e-tou-c",
+            {"location.utility_provider": "PG&E", "location.rate_schedule": "E-TOU-C"},
+        ),
         ("switched from SCE to PG&E last year", {"location.utility_provider": "PG&E"}),
-        ("I drive a Tesla Model 3 with a 75 kWh battery", {"equipment.ev_model": "Tesla Model 3", "equipment.ev_battery_kwh": 75.0}),
+        (
+            "I drive a Tesla Model 3 with a 75 kWh battery",
+            {"equipment.ev_model": "Tesla Model 3", "equipment.ev_battery_kwh": 75.0},
+        ),
         ("my wife drives a bolt", {"equipment.ev_model": "Chevrolet Bolt EV"}),
         ("i drive a tesla model 3", {"equipment.ev_model": "Tesla Model 3"}),  # no trim invented
         ("pge, 94110", {"location.zip_code": "94110", "location.utility_provider": "PG&E"}),
-        ("im on pge ev2-a in 94110.", {"location.zip_code": "94110", "location.utility_provider": "PG&E", "location.rate_schedule": "EV2-A"}),
-        ("seattle here, seattle city light, 7.5 kw solar", {"location.city": "Seattle", "location.utility_provider": "Seattle City Light", "equipment.solar_capacity_kw": 7.5}),
-        ("we have central ac and a gas furnace", {"equipment.cooling_type": "central_ac", "equipment.heating_type": "gas"}),
+        (
+            "im on pge ev2-a in 94110.",
+            {
+                "location.zip_code": "94110",
+                "location.utility_provider": "PG&E",
+                "location.rate_schedule": "EV2-A",
+            },
+        ),
+        (
+            "seattle here, seattle city light, 7.5 kw solar",
+            {
+                "location.city": "Seattle",
+                "location.utility_provider": "Seattle City Light",
+                "equipment.solar_capacity_kw": 7.5,
+            },
+        ),
+        (
+            "we have central ac and a gas furnace",
+            {"equipment.cooling_type": "central_ac", "equipment.heating_type": "gas"},
+        ),
         ("remember that i work from home on mondays", {"household.work_schedule": "Hybrid"}),
         ("4 of us, 1800 sq ft, 2 kids", {"household.occupants": 4}),
         ("remember that I have a -5 kWh battery", {"equipment.battery_capacity_kwh": -5.0}),
@@ -40,7 +63,10 @@ def facts(text: str, **context) -> dict[str, object]:
         ("uh not sure, I'm in oakland", {"location.city": "Oakland"}),  # the doubt is about something else
         ("Actually the solar is 6.5 kW not 8", {"equipment.solar_capacity_kw": 6.5}),
         ("we are 3 adults and 2 kids", {"household.occupants": 5}),
-        ("I live alone and work nights", {"household.occupants": 1, "household.work_schedule": "Night shift"}),
+        (
+            "I live alone and work nights",
+            {"household.occupants": 1, "household.work_schedule": "Night shift"},
+        ),
         ("we're a family of four", {"household.occupants": 4}),
         ("saving money is my top priority", {"preferences.budget_priority": "high"}),
     ],
@@ -77,7 +103,9 @@ def test_slot_answers_skips_and_place_names() -> None:
     assert understand("not sure", ReadingContext(pending_slot="utility")).slot_answer.status == "skipped"
     reading = understand("Springfield", ReadingContext(pending_slot="location"))
     assert reading.slot_answer.status == "answered" and reading.place_query == "Springfield"
-    assert understand("how do heat pumps work?", ReadingContext(pending_slot="location")).intent == "knowledge"
+    assert (
+        understand("how do heat pumps work?", ReadingContext(pending_slot="location")).intent == "knowledge"
+    )
 
 
 def test_mixed_message_states_facts_and_asks() -> None:
@@ -100,7 +128,10 @@ def test_follow_up_keeps_the_other_parameters() -> None:
     reading = understand("what about by 6:30am instead?", context)
     assert reading.follow_up and reading.topic == "ev_charging"
     assert reading.params.filled() == {
-        "ready_by_hour": 6, "ready_by_minute": 30, "target_soc_pct": 80, "current_soc_pct": 20,
+        "ready_by_hour": 6,
+        "ready_by_minute": 30,
+        "target_soc_pct": 80,
+        "current_soc_pct": 20,
     }
 
 
@@ -235,7 +266,10 @@ def _source():
         ("I'm with SDG&E", "your utility is SDG&E"),
         ("We cool the house with mini-splits", "you cool with mini-splits"),
         ("Saving money matters most to me", "saving money is a high priority for you"),
-        ("My car is a Hyundai Ioniq 5 with a 77 kWh battery", "your EV is a Hyundai Ioniq 5 and your EV's battery holds 77 kWh"),
+        (
+            "My car is a Hyundai Ioniq 5 with a 77 kWh battery",
+            "your EV is a Hyundai Ioniq 5 and your EV's battery holds 77 kWh",
+        ),
         ("My wall charger does 11.5 kW", "your home charger delivers 11.5 kW"),
         ("There are 4 of us in the house now", "there are 4 people in your home"),
     ],
@@ -259,7 +293,11 @@ def test_a_customer_of_any_utility_gets_prices_their_own_or_their_states_average
 
 @pytest.mark.parametrize(
     ("text", "price"),
-    [("we pay about 30 cents a kWh", 0.30), ("our rate is $0.28/kWh", 0.28), ("around 14.5¢ per kilowatt hour", 0.145)],
+    [
+        ("we pay about 30 cents a kWh", 0.30),
+        ("our rate is $0.28/kWh", 0.28),
+        ("around 14.5¢ per kilowatt hour", 0.145),
+    ],
 )
 def test_a_price_per_kwh_is_read(text: str, price: float) -> None:
     assert facts(text, pending_slot="rate_schedule") == {"location.flat_rate_usd_per_kwh": price}

@@ -51,7 +51,9 @@ def after(topic: str, **last) -> ReadingContext:
         ("in half an hour", 30, None, None),
     ],
 )
-def test_relative_deadlines_are_minutes_from_now(text: str, minutes: int, current: float | None, target: float | None) -> None:
+def test_relative_deadlines_are_minutes_from_now(
+    text: str, minutes: int, current: float | None, target: float | None
+) -> None:
     params = read_params(text)
     assert params.ready_in_minutes == minutes
     assert params.current_soc_pct == current and params.target_soc_pct == target
@@ -78,10 +80,14 @@ def test_when_charging_can_start_and_other_numbers_are_not_deadlines_or_levels(t
 
 
 def test_a_relative_deadline_after_a_plan_replaces_the_old_deadline() -> None:
-    reading = understand("in 30 minutes", after("ev_charging", ready_by_hour=7, current_soc_pct=20, tonight=True))
+    reading = understand(
+        "in 30 minutes", after("ev_charging", ready_by_hour=7, current_soc_pct=20, tonight=True)
+    )
     assert reading.follow_up and reading.intent == "live_data"
     assert reading.params.filled() == {"current_soc_pct": 20.0, "ready_in_minutes": 30}
-    back = understand("what about by 6am instead?", after("ev_charging", ready_in_minutes=30, current_soc_pct=20))
+    back = understand(
+        "what about by 6am instead?", after("ev_charging", ready_in_minutes=30, current_soc_pct=20)
+    )
     assert back.params.filled() == {"ready_by_hour": 6, "current_soc_pct": 20.0}
 
 
@@ -112,7 +118,9 @@ def test_a_level_wanted_by_a_time_is_the_target_not_the_level_now() -> None:
         ("need 100% by 10pm, currently 20%", 20.0, 100.0, 22),
     ],
 )
-def test_charge_levels_from_to_full_and_with_a_typo(text: str, current: float, target: float | None, hour: int | None) -> None:
+def test_charge_levels_from_to_full_and_with_a_typo(
+    text: str, current: float, target: float | None, hour: int | None
+) -> None:
     params = understand(text).params
     assert (params.current_soc_pct, params.target_soc_pct, params.ready_by_hour) == (current, target, hour)
 
@@ -131,7 +139,9 @@ def test_the_level_said_with_the_car_answers_the_resumed_question(data_dir: Path
 # --- 4. tonight --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["when should i charge my car tonight?", "when should i charge my car tonite?"])
+@pytest.mark.parametrize(
+    "text", ["when should i charge my car tonight?", "when should i charge my car tonite?"]
+)
 def test_tonight_is_read(text: str) -> None:
     reading = understand(text)
     assert reading.params.tonight is True
@@ -144,7 +154,12 @@ def test_tonight_is_read(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "price"),
-    [("idk, we pay about 28 cents", 0.28), ("not sure, around 30 cents", 0.30), ("$0.31", 0.31), ("about 28c", 0.28)],
+    [
+        ("idk, we pay about 28 cents", 0.28),
+        ("not sure, around 30 cents", 0.30),
+        ("$0.31", 0.31),
+        ("about 28c", 0.28),
+    ],
 )
 def test_a_price_answers_the_rate_plan_question(text: str, price: float) -> None:
     reading = understand(text, ReadingContext(pending_slot="rate_schedule"))
@@ -152,7 +167,15 @@ def test_a_price_answers_the_rate_plan_question(text: str, price: float) -> None
     assert reading.slot_answer is not None and reading.slot_answer.status == "answered"
 
 
-@pytest.mark.parametrize("text", ["maybe 28 cents?", "idk, my brother pays 30 cents", "we pay 10 cents a mile", "not sure, maybe 30 cents"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "maybe 28 cents?",
+        "idk, my brother pays 30 cents",
+        "we pay 10 cents a mile",
+        "not sure, maybe 30 cents",
+    ],
+)
 def test_a_price_that_is_not_theirs_or_not_per_kwh_is_not_saved(text: str) -> None:
     assert "location.flat_rate_usd_per_kwh" not in facts(text, pending_slot="rate_schedule")
     assert facts("we pay about 28 cents") == {}  # without the plan question, cents of what?
@@ -179,14 +202,21 @@ def test_usage_after_a_question_re_runs_it_with_the_usage() -> None:
     assert reading.follow_up and (reading.intent, reading.topic) == ("live_data", "rates")
     assert reading.params.house_kwh_per_month == 700
     miles = understand("I drive 30 miles a day", after("rates", house_kwh_per_month=700))
-    assert miles.follow_up and miles.params.filled() == {"house_kwh_per_month": 700.0, "ev_miles_per_month": 912.0}
+    assert miles.follow_up and miles.params.filled() == {
+        "house_kwh_per_month": 700.0,
+        "ev_miles_per_month": 912.0,
+    }
 
 
 def test_usage_stays_for_the_threads_next_questions() -> None:
-    reading = understand("should I switch to E-TOU-C?", after("rates", house_kwh_per_month=700, ev_miles_per_month=912))
+    reading = understand(
+        "should I switch to E-TOU-C?", after("rates", house_kwh_per_month=700, ev_miles_per_month=912)
+    )
     assert not reading.follow_up and (reading.intent, reading.topic) == ("live_data", "rates")
     assert reading.params.house_kwh_per_month == 700 and reading.params.ev_miles_per_month == 912
-    stated = understand("we use 900 kwh a month, which plan is cheapest?", after("rates", house_kwh_per_month=700))
+    stated = understand(
+        "we use 900 kwh a month, which plan is cheapest?", after("rates", house_kwh_per_month=700)
+    )
     assert stated.params.house_kwh_per_month == 900  # what they say now wins
 
 
@@ -211,7 +241,12 @@ def test_usage_re_runs_the_plan_comparison_end_to_end(data_dir: Path) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["I only have a 120V outlet", "just a regular wall outlet", "level 1 charging only", "I charge from a normal 120 volt plug"],
+    [
+        "I only have a 120V outlet",
+        "just a regular wall outlet",
+        "level 1 charging only",
+        "I charge from a normal 120 volt plug",
+    ],
 )
 def test_a_household_outlet_is_a_1_44_kw_charger(text: str) -> None:
     (fact,) = understand(text).facts
@@ -221,7 +256,11 @@ def test_a_household_outlet_is_a_1_44_kw_charger(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["I only have a regular outlet, can I run a heat pump dryer?", "my neighbour only has a 120V outlet", "I don't have a 120V outlet"],
+    [
+        "I only have a regular outlet, can I run a heat pump dryer?",
+        "my neighbour only has a 120V outlet",
+        "I don't have a 120V outlet",
+    ],
 )
 def test_an_outlet_that_is_not_how_their_car_charges_is_not_saved(text: str) -> None:
     assert "equipment.ev_charger_kw" not in facts(text)
@@ -241,15 +280,30 @@ def test_the_outlet_is_saved_with_the_assumption_said(data_dir: Path) -> None:
     [
         (
             "im on pge ev2a, zip 94110, its a tesla model 3",
-            {"location.zip_code": "94110", "location.utility_provider": "PG&E", "location.rate_schedule": "EV2-A", "equipment.ev_model": "Tesla Model 3"},
+            {
+                "location.zip_code": "94110",
+                "location.utility_provider": "PG&E",
+                "location.rate_schedule": "EV2-A",
+                "equipment.ev_model": "Tesla Model 3",
+            },
         ),
         (
             "94110, pge, ev2a, tesla model 3. when should i charge? its at 40%",
-            {"location.zip_code": "94110", "location.utility_provider": "PG&E", "location.rate_schedule": "EV2-A", "equipment.ev_model": "Tesla Model 3"},
+            {
+                "location.zip_code": "94110",
+                "location.utility_provider": "PG&E",
+                "location.rate_schedule": "EV2-A",
+                "equipment.ev_model": "Tesla Model 3",
+            },
         ),
         (
             "sdge ev-tou-5, 92101, kia ev6",
-            {"location.zip_code": "92101", "location.utility_provider": "SDG&E", "location.rate_schedule": "EV-TOU-5", "equipment.ev_model": "Kia EV6"},
+            {
+                "location.zip_code": "92101",
+                "location.utility_provider": "SDG&E",
+                "location.rate_schedule": "EV-TOU-5",
+                "equipment.ev_model": "Kia EV6",
+            },
         ),
     ],
 )
@@ -259,12 +313,20 @@ def test_an_ev_in_a_list_of_facts_is_saved(text: str, expected: dict[str, object
 
 def test_an_ev_listed_with_a_question_gets_the_level_now() -> None:
     reading = understand("94110, pge, ev2a, tesla model 3. when should i charge? its at 40%")
-    assert (reading.intent, reading.topic, reading.params.current_soc_pct) == ("live_data", "ev_charging", 40.0)
+    assert (reading.intent, reading.topic, reading.params.current_soc_pct) == (
+        "live_data",
+        "ev_charging",
+        40.0,
+    )
 
 
 @pytest.mark.parametrize(
     "text",
-    ["zip 94110, my neighbour has a tesla model 3", "94110, pge, should I get a tesla model 3?", "pge ev2a, my brother drives a bolt"],
+    [
+        "zip 94110, my neighbour has a tesla model 3",
+        "94110, pge, should I get a tesla model 3?",
+        "pge ev2a, my brother drives a bolt",
+    ],
 )
 def test_someone_elses_or_a_wanted_car_in_a_list_is_not_saved(text: str) -> None:
     assert "equipment.ev_model" not in facts(text)
@@ -276,11 +338,21 @@ def test_someone_elses_or_a_wanted_car_in_a_list_is_not_saved(text: str) -> None
 @pytest.mark.parametrize(
     ("text", "topic", "last", "expected"),
     [
-        ("and on saturday?", "ev_charging", {"ready_by_hour": 7, "current_soc_pct": 20}, {"ready_by_hour": 7, "ready_by_day": "saturday", "current_soc_pct": 20.0}),
+        (
+            "and on saturday?",
+            "ev_charging",
+            {"ready_by_hour": 7, "current_soc_pct": 20},
+            {"ready_by_hour": 7, "ready_by_day": "saturday", "current_soc_pct": 20.0},
+        ),
         ("and friday?", "rates", {"day": "today"}, {"ready_by_day": "friday"}),
         ("how about thursday?", "rates", {"day": "today"}, {"ready_by_day": "thursday"}),
         ("prices on thursday?", "rates", {"day": "today"}, {"ready_by_day": "thursday"}),
-        ("it's at 10% right now", "ev_charging", {"ready_by_hour": 7, "current_soc_pct": 20}, {"ready_by_hour": 7, "current_soc_pct": 10.0, "day": "today"}),
+        (
+            "it's at 10% right now",
+            "ev_charging",
+            {"ready_by_hour": 7, "current_soc_pct": 20},
+            {"ready_by_hour": 7, "current_soc_pct": 10.0, "day": "today"},
+        ),
         ("same question", "rates", {"day": "tomorrow"}, {"day": "tomorrow"}),
     ],
 )
@@ -293,7 +365,10 @@ def test_short_follow_ups_change_the_last_request(text: str, topic: str, last: d
 
 @pytest.mark.parametrize(
     ("text", "appliance"),
-    [("whens the best time to heat water", "water heater"), ("when should i run the dishwaher", "dishwasher")],
+    [
+        ("whens the best time to heat water", "water heater"),
+        ("when should i run the dishwaher", "dishwasher"),
+    ],
 )
 def test_when_to_run_an_appliance_is_a_live_question_even_with_a_typo(text: str, appliance: str) -> None:
     reading = understand(text)
@@ -319,7 +394,11 @@ def test_short_follow_ups_get_an_answer_not_the_clarifier(data_dir: Path) -> Non
     service.handle_turn("T1-N", "t", "actually we're on E-TOU-C")
     again = service.handle_turn("T1-N", "t", "same question")
     assert CLARIFIER not in again.text and "from 10% to 80%" in again.text
-    for text in ("whens the best time to heat water", "when should i run the dishwaher", "prices on thursday?"):
+    for text in (
+        "whens the best time to heat water",
+        "when should i run the dishwaher",
+        "prices on thursday?",
+    ):
         assert CLARIFIER not in service.handle_turn("T1-N", "t", text).text
 
 
@@ -341,7 +420,11 @@ def test_money_questions_about_when_to_charge_get_their_prices(text: str) -> Non
 
 @pytest.mark.parametrize(
     "text",
-    ["why is charging at night cheaper?", "how much does it cost to install a level 2 charger?", "do EVs save money compared to gas?"],
+    [
+        "why is charging at night cheaper?",
+        "how much does it cost to install a level 2 charger?",
+        "do EVs save money compared to gas?",
+    ],
 )
 def test_general_money_questions_stay_knowledge(text: str) -> None:
     assert understand(text).intent == "knowledge"
@@ -359,7 +442,10 @@ def test_an_ev_listed_with_its_charger_is_saved() -> None:
     then asked 'Which EV do you drive?' twice."""
     from advisor.understanding.rules import understand as read
 
-    for message in ("hey! 94110, pge ev2a, tesla model 3 w/ a 32 amp charger", "94110, pge ev2a, tesla model 3 with a 32 amp charger"):
+    for message in (
+        "hey! 94110, pge ev2a, tesla model 3 w/ a 32 amp charger",
+        "94110, pge ev2a, tesla model 3 with a 32 amp charger",
+    ):
         fields = {fact.field: fact.value for fact in read(message).facts}
         assert fields["equipment.ev_model"] == "Tesla Model 3" and fields["equipment.ev_charger_kw"] == 7.68
     neighbour = read("94110, pge, my neighbour has a tesla model 3 with a 32 amp charger")
@@ -387,8 +473,14 @@ def test_a_new_hour_after_tonight_keeps_the_night() -> None:
         # the panel's amps are the house's service, not the charger; "panel" is not solar
         ("hey. 94110, pg&e EV2-A, bolt euv, 60 amp panel, 7.2kw charger", {"equipment.ev_charger_kw": 7.2}),
         ("no the charger is 7.2kw, 60 amp is the panel", {"equipment.ev_charger_kw": 7.2}),
-        ("we have 6 kw of panels on the roof and a 7.2kw charger", {"equipment.ev_charger_kw": 7.2, "equipment.solar_capacity_kw": 6.0}),
-        ("5kw solar system, 11 kw wall connector", {"equipment.ev_charger_kw": 11.0, "equipment.solar_capacity_kw": 5.0}),
+        (
+            "we have 6 kw of panels on the roof and a 7.2kw charger",
+            {"equipment.ev_charger_kw": 7.2, "equipment.solar_capacity_kw": 6.0},
+        ),
+        (
+            "5kw solar system, 11 kw wall connector",
+            {"equipment.ev_charger_kw": 11.0, "equipment.solar_capacity_kw": 5.0},
+        ),
         ("my charger is on a 40 amp breaker", {"equipment.ev_charger_kw": 7.68}),
         ("actually it's 3 people, not 4", {"household.occupants": 3}),
         ("no, 3 people not 4", {"household.occupants": 3}),
@@ -424,10 +516,12 @@ def test_asking_for_the_weather_is_a_forecast_not_an_article(text: str) -> None:
 
 
 def test_a_live_question_no_tool_fits_is_said_in_words_not_as_an_internal_error(data_dir: Path) -> None:
-    """"what about today" after facts, with nothing to follow up: no "⚠️ no data tool was called";
+    """ "what about today" after facts, with nothing to follow up: no "⚠️ no data tool was called";
     the reply says nothing was looked up and what can be asked."""
     service = service_for(data_dir)
-    reply = service.handle_turn("T1-U9", "t", "92101, sdge, we have 6 kw of panels on the roof. what about today")
+    reply = service.handle_turn(
+        "T1-U9", "t", "92101, sdge, we have 6 kw of panels on the roof. what about today"
+    )
     assert "Saved: your ZIP code is 92101" in reply.text
     assert "no data tool" not in reply.text and "haven't looked anything up" in reply.text
 
@@ -446,7 +540,13 @@ def test_thanks_is_answered_as_thanks_not_with_the_introduction(data_dir: Path) 
 
 
 @pytest.mark.parametrize(
-    "text", ["how does a heat pump work?", "is a heat pump worth it", "why is my dryer so slow", "is my dryer electric?"]
+    "text",
+    [
+        "how does a heat pump work?",
+        "is a heat pump worth it",
+        "why is my dryer so slow",
+        "is my dryer electric?",
+    ],
 )
 def test_a_short_question_about_an_appliance_is_still_a_question_not_a_price(text: str) -> None:
     assert understand(text).intent == "knowledge"
@@ -455,7 +555,10 @@ def test_a_short_question_about_an_appliance_is_still_a_question_not_a_price(tex
 @pytest.mark.parametrize(
     ("text", "fields"),
     [
-        ("forget my rate plan and my price per kwh", {"location.rate_schedule", "location.flat_rate_usd_per_kwh"}),
+        (
+            "forget my rate plan and my price per kwh",
+            {"location.rate_schedule", "location.flat_rate_usd_per_kwh"},
+        ),
         ("forget my charger and the price", {"equipment.ev_charger_kw", "location.flat_rate_usd_per_kwh"}),
         ("forget the rate i pay", {"location.flat_rate_usd_per_kwh"}),
     ],
@@ -480,7 +583,10 @@ def test_not_knowing_the_plan_before_being_asked_skips_that_question(data_dir: P
 
 @pytest.mark.parametrize(
     ("text", "appliance"),
-    [("is it better to run the dishwasher at night?", "dishwasher"), ("is it cheaper to do laundry on weekends", "laundry")],
+    [
+        ("is it better to run the dishwasher at night?", "dishwasher"),
+        ("is it cheaper to do laundry on weekends", "laundry"),
+    ],
 )
 def test_better_or_cheaper_to_run_an_appliance_is_a_live_question(text: str, appliance: str) -> None:
     reading = understand(text)
@@ -495,7 +601,10 @@ def test_a_misspelt_model_name_is_still_the_car(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("we have a gas furnace and 4 ppl in the house", {"equipment.heating_type": "gas", "household.occupants": 4}),
+        (
+            "we have a gas furnace and 4 ppl in the house",
+            {"equipment.heating_type": "gas", "household.occupants": 4},
+        ),
         ("2 ppl live here", {"household.occupants": 2}),
         ("im with PPL", {"location.utility_provider": "PPL Electric Utilities"}),
     ],

@@ -25,7 +25,9 @@ def ollama() -> FakeOllama:
 
 
 def service_for(data_dir: Path, ollama: FakeOllama):
-    runtime = make_runtime(data_dir, ollama_url=ollama.url, config=app_config(provider="ollama"), clock=lambda: NOW)
+    runtime = make_runtime(
+        data_dir, ollama_url=ollama.url, config=app_config(provider="ollama"), clock=lambda: NOW
+    )
     return runtime.service
 
 
@@ -40,16 +42,18 @@ def test_an_off_script_message_is_read_by_the_model_and_its_reading_reaches_the_
         reading(
             topic="ev_charging",
             facts=[
-                {"field": "equipment.ev_model", "value": "Ford Mustang Mach-E", "said": "the ride's a mach-e"},
+                {
+                    "field": "equipment.ev_model",
+                    "value": "Ford Mustang Mach-E",
+                    "said": "the ride's a mach-e",
+                },
                 {"field": "equipment.ev_charger_kw", "value": 11.52, "said": "juice it at 48A"},
             ],
         )
     ]
     service = service_for(data_dir, ollama)
     reply = service.handle_turn("T1-N", "t", "yo, the ride's a mach-e and we juice it at 48A")
-    assert reply.text == (
-        "Saved: your EV is a Ford Mustang Mach-E and your home charger delivers 11.52 kW."
-    )
+    assert reply.text == ("Saved: your EV is a Ford Mustang Mach-E and your home charger delivers 11.52 kW.")
     (request,) = ollama.understanding_requests
     assert request["format"]["title"] == "ModelReading"  # structured output against the schema
     assert json.loads(request["messages"][-1]["content"])["message"].startswith("yo, the ride")
@@ -59,9 +63,15 @@ def test_an_off_script_message_is_read_by_the_model_and_its_reading_reaches_the_
     assert intent.new_value["source"] == "model"
 
 
-def test_an_unclear_message_goes_to_the_model_not_to_a_canned_question(data_dir: Path, ollama: FakeOllama) -> None:
+def test_an_unclear_message_goes_to_the_model_not_to_a_canned_question(
+    data_dir: Path, ollama: FakeOllama
+) -> None:
     ollama.understanding_script = [
-        Step(content=json.dumps({"intent": "knowledge", "topic": "ev_charging", "question": "is the EV credit still a thing?"}))
+        Step(
+            content=json.dumps(
+                {"intent": "knowledge", "topic": "ev_charging", "question": "is the EV credit still a thing?"}
+            )
+        )
     ]
     service = service_for(data_dir, ollama)
     reply = service.handle_turn("T1-N", "t", "ev credit still a thing??")
@@ -69,7 +79,9 @@ def test_an_unclear_message_goes_to_the_model_not_to_a_canned_question(data_dir:
     assert "I want to get this right" not in reply.text
 
 
-def test_an_invalid_reading_falls_back_to_the_rules_and_is_recorded(data_dir: Path, ollama: FakeOllama) -> None:
+def test_an_invalid_reading_falls_back_to_the_rules_and_is_recorded(
+    data_dir: Path, ollama: FakeOllama
+) -> None:
     ollama.understanding_script = [Step(content='{"intent": "shopping", "facts": "lots"}')]
     service = service_for(data_dir, ollama)
     reply = service.handle_turn("T1-N", "t", "My ZIP is 94110")
@@ -85,7 +97,11 @@ def test_model_facts_it_cannot_quote_or_that_are_someone_elses_are_dropped(
     ollama.understanding_script = [
         reading(
             facts=[
-                {"field": "equipment.heating_type", "value": "heat_pump", "said": "my neighbour has a heat pump"},
+                {
+                    "field": "equipment.heating_type",
+                    "value": "heat_pump",
+                    "said": "my neighbour has a heat pump",
+                },
                 {"field": "equipment.solar_capacity_kw", "value": 9, "said": "nine kilowatts of panels"},
                 {"field": "location.lat", "value": 1.0, "said": "my neighbour"},
             ]

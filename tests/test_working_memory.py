@@ -42,8 +42,11 @@ def assert_claims_match_the_store(service: ConversationService, user: str, reply
     said = describe_saved(saved)
     assert said in reply.text
     turn_entries = [
-        e for e in (profile.history if profile else [])
-        if e.source.session_id == reply.session_id and e.source.turn == reply.turn and e.operation in ("set", "updated")
+        e
+        for e in (profile.history if profile else [])
+        if e.source.session_id == reply.session_id
+        and e.source.turn == reply.turn
+        and e.operation in ("set", "updated")
     ]
     assert sorted(e.field for e in turn_entries) == sorted(c["field"] for c in saved)
 
@@ -115,14 +118,28 @@ def test_statements_are_saved_in_their_turn(data_dir: Path, provider: str, text:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("remember that we are 1000 people", "I can't save 1000 as the number of people in your home: it must be between 1 and 50."),
-        ("remember that I have a -5 kWh battery", "I can't save -5 kWh as your home battery's size: it must be more than 0 kWh"),
-        ("My neighbor has a heat pump", "I haven't saved anything about the heating: it sounds like it's about someone else's home"),
-        ("I think we're on EV2-A but not sure", "I haven't saved anything about the rate plan: you didn't sound sure"),
+        (
+            "remember that we are 1000 people",
+            "I can't save 1000 as the number of people in your home: it must be between 1 and 50.",
+        ),
+        (
+            "remember that I have a -5 kWh battery",
+            "I can't save -5 kWh as your home battery's size: it must be more than 0 kWh",
+        ),
+        (
+            "My neighbor has a heat pump",
+            "I haven't saved anything about the heating: it sounds like it's about someone else's home",
+        ),
+        (
+            "I think we're on EV2-A but not sure",
+            "I haven't saved anything about the rate plan: you didn't sound sure",
+        ),
         ("remember that I like pizza", "I couldn't find anything in that I can save."),
     ],
 )
-def test_nothing_is_saved_and_the_reply_says_why(data_dir: Path, provider: str, text: str, expected: str) -> None:
+def test_nothing_is_saved_and_the_reply_says_why(
+    data_dir: Path, provider: str, text: str, expected: str
+) -> None:
     service = service_for(data_dir, provider)
     reply = service.handle_turn("T1-N", "t", text)
     assert reply.text.startswith(expected)
@@ -140,7 +157,13 @@ def test_follow_ups_re_plan_with_one_thing_changed(data_dir: Path) -> None:
     less = service.handle_turn("T1-N", "t", "and if I only need 50%?")
     assert "Cheapest before 06:00" in less.text and "from 20% to 50%" in less.text  # the 6am and 20% stay
     last = service.sessions.get("T1-N", "t").last_request
-    assert last.params == {"ready_by_hour": 6, "target_soc_pct": 50.0, "current_soc_pct": 20.0, "day": "today", "tonight": True}
+    assert last.params == {
+        "ready_by_hour": 6,
+        "target_soc_pct": 50.0,
+        "current_soc_pct": 20.0,
+        "day": "today",
+        "tonight": True,
+    }
 
 
 def test_forget_and_undo_say_what_the_profile_now_holds(data_dir: Path) -> None:
@@ -178,7 +201,9 @@ def test_goodbye_says_what_the_memorizer_saved(data_dir: Path) -> None:
     assert_claims_match_the_store_for_memorizer(service, "T1-N", bye)
 
 
-def assert_claims_match_the_store_for_memorizer(service: ConversationService, user: str, reply: Reply) -> None:
+def assert_claims_match_the_store_for_memorizer(
+    service: ConversationService, user: str, reply: Reply
+) -> None:
     profile = service.profiles.get(user)
     saved = [c for c in reply.profile_changes if c["operation"] in ("set", "updated")]
     assert saved and describe_saved(saved) in reply.text
@@ -247,8 +272,10 @@ def test_ollama_mixed_turn_saves_then_plans_in_two_calls(data_dir: Path, ollama:
 
 def test_ollama_follow_up_sees_the_earlier_exchange(data_dir: Path, ollama: FakeOllama) -> None:
     ollama.script = [
-        call("plan_ev_charging"), say("Charge from 02:33."),
-        call("plan_ev_charging", ready_by_hour=6), say("Charge from 01:33."),
+        call("plan_ev_charging"),
+        say("Charge from 02:33."),
+        call("plan_ev_charging", ready_by_hour=6),
+        say("Charge from 01:33."),
     ]
     service = ollama_service(data_dir, ollama)
     service.handle_turn("T1-N", "t", EXAMPLE_1)
@@ -260,12 +287,29 @@ def test_ollama_follow_up_sees_the_earlier_exchange(data_dir: Path, ollama: Fake
     assert "Charge from 02:33." in recommend["messages"][-1]["content"]
 
 
-def test_ollama_unreadable_memorizer_reply_is_an_error_and_retried(data_dir: Path, ollama: FakeOllama) -> None:
+def test_ollama_unreadable_memorizer_reply_is_an_error_and_retried(
+    data_dir: Path, ollama: FakeOllama
+) -> None:
     service = ollama_service(data_dir, ollama)
     service.sessions.commit_turn("T1-N", "t", user_text="I started working from home", reply_text="(lost)")
-    replies = iter(["Sure! You work from home.", json.dumps({"facts": [{
-        "field": "household.work_schedule", "new_value": "WFH", "confidence": 0.9,
-        "source_turn": 1, "source_text": "I started working from home"}]})])
+    replies = iter(
+        [
+            "Sure! You work from home.",
+            json.dumps(
+                {
+                    "facts": [
+                        {
+                            "field": "household.work_schedule",
+                            "new_value": "WFH",
+                            "confidence": 0.9,
+                            "source_turn": 1,
+                            "source_text": "I started working from home",
+                        }
+                    ]
+                }
+            ),
+        ]
+    )
     ollama.responder = lambda body: Step(content=next(replies, json.dumps({"facts": []})))
     scheduler = MemorizeScheduler(service=service, idle_minutes=0.001, clock=clock, retry_minutes=(0.005,))
     try:
@@ -280,7 +324,8 @@ def test_ollama_unreadable_memorizer_reply_is_an_error_and_retried(data_dir: Pat
     assert first_request["format"]["properties"]["facts"]["type"] == "array"  # the JSON schema, not "json"
     traces = [load_trace(path) for path in service.traces.list_for_user("T1-N")]
     failed = [
-        t for t in traces
+        t
+        for t in traces
         if t.metadata["kind"] == "memorize"
         and "unreadable_output" in [error["type"] for error in t.metadata.get("errors", [])]
     ]
@@ -294,7 +339,9 @@ def test_restart_catch_up_of_a_thread_active_10_seconds_before_the_stop(data_dir
     runtime = make_runtime(data_dir, config=app_config(idle_minutes=30))
     runtime.service.handle_turn("T1-N", "t", "How do heat pumps work?")
     last = runtime.service.sessions.get("T1-N", "t").last_activity_at
-    restarted = make_runtime(data_dir, config=app_config(idle_minutes=30), clock=lambda: last + timedelta(seconds=10))
+    restarted = make_runtime(
+        data_dir, config=app_config(idle_minutes=30), clock=lambda: last + timedelta(seconds=10)
+    )
     scheduler = MemorizeScheduler(
         service=restarted.service, idle_minutes=30, clock=lambda: last + timedelta(seconds=10)
     )
@@ -381,7 +428,10 @@ def test_older_turns_reach_the_model_as_the_threads_notes(data_dir: Path, ollama
     service = ollama_service(data_dir, ollama)
     service.handle_turn("T1-N", "t", "How do heat pumps work?")
     service.profiles.add_note(
-        "T1-N", ProfileNote(content="Turns 1-20: asked about heat pumps and rates.", source_session="t", source_turns=[1])
+        "T1-N",
+        ProfileNote(
+            content="Turns 1-20: asked about heat pumps and rates.", source_session="t", source_turns=[1]
+        ),
     )
     service.profiles.add_note(
         "T1-N", ProfileNote(content="Another thread's note.", source_session="other", source_turns=[1])
@@ -426,7 +476,9 @@ def test_two_cars_in_one_message_keep_one_and_say_so(data_dir: Path) -> None:
     )
 
 
-def test_a_household_members_car_does_not_replace_the_users_and_a_correction_is_one_car(data_dir: Path) -> None:
+def test_a_household_members_car_does_not_replace_the_users_and_a_correction_is_one_car(
+    data_dir: Path,
+) -> None:
     service = make_runtime(data_dir, clock=clock).service
     service.handle_turn("T1-N", "t", "i drive a ioniq 5")
     wife = service.handle_turn("T1-N", "t", "my wife drives a model y btw")
@@ -439,7 +491,9 @@ def test_a_household_members_car_does_not_replace_the_users_and_a_correction_is_
 def test_the_question_asked_before_onboarding_is_answered_as_it_was_understood(data_dir: Path) -> None:
     service = make_runtime(data_dir, clock=clock).service
     service.handle_turn("T1-N", "t", "we're in atlanta w georgia power, i drive a ioniq 5")
-    asked = service.handle_turn("T1-N", "t", "it's at 20% and i need to be full by 7am, when should i plug in?")
+    asked = service.handle_turn(
+        "T1-N", "t", "it's at 20% and i need to be full by 7am, when should i plug in?"
+    )
     assert asked.asked_for == "rate_schedule"
     assert service.sessions.get("T1-N", "t").pending_request == {
         "intent": "live_data",

@@ -72,7 +72,9 @@ class Appliance(BaseModel):
     basis: str  # what the figure describes, for the user
     sources: list[ApplianceSource] = Field(min_length=1)
     attended: bool = False  # needs someone awake at home while it runs
-    by_bedtime: bool = False  # only useful before bedtime (cooking): the default window ends at SLEEP_HOURS[0]
+    by_bedtime: bool = (
+        False  # only useful before bedtime (cooking): the default window ends at SLEEP_HOURS[0]
+    )
     caveat: str | None = None
     phases: list[Phase] = Field(default_factory=list)  # several parts run one after another (laundry)
     per: str | None = None  # what one run is called, when not 'a load' / 'a cycle' ('a wash and dry')
@@ -258,7 +260,10 @@ _LAUNDRY = Appliance(
     sources=[*_DRYER.sources, *_WASHER.sources],
     attended=True,
     caveat=_DRYER.caveat,
-    phases=[Phase(kwh=_WASHER.kwh, duration_h=_WASHER.duration_h), Phase(kwh=_DRYER.kwh, duration_h=_DRYER.duration_h)],
+    phases=[
+        Phase(kwh=_WASHER.kwh, duration_h=_WASHER.duration_h),
+        Phase(kwh=_DRYER.kwh, duration_h=_DRYER.duration_h),
+    ],
 )
 
 APPLIANCES: dict[str, Appliance] = {
@@ -325,7 +330,9 @@ def _label(slot: PriceSlot) -> str:
     return getattr(slot, "label", None) or slot.period.replace("_", "-")
 
 
-def run_cost(prices: Sequence[PriceSlot], start: datetime, phases: Sequence[Phase]) -> tuple[float, list[str]]:
+def run_cost(
+    prices: Sequence[PriceSlot], start: datetime, phases: Sequence[Phase]
+) -> tuple[float, list[str]]:
     """Cost of a run starting at `start` (each phase's energy spread evenly over its duration) and
     the price periods it runs in. Raises ValueError when `prices` do not cover the whole run."""
     moment = start.timestamp()
@@ -391,7 +398,9 @@ def appliance_verdict(
     phases = appliance.run_phases
     duration_h = sum(phase.duration_h for phase in phases)
     run_s = duration_h * 3600
-    span_h = (max(deadline.timestamp(), now.timestamp() + run_s, earliest.timestamp() + run_s) - now.timestamp()) / 3600
+    span_h = (
+        max(deadline.timestamp(), now.timestamp() + run_s, earliest.timestamp() + run_s) - now.timestamp()
+    ) / 3600
     prices = hourly_prices(tariff, now, int(span_h) + 2, timezone)
 
     def at(timestamp: float) -> datetime:
@@ -405,7 +414,11 @@ def appliance_verdict(
         marks.update((slot.start.timestamp(), slot.end.timestamp() - run_s))
     starts = sorted(mark for mark in marks if first <= mark <= last) if fits else [first]
     priced = [(start, run_cost(prices, at(start), phases)[0]) for start in starts]
-    window = [slot for slot in prices if slot.end.timestamp() > first and slot.start.timestamp() < max(last + run_s, first + run_s)]
+    window = [
+        slot
+        for slot in prices
+        if slot.end.timestamp() > first and slot.start.timestamp() < max(last + run_s, first + run_s)
+    ]
     flat = len({slot.usd_per_kwh for slot in window}) <= 1
 
     def cheapest(options: list[tuple[float, float]]) -> tuple[float, float]:
@@ -419,8 +432,10 @@ def appliance_verdict(
     if appliance.attended:
         # a start now is the user's own choice while awake; later starts avoid the sleep hours
         allowed = [
-            option for option in priced
-            if (option[0] == now.timestamp() and not asleep_now) or not _in_sleep(at(option[0]), duration_h, zone, sleep)
+            option
+            for option in priced
+            if (option[0] == now.timestamp() and not asleep_now)
+            or not _in_sleep(at(option[0]), duration_h, zone, sleep)
         ] or priced
     best = cheapest(allowed)
     best_start, cost_then = best
@@ -458,7 +473,9 @@ def appliance_verdict(
     )
     assumptions = [f"{appliance.run_kwh:.2f} kWh for {appliance.run_label}, {spread}: {appliance.basis}"]
     if appliance.attended:
-        assumptions.append(f"people are asleep {sleep[0]:02d}:00-{sleep[1]:02d}:00, so no later start runs then")
+        assumptions.append(
+            f"people are asleep {sleep[0]:02d}:00-{sleep[1]:02d}:00, so no later start runs then"
+        )
     return ApplianceVerdict(
         appliance=appliance.name,
         verdict="wait" if wait else "run_now",

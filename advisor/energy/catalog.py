@@ -26,7 +26,9 @@ _SDGE_EV_SOURCE = (
     "https://www.sdge.com/residential/pricing-plans/about-our-pricing-plans/electric-vehicle-plans"
 )
 _SDGE_TOU_SOURCE = "https://www.sdge.com/whenmatters"
-_SDGE_FIXED_SOURCE = "https://www.reddit.com/r/sandiego/ (customers' reading of SDG&E's 2026 rate advice letter)"
+_SDGE_FIXED_SOURCE = (
+    "https://www.reddit.com/r/sandiego/ (customers' reading of SDG&E's 2026 rate advice letter)"
+)
 
 _PGE_PRICE_BASIS = (
     "PG&E's typical 2025 price levels less 6¢/kWh, the middle of the 5-7¢ average cut reported with the "

@@ -23,7 +23,9 @@ TYPICAL_HOUSE_SOURCE = (
     "https://www.prnewswire.com/news-releases/pge-lowers-electric-prices-in-march-fifth-electric-rate-drop-since-early-2024-302701359.html)"
 )
 TYPICAL_MILES_PER_YEAR = 13_476.0
-TYPICAL_MILES_SOURCE = "FHWA's average of 13,476 miles a year per driver (https://www.fhwa.dot.gov/ohim/onh00/bar8.htm)"
+TYPICAL_MILES_SOURCE = (
+    "FHWA's average of 13,476 miles a year per driver (https://www.fhwa.dot.gov/ohim/onh00/bar8.htm)"
+)
 KWH_PER_MILE = 0.30
 KWH_PER_MILE_SOURCE = (
     "0.30 kWh a mile from the wall, a car rated 30 kWh/100 mi by the EPA (check yours on "
@@ -111,13 +113,18 @@ def _house_weights(pattern: str) -> list[float]:
 def _day_prices(tariff: Tariff, day: date, zone: ZoneInfo) -> list[float]:
     """The 24 hourly prices of a local day (a DST day is priced as 24 clock hours: a 1-hour
     difference a year is far below the comparison's precision)."""
-    return [tariff.period_at(datetime(day.year, day.month, day.day, hour, tzinfo=zone)).usd_per_kwh for hour in range(24)]
+    return [
+        tariff.period_at(datetime(day.year, day.month, day.day, hour, tzinfo=zone)).usd_per_kwh
+        for hour in range(24)
+    ]
 
 
 def _ev_night_cost(tonight: list[float], tomorrow: list[float], kwh: float, charger_kw: float) -> float:
     """Cheapest cost of `kwh` in the overnight hours (9 pm-midnight tonight, midnight-7 am tomorrow);
     what does not fit is charged at the dearest overnight price (never free)."""
-    prices = sorted([tonight[h] for h in OVERNIGHT_HOURS if h >= 21] + [tomorrow[h] for h in OVERNIGHT_HOURS if h < 21])
+    prices = sorted(
+        [tonight[h] for h in OVERNIGHT_HOURS if h >= 21] + [tomorrow[h] for h in OVERNIGHT_HOURS if h < 21]
+    )
     cost, remaining = 0.0, kwh
     for price in prices:
         take = min(charger_kw, remaining)
@@ -142,7 +149,9 @@ def annual_cost(tariff: Tariff, household: Household, *, year: int, timezone: st
         ev_kwh = household.ev_kwh_per_month / month_days
         energy += sum(house_kwh * weight * price for weight, price in zip(weights, prices[day], strict=True))
         if ev_kwh:
-            energy += _ev_night_cost(prices[day], prices[day + timedelta(days=1)], ev_kwh, household.charger_kw)
+            energy += _ev_night_cost(
+                prices[day], prices[day + timedelta(days=1)], ev_kwh, household.charger_kw
+            )
     fixed = tariff.fixed_usd_per_month * 12
     return PlanCost(
         plan=tariff.name,

@@ -162,7 +162,8 @@ def tariff_from_urdb(item: dict[str, Any], *, source: str, as_of: date, illustra
     if len(labels) != len(prices):
         raise TariffError("period_labels must label every period")
     periods = [
-        PricePeriod(index=i, name=names[i], usd_per_kwh=round(p, 5), label=labels[i]) for i, p in enumerate(prices)
+        PricePeriod(index=i, name=names[i], usd_per_kwh=round(p, 5), label=labels[i])
+        for i, p in enumerate(prices)
     ]
     fixed, charge_notes = _urdb_fixed_charges(item, source)
     notes = ([tier_note(names)] if tier_note else []) + charge_notes
@@ -207,7 +208,9 @@ def _tiers_of(structure: Any) -> list[list[_Tier]]:
             unit = str(tier.get("unit", "kWh"))
             per = _KWH_UNITS.get(unit.strip().lower())
             if per is None:
-                raise TariffError(f"period {index} is priced per {unit!r}; only kWh energy rates are supported")
+                raise TariffError(
+                    f"period {index} is priced per {unit!r}; only kWh energy rates are supported"
+                )
             rate, adj = _number(tier.get("rate", 0)), _number(tier.get("adj", 0) or 0)
             if rate is None or adj is None:
                 raise TariffError(f"period {index} has a rate that is not a number")
@@ -263,7 +266,9 @@ def _allowance(first_tiers: list[_Tier]) -> str:
     """'300 kWh a month', or '250-400 kWh a month' when seasons differ."""
     parts = []
     for per in dict.fromkeys(tier.per for tier in first_tiers):
-        bounds = sorted({tier.max_kwh for tier in first_tiers if tier.per == per and tier.max_kwh is not None})
+        bounds = sorted(
+            {tier.max_kwh for tier in first_tiers if tier.per == per and tier.max_kwh is not None}
+        )
         span = f"{bounds[0]:g}" if len(bounds) == 1 else f"{bounds[0]:g}-{bounds[-1]:g}"
         parts.append(f"{span} kWh {per}")
     return " or ".join(parts)
@@ -275,8 +280,10 @@ def _cents(usd_per_kwh: float) -> str:
 
 def _check_schedule(label: str, schedule: Any, periods: int) -> None:
     """A 12x24 table of period numbers (checked before naming, so a bad shape is a TariffError)."""
-    if not isinstance(schedule, list) or len(schedule) != 12 or any(
-        not isinstance(row, list) or len(row) != 24 for row in schedule
+    if (
+        not isinstance(schedule, list)
+        or len(schedule) != 12
+        or any(not isinstance(row, list) or len(row) != 24 for row in schedule)
     ):
         raise TariffError(f"{label} schedule must be 12 months x 24 hours")
     for row in schedule:
@@ -297,7 +304,11 @@ def _number(value: Any) -> float | None:
 
 def _urdb_labels(value: Any, count: int) -> list[str | None]:
     """URDB's own period labels (`energytoulabels`) when it gives one string per period."""
-    if isinstance(value, list) and len(value) == count and all(isinstance(v, str) and v.strip() for v in value):
+    if (
+        isinstance(value, list)
+        and len(value) == count
+        and all(isinstance(v, str) and v.strip() for v in value)
+    ):
         return [v.strip() for v in value]
     return [None] * count
 
@@ -444,7 +455,9 @@ def period_label(tariff: Tariff, name: str) -> str:
     return found.display if found else name.replace("_", "-")
 
 
-def flat_tariff(usd_per_kwh: float, *, utility: str, name: str, source: str, as_of: date, illustrative: bool) -> Tariff:
+def flat_tariff(
+    usd_per_kwh: float, *, utility: str, name: str, source: str, as_of: date, illustrative: bool
+) -> Tariff:
     """One price all day, every day: what a price the user gave (or a state average) amounts to."""
     return Tariff(
         utility=utility,

@@ -30,31 +30,99 @@ class Utility(BaseModel):
 
 # name, states, aliases (lowercase, matched as whole words after normalizing '&' spacing)
 _TABLE: list[Utility] = [
-    Utility(name="PG&E", states=("CA",), aliases=("pg&e", "pge", "pg and e", "pacific gas and electric", "pacific gas & electric", "pacific gas"), default_plan="E-TOU-C"),
-    Utility(name="SDG&E", states=("CA",), aliases=("sdg&e", "sdge", "sdg and e", "san diego gas and electric", "san diego gas & electric")),
-    Utility(name="Southern California Edison", states=("CA",), aliases=("sce", "socal edison", "southern california edison", "so cal edison")),
-    Utility(name="LADWP", states=("CA",), aliases=("ladwp", "la dwp", "los angeles department of water and power", "dwp")),
+    Utility(
+        name="PG&E",
+        states=("CA",),
+        aliases=(
+            "pg&e",
+            "pge",
+            "pg and e",
+            "pacific gas and electric",
+            "pacific gas & electric",
+            "pacific gas",
+        ),
+        default_plan="E-TOU-C",
+    ),
+    Utility(
+        name="SDG&E",
+        states=("CA",),
+        aliases=("sdg&e", "sdge", "sdg and e", "san diego gas and electric", "san diego gas & electric"),
+    ),
+    Utility(
+        name="Southern California Edison",
+        states=("CA",),
+        aliases=("sce", "socal edison", "southern california edison", "so cal edison"),
+    ),
+    Utility(
+        name="LADWP",
+        states=("CA",),
+        aliases=("ladwp", "la dwp", "los angeles department of water and power", "dwp"),
+    ),
     Utility(name="SMUD", states=("CA",), aliases=("smud", "sacramento municipal utility district")),
     Utility(name="Silicon Valley Power", states=("CA",), aliases=("silicon valley power",)),
     Utility(name="Anaheim Public Utilities", states=("CA",), aliases=("anaheim public utilities",)),
     Utility(name="Riverside Public Utilities", states=("CA",), aliases=("riverside public utilities",)),
-    Utility(name="Imperial Irrigation District", states=("CA",), aliases=("imperial irrigation district", "iid")),
+    Utility(
+        name="Imperial Irrigation District", states=("CA",), aliases=("imperial irrigation district", "iid")
+    ),
     Utility(name="Pasadena Water and Power", states=("CA",), aliases=("pasadena water and power", "pwp")),
     Utility(name="Glendale Water and Power", states=("CA",), aliases=("glendale water and power",)),
     Utility(name="Burbank Water and Power", states=("CA",), aliases=("burbank water and power",)),
-    Utility(name="Liberty Utilities", states=("CA", "NH", "MO", "KS", "OK", "AR"), aliases=("liberty utilities", "liberty")),
-    Utility(name="Con Edison", states=("NY",), aliases=("con edison", "coned", "con ed", "consolidated edison")),
+    Utility(
+        name="Liberty Utilities",
+        states=("CA", "NH", "MO", "KS", "OK", "AR"),
+        aliases=("liberty utilities", "liberty"),
+    ),
+    Utility(
+        name="Con Edison", states=("NY",), aliases=("con edison", "coned", "con ed", "consolidated edison")
+    ),
     Utility(name="National Grid", states=("NY", "MA", "RI"), aliases=("national grid",)),
-    Utility(name="NYSEG", states=("NY",), aliases=("nyseg", "new york state electric and gas", "new york state electric & gas")),
-    Utility(name="RG&E", states=("NY",), aliases=("rg&e", "rochester gas and electric", "rochester gas & electric")),
-    Utility(name="Central Hudson", states=("NY",), aliases=("central hudson", "central hudson gas and electric")),
-    Utility(name="Orange & Rockland", states=("NY", "NJ"), aliases=("orange & rockland", "orange and rockland", "o&r")),
-    Utility(name="PSEG Long Island", states=("NY",), aliases=("pseg long island", "pseg li", "pseg-li", "lipa", "long island power authority")),
-    Utility(name="PSE&G", states=("NJ",), aliases=("pse&g", "pseg", "public service electric and gas", "public service electric & gas")),
-    Utility(name="JCP&L", states=("NJ",), aliases=("jcp&l", "jcpl", "jersey central power and light", "jersey central power & light", "jersey central")),
+    Utility(
+        name="NYSEG",
+        states=("NY",),
+        aliases=("nyseg", "new york state electric and gas", "new york state electric & gas"),
+    ),
+    Utility(
+        name="RG&E",
+        states=("NY",),
+        aliases=("rg&e", "rochester gas and electric", "rochester gas & electric"),
+    ),
+    Utility(
+        name="Central Hudson", states=("NY",), aliases=("central hudson", "central hudson gas and electric")
+    ),
+    Utility(
+        name="Orange & Rockland",
+        states=("NY", "NJ"),
+        aliases=("orange & rockland", "orange and rockland", "o&r"),
+    ),
+    Utility(
+        name="PSEG Long Island",
+        states=("NY",),
+        aliases=("pseg long island", "pseg li", "pseg-li", "lipa", "long island power authority"),
+    ),
+    Utility(
+        name="PSE&G",
+        states=("NJ",),
+        aliases=("pse&g", "pseg", "public service electric and gas", "public service electric & gas"),
+    ),
+    Utility(
+        name="JCP&L",
+        states=("NJ",),
+        aliases=(
+            "jcp&l",
+            "jcpl",
+            "jersey central power and light",
+            "jersey central power & light",
+            "jersey central",
+        ),
+    ),
     Utility(name="Atlantic City Electric", states=("NJ",), aliases=("atlantic city electric", "ace")),
     Utility(name="Rockland Electric", states=("NJ",), aliases=("rockland electric",)),
-    Utility(name="Eversource", states=("MA", "CT", "NH"), aliases=("eversource", "eversource energy", "nstar", "cl&p", "psnh")),
+    Utility(
+        name="Eversource",
+        states=("MA", "CT", "NH"),
+        aliases=("eversource", "eversource energy", "nstar", "cl&p", "psnh"),
+    ),
     Utility(name="Unitil", states=("MA", "NH", "ME"), aliases=("unitil",)),
     Utility(name="United Illuminating", states=("CT",), aliases=("united illuminating", "ui")),
     Utility(name="Rhode Island Energy", states=("RI",), aliases=("rhode island energy",)),
@@ -62,74 +130,158 @@ _TABLE: list[Utility] = [
     Utility(name="Versant Power", states=("ME",), aliases=("versant power", "versant", "emera maine")),
     Utility(name="Green Mountain Power", states=("VT",), aliases=("green mountain power", "gmp")),
     Utility(name="PECO", states=("PA",), aliases=("peco", "peco energy")),
-    Utility(name="PPL Electric Utilities", states=("PA",), aliases=("ppl", "ppl electric", "ppl electric utilities")),
+    Utility(
+        name="PPL Electric Utilities",
+        states=("PA",),
+        aliases=("ppl", "ppl electric", "ppl electric utilities"),
+    ),
     Utility(name="Duquesne Light", states=("PA",), aliases=("duquesne light", "duquesne")),
     Utility(name="Met-Ed", states=("PA",), aliases=("met-ed", "met ed", "metropolitan edison")),
     Utility(name="Penelec", states=("PA",), aliases=("penelec", "pennsylvania electric")),
     Utility(name="Penn Power", states=("PA",), aliases=("penn power",)),
     Utility(name="West Penn Power", states=("PA",), aliases=("west penn power", "west penn")),
-    Utility(name="BGE", states=("MD",), aliases=("bge", "baltimore gas and electric", "baltimore gas & electric")),
+    Utility(
+        name="BGE", states=("MD",), aliases=("bge", "baltimore gas and electric", "baltimore gas & electric")
+    ),
     Utility(name="Pepco", states=("MD", "DC"), aliases=("pepco", "potomac electric power")),
     Utility(name="Delmarva Power", states=("DE", "MD"), aliases=("delmarva power", "delmarva")),
     Utility(name="Potomac Edison", states=("MD", "WV"), aliases=("potomac edison",)),
-    Utility(name="Dominion Energy", states=("VA", "NC", "SC"), aliases=("dominion energy", "dominion", "dominion virginia power", "dominion energy virginia")),
+    Utility(
+        name="Dominion Energy",
+        states=("VA", "NC", "SC"),
+        aliases=("dominion energy", "dominion", "dominion virginia power", "dominion energy virginia"),
+    ),
     Utility(name="Appalachian Power", states=("VA", "WV"), aliases=("appalachian power", "apco")),
     Utility(name="Mon Power", states=("WV",), aliases=("mon power", "monongahela power")),
-    Utility(name="Duke Energy", states=("NC", "SC", "FL", "IN", "OH", "KY"), aliases=("duke energy", "duke", "duke energy carolinas", "duke energy progress", "duke energy florida")),
+    Utility(
+        name="Duke Energy",
+        states=("NC", "SC", "FL", "IN", "OH", "KY"),
+        aliases=(
+            "duke energy",
+            "duke",
+            "duke energy carolinas",
+            "duke energy progress",
+            "duke energy florida",
+        ),
+    ),
     Utility(name="Santee Cooper", states=("SC",), aliases=("santee cooper",)),
     Utility(name="Georgia Power", states=("GA",), aliases=("georgia power",)),
-    Utility(name="FPL", states=("FL",), aliases=("fpl", "florida power and light", "florida power & light", "gulf power")),
+    Utility(
+        name="FPL",
+        states=("FL",),
+        aliases=("fpl", "florida power and light", "florida power & light", "gulf power"),
+    ),
     Utility(name="TECO", states=("FL",), aliases=("teco", "tampa electric")),
     Utility(name="JEA", states=("FL",), aliases=("jea",)),
     Utility(name="OUC", states=("FL",), aliases=("ouc", "orlando utilities commission")),
     Utility(name="Alabama Power", states=("AL",), aliases=("alabama power",)),
     Utility(name="Mississippi Power", states=("MS",), aliases=("mississippi power",)),
-    Utility(name="Entergy", states=("LA", "AR", "MS", "TX"), aliases=("entergy", "entergy louisiana", "entergy arkansas", "entergy mississippi", "entergy texas")),
+    Utility(
+        name="Entergy",
+        states=("LA", "AR", "MS", "TX"),
+        aliases=("entergy", "entergy louisiana", "entergy arkansas", "entergy mississippi", "entergy texas"),
+    ),
     Utility(name="Cleco", states=("LA",), aliases=("cleco",)),
     Utility(name="TVA", states=("TN", "AL", "MS", "KY"), aliases=("tva", "tennessee valley authority")),
     Utility(name="Nashville Electric Service", states=("TN",), aliases=("nashville electric service", "nes")),
-    Utility(name="MLGW", states=("TN",), aliases=("mlgw", "memphis light gas and water", "memphis light, gas and water")),
+    Utility(
+        name="MLGW",
+        states=("TN",),
+        aliases=("mlgw", "memphis light gas and water", "memphis light, gas and water"),
+    ),
     Utility(name="EPB", states=("TN",), aliases=("epb", "epb chattanooga")),
     Utility(name="Knoxville Utilities Board", states=("TN",), aliases=("knoxville utilities board", "kub")),
-    Utility(name="LG&E and KU", states=("KY",), aliases=("lg&e", "lge", "louisville gas and electric", "kentucky utilities", "lg&e and ku")),
-    Utility(name="AEP", states=("OH", "TX", "IN", "MI", "KY", "OK", "LA", "AR", "VA", "WV", "TN"), aliases=("aep", "american electric power", "aep ohio", "ohio power", "aep texas", "indiana michigan power", "i&m", "pso", "public service company of oklahoma", "swepco", "kentucky power")),
+    Utility(
+        name="LG&E and KU",
+        states=("KY",),
+        aliases=("lg&e", "lge", "louisville gas and electric", "kentucky utilities", "lg&e and ku"),
+    ),
+    Utility(
+        name="AEP",
+        states=("OH", "TX", "IN", "MI", "KY", "OK", "LA", "AR", "VA", "WV", "TN"),
+        aliases=(
+            "aep",
+            "american electric power",
+            "aep ohio",
+            "ohio power",
+            "aep texas",
+            "indiana michigan power",
+            "i&m",
+            "pso",
+            "public service company of oklahoma",
+            "swepco",
+            "kentucky power",
+        ),
+    ),
     Utility(name="Ohio Edison", states=("OH",), aliases=("ohio edison",)),
     Utility(name="The Illuminating Company", states=("OH",), aliases=("illuminating company", "cei")),
     Utility(name="Toledo Edison", states=("OH",), aliases=("toledo edison",)),
     Utility(name="AES Ohio", states=("OH",), aliases=("aes ohio", "dp&l", "dayton power and light")),
-    Utility(name="AES Indiana", states=("IN",), aliases=("aes indiana", "ipl", "indianapolis power and light")),
+    Utility(
+        name="AES Indiana", states=("IN",), aliases=("aes indiana", "ipl", "indianapolis power and light")
+    ),
     Utility(name="NIPSCO", states=("IN",), aliases=("nipsco", "northern indiana public service")),
     Utility(name="CenterPoint Energy", states=("TX", "IN"), aliases=("centerpoint", "centerpoint energy")),
     Utility(name="Oncor", states=("TX",), aliases=("oncor",)),
-    Utility(name="TNMP", states=("TX",), aliases=("tnmp", "texas-new mexico power", "texas new mexico power")),
+    Utility(
+        name="TNMP", states=("TX",), aliases=("tnmp", "texas-new mexico power", "texas new mexico power")
+    ),
     Utility(name="Austin Energy", states=("TX",), aliases=("austin energy",)),
     Utility(name="CPS Energy", states=("TX",), aliases=("cps energy", "cps")),
     Utility(name="El Paso Electric", states=("TX", "NM"), aliases=("el paso electric", "epe")),
-    Utility(name="Xcel Energy", states=("MN", "CO", "WI", "TX", "NM", "ND", "SD", "MI"), aliases=("xcel", "xcel energy", "northern states power", "public service company of colorado")),
+    Utility(
+        name="Xcel Energy",
+        states=("MN", "CO", "WI", "TX", "NM", "ND", "SD", "MI"),
+        aliases=("xcel", "xcel energy", "northern states power", "public service company of colorado"),
+    ),
     Utility(name="ComEd", states=("IL",), aliases=("comed", "com ed", "commonwealth edison")),
     Utility(name="Ameren", states=("IL", "MO"), aliases=("ameren", "ameren illinois", "ameren missouri")),
     Utility(name="DTE Energy", states=("MI",), aliases=("dte", "dte energy", "detroit edison")),
     Utility(name="Consumers Energy", states=("MI",), aliases=("consumers energy", "consumers")),
     Utility(name="We Energies", states=("WI", "MI"), aliases=("we energies", "wisconsin electric")),
     Utility(name="Alliant Energy", states=("WI", "IA"), aliases=("alliant", "alliant energy")),
-    Utility(name="Madison Gas and Electric", states=("WI",), aliases=("madison gas and electric", "mge", "mg&e")),
+    Utility(
+        name="Madison Gas and Electric", states=("WI",), aliases=("madison gas and electric", "mge", "mg&e")
+    ),
     Utility(name="Wisconsin Public Service", states=("WI",), aliases=("wisconsin public service", "wps")),
     Utility(name="Minnesota Power", states=("MN",), aliases=("minnesota power",)),
     Utility(name="Otter Tail Power", states=("MN", "ND", "SD"), aliases=("otter tail power", "otter tail")),
-    Utility(name="MidAmerican Energy", states=("IA", "IL", "SD", "NE"), aliases=("midamerican", "midamerican energy")),
+    Utility(
+        name="MidAmerican Energy",
+        states=("IA", "IL", "SD", "NE"),
+        aliases=("midamerican", "midamerican energy"),
+    ),
     Utility(name="Evergy", states=("KS", "MO"), aliases=("evergy", "westar", "kcp&l", "kcpl")),
-    Utility(name="OG&E", states=("OK", "AR"), aliases=("og&e", "oge", "oklahoma gas and electric", "oklahoma gas & electric")),
+    Utility(
+        name="OG&E",
+        states=("OK", "AR"),
+        aliases=("og&e", "oge", "oklahoma gas and electric", "oklahoma gas & electric"),
+    ),
     Utility(name="OPPD", states=("NE",), aliases=("oppd", "omaha public power district")),
     Utility(name="Lincoln Electric System", states=("NE",), aliases=("lincoln electric system", "les")),
     Utility(name="NPPD", states=("NE",), aliases=("nppd", "nebraska public power district")),
-    Utility(name="Black Hills Energy", states=("SD", "WY", "CO", "MT"), aliases=("black hills energy", "black hills")),
-    Utility(name="NorthWestern Energy", states=("MT", "SD", "NE"), aliases=("northwestern energy", "northwestern")),
+    Utility(
+        name="Black Hills Energy",
+        states=("SD", "WY", "CO", "MT"),
+        aliases=("black hills energy", "black hills"),
+    ),
+    Utility(
+        name="NorthWestern Energy", states=("MT", "SD", "NE"), aliases=("northwestern energy", "northwestern")
+    ),
     Utility(name="Rocky Mountain Power", states=("UT", "WY", "ID"), aliases=("rocky mountain power",)),
     Utility(name="Pacific Power", states=("OR", "WA", "CA"), aliases=("pacific power", "pacificorp")),
-    Utility(name="Portland General Electric", states=("OR",), aliases=("portland general electric", "portland general")),
+    Utility(
+        name="Portland General Electric",
+        states=("OR",),
+        aliases=("portland general electric", "portland general"),
+    ),
     Utility(name="Puget Sound Energy", states=("WA",), aliases=("puget sound energy", "pse")),
     Utility(name="Seattle City Light", states=("WA",), aliases=("seattle city light",)),
-    Utility(name="Snohomish County PUD", states=("WA",), aliases=("snohomish county pud", "snopud", "snohomish pud")),
+    Utility(
+        name="Snohomish County PUD",
+        states=("WA",),
+        aliases=("snohomish county pud", "snopud", "snohomish pud"),
+    ),
     Utility(name="Tacoma Power", states=("WA",), aliases=("tacoma power",)),
     Utility(name="Avista", states=("WA", "ID"), aliases=("avista", "avista utilities")),
     Utility(name="Idaho Power", states=("ID", "OR"), aliases=("idaho power",)),
@@ -140,18 +292,59 @@ _TABLE: list[Utility] = [
     Utility(name="PNM", states=("NM",), aliases=("pnm", "public service company of new mexico")),
     Utility(name="Colorado Springs Utilities", states=("CO",), aliases=("colorado springs utilities", "csu")),
     Utility(name="Holy Cross Energy", states=("CO",), aliases=("holy cross energy",)),
-    Utility(name="Hawaiian Electric", states=("HI",), aliases=("hawaiian electric", "heco", "hawaiian electric company")),
+    Utility(
+        name="Hawaiian Electric",
+        states=("HI",),
+        aliases=("hawaiian electric", "heco", "hawaiian electric company"),
+    ),
     Utility(name="KIUC", states=("HI",), aliases=("kiuc", "kauai island utility cooperative")),
     Utility(name="Chugach Electric", states=("AK",), aliases=("chugach electric", "chugach")),
-    Utility(name="Matanuska Electric Association", states=("AK",), aliases=("matanuska electric association", "mea")),
+    Utility(
+        name="Matanuska Electric Association",
+        states=("AK",),
+        aliases=("matanuska electric association", "mea"),
+    ),
 ]
 
 # Aliases that are also everyday words or too short to trust in free text: accepted only as a
 # direct answer to "which utility serves your home?".
-_ANSWER_ONLY = frozenset({"ace", "ui", "nes", "les", "mea", "pse", "cps", "csu", "tep", "wps", "duke", "liberty", "consumers", "dominion", "northwestern", "chugach", "black hills", "versant", "cmp", "gmp", "cei", "pso", "iid", "pwp", "i&m", "o&r", "epe", "dwp"})
+_ANSWER_ONLY = frozenset(
+    {
+        "ace",
+        "ui",
+        "nes",
+        "les",
+        "mea",
+        "pse",
+        "cps",
+        "csu",
+        "tep",
+        "wps",
+        "duke",
+        "liberty",
+        "consumers",
+        "dominion",
+        "northwestern",
+        "chugach",
+        "black hills",
+        "versant",
+        "cmp",
+        "gmp",
+        "cei",
+        "pso",
+        "iid",
+        "pwp",
+        "i&m",
+        "o&r",
+        "epe",
+        "dwp",
+    }
+)
 
 
-_FILLER = frozenset("it's its it is we have i have use we use with my our the electric energy power company utility".split())
+_FILLER = frozenset(
+    "it's its it is we have i have use we use with my our the electric energy power company utility".split()
+)
 
 
 def _normalize(text: str) -> str:
@@ -176,7 +369,9 @@ def _patterns(answer: bool) -> list[tuple[re.Pattern[str], Utility, str]]:
     return [(re.compile(_alias_pattern(alias)), utility, alias) for alias, utility in entries]
 
 
-def find_utility(text: str, *, answer: bool = False, about_utility: bool = False) -> tuple[Utility, str] | None:
+def find_utility(
+    text: str, *, answer: bool = False, about_utility: bool = False
+) -> tuple[Utility, str] | None:
     """The utility named in `text` and the words that named it. `answer=True` (a reply to the
     utility question) also accepts short aliases that are ordinary words elsewhere, in a short
     answer — or anywhere when the text is about the utility ("our utility is dominion")."""

@@ -30,29 +30,50 @@ class VehicleSpec(BaseModel):
 
 # (pattern, spec); more specific patterns first. Patterns match the user's words, case-insensitive.
 _TABLE: list[tuple[str, VehicleSpec]] = [
-    (r"model\s*3\b.*\b(?:long\s*range|lr|awd|performance)", VehicleSpec(name="Tesla Model 3 Long Range", battery_kwh=75.0, onboard_charger_kw=11.5)),
+    (
+        r"model\s*3\b.*\b(?:long\s*range|lr|awd|performance)",
+        VehicleSpec(name="Tesla Model 3 Long Range", battery_kwh=75.0, onboard_charger_kw=11.5),
+    ),
     (r"model\s*3", VehicleSpec(name="Tesla Model 3 RWD", battery_kwh=57.5, onboard_charger_kw=7.7)),
     (r"model\s*y", VehicleSpec(name="Tesla Model Y Long Range", battery_kwh=75.0, onboard_charger_kw=11.5)),
     (r"model\s*s", VehicleSpec(name="Tesla Model S", battery_kwh=100.0, onboard_charger_kw=11.5)),
     (r"model\s*x", VehicleSpec(name="Tesla Model X", battery_kwh=100.0, onboard_charger_kw=11.5)),
     (r"cybertruck", VehicleSpec(name="Tesla Cybertruck", battery_kwh=123.0, onboard_charger_kw=11.5)),
     (r"bolt\s*euv", VehicleSpec(name="Chevrolet Bolt EUV", battery_kwh=65.0, onboard_charger_kw=11.5)),
-    (r"(?:chevy\s+|chevrolet\s+)?bolt(?:\s*ev)?", VehicleSpec(name="Chevrolet Bolt EV", battery_kwh=65.0, onboard_charger_kw=11.5)),
+    (
+        r"(?:chevy\s+|chevrolet\s+)?bolt(?:\s*ev)?",
+        VehicleSpec(name="Chevrolet Bolt EV", battery_kwh=65.0, onboard_charger_kw=11.5),
+    ),
     (r"equinox\s*ev", VehicleSpec(name="Chevrolet Equinox EV", battery_kwh=85.0, onboard_charger_kw=11.5)),
     (r"blazer\s*ev", VehicleSpec(name="Chevrolet Blazer EV", battery_kwh=85.0, onboard_charger_kw=11.5)),
-    (r"silverado\s*ev", VehicleSpec(name="Chevrolet Silverado EV", battery_kwh=200.0, onboard_charger_kw=19.2)),
-    (r"(?:chevy\s+|chevrolet\s+)volt", VehicleSpec(name="Chevrolet Volt", battery_kwh=14.0, onboard_charger_kw=3.6, plug_in_hybrid=True)),
-    (r"(?:nissan\s+)?leaf\s*(?:plus|\+|e\+)", VehicleSpec(name="Nissan Leaf Plus", battery_kwh=60.0, onboard_charger_kw=6.6)),
+    (
+        r"silverado\s*ev",
+        VehicleSpec(name="Chevrolet Silverado EV", battery_kwh=200.0, onboard_charger_kw=19.2),
+    ),
+    (
+        r"(?:chevy\s+|chevrolet\s+)volt",
+        VehicleSpec(name="Chevrolet Volt", battery_kwh=14.0, onboard_charger_kw=3.6, plug_in_hybrid=True),
+    ),
+    (
+        r"(?:nissan\s+)?leaf\s*(?:plus|\+|e\+)",
+        VehicleSpec(name="Nissan Leaf Plus", battery_kwh=60.0, onboard_charger_kw=6.6),
+    ),
     (r"(?:nissan\s+)?leaf", VehicleSpec(name="Nissan Leaf", battery_kwh=40.0, onboard_charger_kw=6.6)),
     (r"ariya", VehicleSpec(name="Nissan Ariya", battery_kwh=87.0, onboard_charger_kw=7.2)),
     (r"ioniq\s*5", VehicleSpec(name="Hyundai Ioniq 5", battery_kwh=77.4, onboard_charger_kw=10.9)),
     (r"ioniq\s*6", VehicleSpec(name="Hyundai Ioniq 6", battery_kwh=77.4, onboard_charger_kw=10.9)),
-    (r"kona\s*(?:electric|ev)", VehicleSpec(name="Hyundai Kona Electric", battery_kwh=64.8, onboard_charger_kw=10.9)),
+    (
+        r"kona\s*(?:electric|ev)",
+        VehicleSpec(name="Hyundai Kona Electric", battery_kwh=64.8, onboard_charger_kw=10.9),
+    ),
     (r"(?:kia\s+)?ev\s*6", VehicleSpec(name="Kia EV6", battery_kwh=77.4, onboard_charger_kw=10.9)),
     (r"(?:kia\s+)?ev\s*9", VehicleSpec(name="Kia EV9", battery_kwh=99.8, onboard_charger_kw=10.9)),
     (r"niro\s*(?:ev|electric)", VehicleSpec(name="Kia Niro EV", battery_kwh=64.8, onboard_charger_kw=11.0)),
     (r"mach[\s-]*e", VehicleSpec(name="Ford Mustang Mach-E", battery_kwh=91.0, onboard_charger_kw=10.5)),
-    (r"(?:f[\s-]*150\s*)?lightning", VehicleSpec(name="Ford F-150 Lightning", battery_kwh=98.0, onboard_charger_kw=11.3)),
+    (
+        r"(?:f[\s-]*150\s*)?lightning",
+        VehicleSpec(name="Ford F-150 Lightning", battery_kwh=98.0, onboard_charger_kw=11.3),
+    ),
     (r"id\.?\s*4", VehicleSpec(name="Volkswagen ID.4", battery_kwh=77.0, onboard_charger_kw=11.0)),
     (r"r1t", VehicleSpec(name="Rivian R1T", battery_kwh=135.0, onboard_charger_kw=11.5)),
     (r"r1s", VehicleSpec(name="Rivian R1S", battery_kwh=135.0, onboard_charger_kw=11.5)),
@@ -60,22 +81,45 @@ _TABLE: list[tuple[str, VehicleSpec]] = [
     (r"(?:bmw\s+)?ix", VehicleSpec(name="BMW iX", battery_kwh=105.0, onboard_charger_kw=11.0)),
     (r"polestar\s*2", VehicleSpec(name="Polestar 2", battery_kwh=78.0, onboard_charger_kw=11.0)),
     (r"q4\s*e[\s-]*tron", VehicleSpec(name="Audi Q4 e-tron", battery_kwh=77.0, onboard_charger_kw=11.0)),
-    (r"(?:audi\s+)?(?:q8\s+)?e[\s-]*tron", VehicleSpec(name="Audi Q8 e-tron", battery_kwh=106.0, onboard_charger_kw=11.0)),
+    (
+        r"(?:audi\s+)?(?:q8\s+)?e[\s-]*tron",
+        VehicleSpec(name="Audi Q8 e-tron", battery_kwh=106.0, onboard_charger_kw=11.0),
+    ),
     (r"lucid\s*air", VehicleSpec(name="Lucid Air", battery_kwh=112.0, onboard_charger_kw=19.2)),
     (r"bz4x", VehicleSpec(name="Toyota bZ4X", battery_kwh=71.4, onboard_charger_kw=6.6)),
     (r"solterra", VehicleSpec(name="Subaru Solterra", battery_kwh=72.8, onboard_charger_kw=6.6)),
     (r"prologue", VehicleSpec(name="Honda Prologue", battery_kwh=85.0, onboard_charger_kw=11.5)),
     (r"lyriq", VehicleSpec(name="Cadillac Lyriq", battery_kwh=102.0, onboard_charger_kw=19.2)),
     (r"hummer\s*ev", VehicleSpec(name="GMC Hummer EV", battery_kwh=212.0, onboard_charger_kw=19.2)),
-    (r"(?:xc40|ex40)\s*(?:recharge)?", VehicleSpec(name="Volvo XC40 Recharge", battery_kwh=75.0, onboard_charger_kw=11.0)),
+    (
+        r"(?:xc40|ex40)\s*(?:recharge)?",
+        VehicleSpec(name="Volvo XC40 Recharge", battery_kwh=75.0, onboard_charger_kw=11.0),
+    ),
     (r"i[\s-]*pace", VehicleSpec(name="Jaguar I-Pace", battery_kwh=84.7, onboard_charger_kw=11.0)),
     (r"taycan", VehicleSpec(name="Porsche Taycan", battery_kwh=83.7, onboard_charger_kw=11.0)),
     (r"(?:fiat\s+)?500e", VehicleSpec(name="Fiat 500e", battery_kwh=42.0, onboard_charger_kw=11.0)),
-    (r"mini\s*(?:cooper\s*)?(?:se|electric)", VehicleSpec(name="Mini Cooper SE", battery_kwh=28.9, onboard_charger_kw=7.4)),
-    (r"rav\s*4\s*prime", VehicleSpec(name="Toyota RAV4 Prime", battery_kwh=18.1, onboard_charger_kw=6.6, plug_in_hybrid=True)),
-    (r"prius\s*prime", VehicleSpec(name="Toyota Prius Prime", battery_kwh=13.6, onboard_charger_kw=3.5, plug_in_hybrid=True)),
-    (r"pacifica\s*hybrid", VehicleSpec(name="Chrysler Pacifica Hybrid", battery_kwh=16.0, onboard_charger_kw=6.6, plug_in_hybrid=True)),
-    (r"wrangler\s*4xe", VehicleSpec(name="Jeep Wrangler 4xe", battery_kwh=17.3, onboard_charger_kw=7.4, plug_in_hybrid=True)),
+    (
+        r"mini\s*(?:cooper\s*)?(?:se|electric)",
+        VehicleSpec(name="Mini Cooper SE", battery_kwh=28.9, onboard_charger_kw=7.4),
+    ),
+    (
+        r"rav\s*4\s*prime",
+        VehicleSpec(name="Toyota RAV4 Prime", battery_kwh=18.1, onboard_charger_kw=6.6, plug_in_hybrid=True),
+    ),
+    (
+        r"prius\s*prime",
+        VehicleSpec(name="Toyota Prius Prime", battery_kwh=13.6, onboard_charger_kw=3.5, plug_in_hybrid=True),
+    ),
+    (
+        r"pacifica\s*hybrid",
+        VehicleSpec(
+            name="Chrysler Pacifica Hybrid", battery_kwh=16.0, onboard_charger_kw=6.6, plug_in_hybrid=True
+        ),
+    ),
+    (
+        r"wrangler\s*4xe",
+        VehicleSpec(name="Jeep Wrangler 4xe", battery_kwh=17.3, onboard_charger_kw=7.4, plug_in_hybrid=True),
+    ),
 ]
 
 _COMPILED = [(re.compile(r"\b(?:" + pattern + r")\b", re.IGNORECASE), spec) for pattern, spec in _TABLE]
@@ -86,7 +130,9 @@ _BY_NAME = {spec.name.lower(): spec for _, spec in _TABLE}
 def find_vehicle(text: str) -> tuple[VehicleSpec, str] | None:
     """The vehicle named first in `text` (by position; the table's order breaks ties, most specific
     first), with the words that named it; None when no known model."""
-    found = [(m.start(), m.end(), spec, m.group(0)) for pattern, spec in _COMPILED if (m := pattern.search(text))]
+    found = [
+        (m.start(), m.end(), spec, m.group(0)) for pattern, spec in _COMPILED if (m := pattern.search(text))
+    ]
     if not found:
         return None
     first = min(found, key=lambda item: item[0])

@@ -63,7 +63,11 @@ class Analyzers:
                     else self._tools
                 )
                 self._built[topic] = create_agent(
-                    self._model, tools, system_prompt=ANALYZER_SYSTEM, name="analyzer", context_schema=TurnContext
+                    self._model,
+                    tools,
+                    system_prompt=ANALYZER_SYSTEM,
+                    name="analyzer",
+                    context_schema=TurnContext,
                 )
             return self._built[topic]
 

@@ -80,7 +80,10 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
 
 
 CLARIFY = "clarify"  # the pending "question" after a clarifying question: plan or explanation?
-_WANTS_PLAN = re.compile(r"\b(?:plan|now|tonight|today|tomorrow|when|schedule|my\s+(?:car|ev|home|house)|first|the\s+first)\b", re.I)
+_WANTS_PLAN = re.compile(
+    r"\b(?:plan|now|tonight|today|tomorrow|when|schedule|my\s+(?:car|ev|home|house)|first|the\s+first)\b",
+    re.I,
+)
 _WANTS_INFO = re.compile(
     r"\b(?:explain|explanation|info|information|general|in\s+general|how\s+it\s+works|learn|second|the\s+second|"
     r"curious|just\s+wondering)\b",
@@ -100,7 +103,13 @@ def _resolve_clarification(text: str, state: AdvisorState) -> dict[str, Any] | N
     intent = "knowledge" if info else "live_data"
     if intent == "live_data" and topic == "general":
         topic = "ev_charging" if re.search(r"\b(?:ev|car|charg\w*)\b", question, re.I) else "rates"
-    return {"message": question, "intent": intent, "topic": topic, "intent_confidence": 0.9, "pending_slot": None}
+    return {
+        "message": question,
+        "intent": intent,
+        "topic": topic,
+        "intent_confidence": 0.9,
+        "pending_slot": None,
+    }
 
 
 def reading_context(state: AdvisorState) -> ReadingContext:
@@ -124,7 +133,11 @@ def _needs_clarification(understanding: Understanding, state: AdvisorState) -> b
         return False
     if understanding.intent == "unclear":
         return True
-    return understanding.wants_answer and understanding.confidence < CLARIFY_BELOW and not understanding.follow_up
+    return (
+        understanding.wants_answer
+        and understanding.confidence < CLARIFY_BELOW
+        and not understanding.follow_up
+    )
 
 
 def _record(text: str, understanding: Understanding, update: dict[str, Any], turn: int) -> None:

@@ -126,7 +126,9 @@ def make_recall(
         _record_read(user_id, profile)
         # A damaged profile or conversation was set aside: the reply starts by saying so (once; the
         # service marks it said when the reply is out).
-        reset = [notice for notice in profiles.notices.pending(user_id) if notice not in state.get("notices", [])]
+        reset = [
+            notice for notice in profiles.notices.pending(user_id) if notice not in state.get("notices", [])
+        ]
         earlier = [*reset, *state.get("notices", [])]
         source = ChangeSource(
             kind="onboarding"
@@ -142,8 +144,17 @@ def make_recall(
         if understanding.undo:
             return {**_undo(profiles, user_id, source), **told}
         if understanding.intent == "profile_query" and not understanding.facts:
-            text = holds(profile, lead="Here's what I have for you:", empty="I don't have anything saved about you yet.")
-            return {"user_profile": profile, "response": text + " Tell me if anything is wrong.", "route": "done", **told}
+            text = holds(
+                profile,
+                lead="Here's what I have for you:",
+                empty="I don't have anything saved about you yet.",
+            )
+            return {
+                "user_profile": profile,
+                "response": text + " Tell me if anything is wrong.",
+                "route": "done",
+                **told,
+            }
 
         # --- 1. what the user just said counts at once --------------------------------------
         understanding, kept_car = _household_car(understanding, profile)
@@ -196,7 +207,9 @@ def make_recall(
             request = state.get("pending_request") or {}
             if request:
                 message, intent, topic = pending_question, request["intent"], request["topic"]
-                params = _with_stated_levels(RequestParams.model_validate(request.get("params") or {}), understanding)
+                params = _with_stated_levels(
+                    RequestParams.model_validate(request.get("params") or {}), understanding
+                )
             else:  # a session saved before requests were kept
                 resumed = classify(pending_question)
                 message, intent, topic = pending_question, resumed.intent, resumed.topic
@@ -213,13 +226,20 @@ def make_recall(
             "profile_changes": [change.model_dump(mode="json") for change in result.applied],
             "notices": notices,
         }
-        if pending_slot in SLOT_FIELDS and slot_answer is not None and slot_answer.status == "not_answered" and not (
-            understanding.wants_answer or result.applied or result.refused
+        if (
+            pending_slot in SLOT_FIELDS
+            and slot_answer is not None
+            and slot_answer.status == "not_answered"
+            and not (understanding.wants_answer or result.applied or result.refused)
         ):
             return {
                 **update,
                 "response": (
-                    (_not_saved(understanding) + " " if understanding.mentions else "Sorry, I didn't catch that. ")
+                    (
+                        _not_saved(understanding) + " "
+                        if understanding.mentions
+                        else "Sorry, I didn't catch that. "
+                    )
                     + question_for(pending_slot, profile)
                 ),
                 "pending_slot": pending_slot,
@@ -238,7 +258,11 @@ def make_recall(
         missing = [slot for slot in needed if slot not in skipped]
         # Prices work without a plan (the user's price or their state's average, said so); weather,
         # solar and charging time do not work without a place or a car.
-        if intent == "live_data" and not missing and any(slot in ("location", "ev", "solar_size") for slot in skipped if slot in needed):
+        if (
+            intent == "live_data"
+            and not missing
+            and any(slot in ("location", "ev", "solar_size") for slot in skipped if slot in needed)
+        ):
             # The user skipped something the plan needs: give the general picture, honestly labelled.
             intent = "knowledge"
             update["intent"] = intent
@@ -254,7 +278,9 @@ def make_recall(
                 **update,
                 "missing_slots": missing or ["location"],
                 "response": question_for(
-                    slot, profile, first_contact=profile is None and not said and state.get("turn_count", 1) == 1
+                    slot,
+                    profile,
+                    first_contact=profile is None and not said and state.get("turn_count", 1) == 1,
                 ),
                 "pending_slot": slot,
                 "pending_question": message if intent == "live_data" else None,
@@ -313,7 +339,9 @@ _RESUMED_PARAMS = ("current_soc_pct", "target_soc_pct", "ev_miles_per_month", "h
 
 
 def _with_stated_levels(params: RequestParams, understanding: Understanding) -> RequestParams:
-    stated = {key: value for key in _RESUMED_PARAMS if (value := getattr(understanding.params, key)) is not None}
+    stated = {
+        key: value for key in _RESUMED_PARAMS if (value := getattr(understanding.params, key)) is not None
+    }
     return params.model_copy(update=stated) if stated else params
 
 
@@ -331,15 +359,22 @@ def _changes(understanding: Understanding, geocode) -> tuple[list[tuple[str, Any
     if understanding.place_query:
         place = geocode(understanding.place_query) or find_city(understanding.place_query)
         if place is None:
-            return changes, f"I couldn't pin down where {understanding.place_query!r} is. What's your ZIP code?"
+            return (
+                changes,
+                f"I couldn't pin down where {understanding.place_query!r} is. What's your ZIP code?",
+            )
         return changes + [("location.city", place.name), *place_fields(place)], None
     return changes, None
 
 
-_HOUSEHOLD_MEMBER = re.compile(r"\b(?:wife|husband|partner|spouse|hubby|son|daughter|kid|teen|roommate)\b", re.I)
+_HOUSEHOLD_MEMBER = re.compile(
+    r"\b(?:wife|husband|partner|spouse|hubby|son|daughter|kid|teen|roommate)\b", re.I
+)
 
 
-def _household_car(understanding: Understanding, profile: UserProfile | None) -> tuple[Understanding, str | None]:
+def _household_car(
+    understanding: Understanding, profile: UserProfile | None
+) -> tuple[Understanding, str | None]:
     """'my wife drives a Model Y' when the profile already has the user's own EV: the profile keeps one
     EV, so the user's is not replaced by someone else's in the household without asking."""
     equipment = profile.equipment if profile else None
@@ -347,18 +382,24 @@ def _household_car(understanding: Understanding, profile: UserProfile | None) ->
     fact = next((f for f in understanding.facts if f.field == "equipment.ev_model"), None)
     if fact is None or not current or fact.value == current or not _HOUSEHOLD_MEMBER.search(fact.words):
         return understanding, None
-    kept = [f for f in understanding.facts if f.field not in ("equipment.ev_model", "equipment.ev_battery_kwh")]
+    kept = [
+        f for f in understanding.facts if f.field not in ("equipment.ev_model", "equipment.ev_battery_kwh")
+    ]
     note = (
-        f"I keep one EV per home and yours is the {current}, so I left it; say \"my EV is a {fact.value}\" "
+        f'I keep one EV per home and yours is the {current}, so I left it; say "my EV is a {fact.value}" '
         "if that's the one you charge at home."
     )
     return understanding.model_copy(update={"facts": kept}), note
 
 
-_YES = re.compile(r"^\s*(?:yes|yep|yeah|yup|right|correct|that'?s\s+(?:it|right|the\s+one)|sure|exactly)\b", re.I)
+_YES = re.compile(
+    r"^\s*(?:yes|yep|yeah|yup|right|correct|that'?s\s+(?:it|right|the\s+one)|sure|exactly)\b", re.I
+)
 
 
-def _agrees_to_suggestion(state: AdvisorState, understanding: Understanding, profile: UserProfile | None) -> str | None:
+def _agrees_to_suggestion(
+    state: AdvisorState, understanding: Understanding, profile: UserProfile | None
+) -> str | None:
     if state.get("pending_slot") != "utility" or understanding.facts or understanding.slot_answer is None:
         return None
     if not _YES.match(state["messages"][-1].content if state.get("messages") else ""):
@@ -369,12 +410,19 @@ def _agrees_to_suggestion(state: AdvisorState, understanding: Understanding, pro
 def _assumed_plan(profile: UserProfile | None, skipped: list[str]) -> tuple[UserProfile, str] | None:
     """A skipped rate plan: plan with the utility's most common plan, said and never saved."""
     location = profile.location if profile else None
-    if "rate_schedule" not in skipped or location is None or location.rate_schedule or not location.utility_provider:
+    if (
+        "rate_schedule" not in skipped
+        or location is None
+        or location.rate_schedule
+        or not location.utility_provider
+    ):
         return None
     utility = utility_named(location.utility_provider)
     if utility is None or utility.default_plan is None:
         return None
-    view = profile.model_copy(update={"location": location.model_copy(update={"rate_schedule": utility.default_plan})})
+    view = profile.model_copy(
+        update={"location": location.model_copy(update={"rate_schedule": utility.default_plan})}
+    )
     return view, (
         f"You weren't sure of your rate plan, so this assumes {utility.name}'s most common plan, "
         f"{utility.default_plan} (not saved to your profile; tell me your plan for exact hours)."
@@ -400,7 +448,9 @@ def _utility_after_move(result: AppliedChanges, profile: UserProfile | None) -> 
     )
 
 
-def _stale_place(result: AppliedChanges, changes: list[tuple[str, Any]], profile: UserProfile | None) -> list[str]:
+def _stale_place(
+    result: AppliedChanges, changes: list[tuple[str, Any]], profile: UserProfile | None
+) -> list[str]:
     moved = any(c.field == "location.zip_code" and c.operation == "updated" for c in result.applied)
     derived = {field for field, _ in changes} & {"location.lat", "location.city"}
     if not moved or derived or profile is None or profile.location is None:
@@ -447,7 +497,11 @@ def _not_saved(understanding: Understanding) -> str:
         fields = [mention.field for mention in understanding.mentions if mention.reason == reason]
         if fields:
             nouns = join(sorted({_TOPIC_OF[field] for field in fields if field in _TOPIC_OF}))
-            reasons.append(f"I haven't saved anything about {nouns}: {text}." if nouns else f"I haven't saved that: {text}.")
+            reasons.append(
+                f"I haven't saved anything about {nouns}: {text}."
+                if nouns
+                else f"I haven't saved that: {text}."
+            )
     return " ".join(reasons) or (
         "Noted. That isn't something I keep in your profile, so I haven't saved it. What would you like to know?"
     )
@@ -455,10 +509,18 @@ def _not_saved(understanding: Understanding) -> str:
 
 def _session_facts(understanding: Understanding, result: AppliedChanges, turn: int) -> list[dict[str, Any]]:
     """What became of each stated fact this turn (the memorizer skips these later)."""
-    outcome: dict[str, str] = {change.field: "confirmed" if change.operation == "confirmed" else "saved" for change in result.applied}
+    outcome: dict[str, str] = {
+        change.field: "confirmed" if change.operation == "confirmed" else "saved" for change in result.applied
+    }
     outcome.update({refused.field: "refused" for refused in result.refused})
     return [
-        {"turn": turn, "field": fact.field, "value": fact.value, "status": outcome[fact.field], "words": fact.words}
+        {
+            "turn": turn,
+            "field": fact.field,
+            "value": fact.value,
+            "status": outcome[fact.field],
+            "words": fact.words,
+        }
         for fact in understanding.facts
         if fact.field in outcome
     ]
@@ -477,7 +539,9 @@ def _forget(profiles: ProfileRepository, user_id: str, understanding: Understand
     fields = editable_fields() if understanding.forget_everything else understanding.forget
     _record_removal(fields, f"the user asked: {source.text!r}")
     try:
-        records = profiles.forget(user_id, fields, source=source.model_copy(update={"kind": "user_statement"}))
+        records = profiles.forget(
+            user_id, fields, source=source.model_copy(update={"kind": "user_statement"})
+        )
     except ProfileNotSavedError as exc:
         return _write_refused(profiles, user_id, "forget that", exc)
     for record in records:
@@ -486,7 +550,9 @@ def _forget(profiles: ProfileRepository, user_id: str, understanding: Understand
         text = describe_removed(records)
     else:
         text = "Noted: your profile has nothing saved for " + (
-            "you yet." if understanding.forget_everything else f"{join([NOUNS.get(f, f) for f in fields[:2]])}."
+            "you yet."
+            if understanding.forget_everything
+            else f"{join([NOUNS.get(f, f) for f in fields[:2]])}."
         )
     return _done(profiles, user_id, records, text)
 
@@ -506,14 +572,18 @@ def _undo(profiles: ProfileRepository, user_id: str, source: ChangeSource):
     return _done(profiles, user_id, records, text)
 
 
-def _write_refused(profiles: ProfileRepository, user_id: str, what: str, exc: ProfileNotSavedError) -> dict[str, Any]:
+def _write_refused(
+    profiles: ProfileRepository, user_id: str, what: str, exc: ProfileNotSavedError
+) -> dict[str, Any]:
     """The store refused the write: say nothing changed (never "Forgotten" or "Undone")."""
     if (trace := current_trace()) is not None:
         trace.state_change("write_refused", {"user_id": user_id}, node="recall", reason=exc.reason)
     return _done(profiles, user_id, [], f"I couldn't {what}: {exc.reason}.")
 
 
-def _done(profiles: ProfileRepository, user_id: str, records: list[ChangeRecord], text: str) -> dict[str, Any]:
+def _done(
+    profiles: ProfileRepository, user_id: str, records: list[ChangeRecord], text: str
+) -> dict[str, Any]:
     profile = profiles.get(user_id)
     return {
         "user_profile": profile,

@@ -40,7 +40,9 @@ def thread_id(config: RunnableConfig) -> str:
 
 
 def make_load_session(sessions: SessionRepository):
-    def load_session(state: AdvisorState, runtime: Runtime[ThreadContext], config: RunnableConfig) -> dict[str, Any]:
+    def load_session(
+        state: AdvisorState, runtime: Runtime[ThreadContext], config: RunnableConfig
+    ) -> dict[str, Any]:
         user_id, session_id = runtime.context.user_id, thread_id(config)
         session = sessions.get(user_id, session_id)
         return {
@@ -63,7 +65,9 @@ def make_load_session(sessions: SessionRepository):
 
 def make_save_session(sessions: SessionRepository):
     def save_session(state: AdvisorState, runtime: Runtime[ThreadContext]) -> dict[str, Any]:
-        text = "\n\n".join(part for part in [*state.get("notices", []), state.get("response", "")] if part).strip()
+        text = "\n\n".join(
+            part for part in [*state.get("notices", []), state.get("response", "")] if part
+        ).strip()
         session = sessions.commit_turn(
             state["user_id"],
             state["session_id"],

@@ -89,12 +89,18 @@ class DataSources:
             return None, []
         try:
             match, result = self.openei.match_tariff(
-                plan=None, lat=location.lat, lon=location.lon, utility=location.utility_provider, now=self.clock()
+                plan=None,
+                lat=location.lat,
+                lon=location.lon,
+                utility=location.utility_provider,
+                now=self.clock(),
             )
         except NoMatch:
             return None, []
         except ApiError as exc:
-            return None, [f"The OpenEI tariff lookup failed ({exc.reason}), so I couldn't look up your utility's tariff."]
+            return None, [
+                f"The OpenEI tariff lookup failed ({exc.reason}), so I couldn't look up your utility's tariff."
+            ]
         tariff = match.tariff
         warning = (
             f"You didn't name your rate plan, so I used {tariff.utility}'s {tariff.name} from the OpenEI Utility "
@@ -129,9 +135,17 @@ class DataSources:
                 "hours are cheaper. Tell me your plan or what you pay per kWh.",
             ]
         else:
-            warnings = [*warnings, f"Priced at the flat {price * 100:.1f}¢/kWh you gave me (no hour is cheaper)."]
+            warnings = [
+                *warnings,
+                f"Priced at the flat {price * 100:.1f}¢/kWh you gave me (no hour is cheaper).",
+            ]
         tariff = flat_tariff(
-            price, utility=utility, name=name, source=source, as_of=date(STATE_PRICES_YEAR, 12, 31), illustrative=illustrative
+            price,
+            utility=utility,
+            name=name,
+            source=source,
+            as_of=date(STATE_PRICES_YEAR, 12, 31),
+            illustrative=illustrative,
         )
         return TariffLookup(tariff=tariff, origin="flat", warnings=warnings, is_mock=False)
 
@@ -157,7 +171,11 @@ class DataSources:
         if self.openei is not None and location.lat is not None and location.lon is not None:
             try:
                 match, result = self.openei.match_tariff(
-                    plan=plan, lat=location.lat, lon=location.lon, utility=named_utility or None, now=self.clock()
+                    plan=plan,
+                    lat=location.lat,
+                    lon=location.lon,
+                    utility=named_utility or None,
+                    now=self.clock(),
                 )
                 return TariffLookup(
                     tariff=match.tariff,

@@ -330,7 +330,9 @@ class ApiClient:
                 self._failed_attempt(last_reason, at_once=full_wait)
             except httpx.HTTPError as exc:  # transport errors, and a body that cannot be decoded
                 # said to users, so in words; the exception's name goes to the log
-                last_reason = "could not be reached" if isinstance(exc, httpx.ConnectError) else "the connection failed"
+                last_reason = (
+                    "could not be reached" if isinstance(exc, httpx.ConnectError) else "the connection failed"
+                )
                 logger.info("%s: %s (%s)", self.name, last_reason, type(exc).__name__)
                 failed = True
                 self._failed_attempt(last_reason)
@@ -460,7 +462,9 @@ def shape_check(model: type[BaseModel], provider: str, what: str = "response") -
         try:
             model.model_validate(data)
         except ValidationError as exc:
-            raise ApiError(provider, f"{what} did not match the expected shape: {_first_error(exc)}") from None
+            raise ApiError(
+                provider, f"{what} did not match the expected shape: {_first_error(exc)}"
+            ) from None
 
     return check
 

@@ -67,7 +67,9 @@ class OpenMeteoClient:
                 "forecast_days": days,
             },
             fixture="open_meteo_forecast",
-            validate=shape_check(OpenMeteoForecastAnswer, "open-meteo", "unexpected forecast shape: the response"),
+            validate=shape_check(
+                OpenMeteoForecastAnswer, "open-meteo", "unexpected forecast shape: the response"
+            ),
         )
         return _parse_hourly(result, redate=result.is_mock), result
 

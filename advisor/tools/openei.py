@@ -216,18 +216,14 @@ def _variants_asked(items: list[_Item], asked: frozenset[str], what: str) -> tup
     if not asked:
         if not plain:
             kinds = sorted({kind for item in items for kind in variants_in(item.name)})
-            raise NoMatch(
-                "openei", f"only {' / '.join(kinds)} versions of the tariff {what} are listed here"
-            )
+            raise NoMatch("openei", f"only {' / '.join(kinds)} versions of the tariff {what} are listed here")
         return plain, []
     having = [item for item in items if asked <= variants_in(item.name)]
     if having:
         fewest = min(len(variants_in(item.name)) for item in having)
         return [item for item in having if len(variants_in(item.name)) == fewest], []
     if not plain:
-        raise NoMatch(
-            "openei", f"no {' / '.join(sorted(asked))} version of the tariff {what} is listed here"
-        )
+        raise NoMatch("openei", f"no {' / '.join(sorted(asked))} version of the tariff {what} is listed here")
     said = " / ".join(sorted(asked))
     return plain, [
         f"OpenEI lists no {said} version of this plan here, so these are its standard prices "
@@ -251,7 +247,9 @@ def _priced(items: list[_Item], what: str) -> list[tuple[_Item, Tariff]]:
         # URDB cannot say which days are tariff holidays; the utility's calendar can (holidays.py)
         known = find_utility(str(item.raw.get("utility", "")), answer=True)
         calendar = known[0].name if known and known[0].name in CALENDARS else None
-        priced.append((item, tariff.model_copy(update={"effective": _day(item.start), "holiday_calendar": calendar})))
+        priced.append(
+            (item, tariff.model_copy(update={"effective": _day(item.start), "holiday_calendar": calendar}))
+        )
     if not priced:
         raise NoMatch("openei", f"tariff {what} cannot be priced: {reasons[0]}")
     return priced

@@ -81,8 +81,10 @@ def compare_rate_plans(
     costs = compare_plans(tariffs, household, year=year, timezone=zone_name)
     current = normalize_plan(location.rate_schedule) if location and location.rate_schedule else None
     # A plan assumed for a user who skipped the question (recall's view) is not "your plan".
-    assumed = current is not None and bool(profile.history) and not any(
-        entry.field == "location.rate_schedule" for entry in profile.history
+    assumed = (
+        current is not None
+        and bool(profile.history)
+        and not any(entry.field == "location.rate_schedule" for entry in profile.history)
     )
     mine = " (assumed, as you weren't sure)" if assumed else " (your plan)"
     lines = [
@@ -100,7 +102,9 @@ def compare_rate_plans(
     elif current == cheapest.plan:
         runner_up = costs[1]
         lead = f"{cheapest.plan} comes out cheapest" if assumed else "You're already on the cheapest"
-        summary += f" {lead}: ${runner_up.total_usd - cheapest.total_usd:,.0f} a year less than {runner_up.plan}."
+        summary += (
+            f" {lead}: ${runner_up.total_usd - cheapest.total_usd:,.0f} a year less than {runner_up.plan}."
+        )
     else:
         summary += f" {cheapest.plan} comes out cheapest, by ${costs[1].total_usd - cheapest.total_usd:,.0f} a year over {costs[1].plan}."
     missing = [
@@ -127,7 +131,8 @@ def compare_rate_plans(
             "household": household.model_dump(),
             "trustworthy": household.house_stated and household.ev_stated,
         },
-        source=f"{utility} plans in the built-in tariff catalog: " + ", ".join(dict.fromkeys(t.source for t in tariffs)),
+        source=f"{utility} plans in the built-in tariff catalog: "
+        + ", ".join(dict.fromkeys(t.source for t in tariffs)),
         as_of=datetime.combine(min(t.as_of for t in tariffs), time(), tzinfo=timezone.utc),
         is_mock=data.is_mock,
         assumptions=assumptions,

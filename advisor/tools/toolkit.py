@@ -68,7 +68,9 @@ def _tool(**options: Any) -> Any:
 
     def wrap(function: Any) -> BaseTool:
         schema = _SCHEMAS.get(function.__name__)
-        made = tool(**options, args_schema=schema)(function) if schema is not None else tool(**options)(function)
+        made = (
+            tool(**options, args_schema=schema)(function) if schema is not None else tool(**options)(function)
+        )
         _SCHEMAS.setdefault(function.__name__, made.args_schema)
         return made
 
@@ -107,7 +109,10 @@ def build_tools(data: DataSources) -> list[BaseTool]:
 
     @_tool(return_direct=True)
     def compare_charging_costs(
-        runtime: ToolRuntime[TurnContext, Any], kwh: float, ready_by_hour: int = 7, ready_by_day: str | None = None
+        runtime: ToolRuntime[TurnContext, Any],
+        kwh: float,
+        ready_by_hour: int = 7,
+        ready_by_day: str | None = None,
     ) -> str:
         """Cost of charging kwh now vs in the cheapest hours before ready_by_hour (on ready_by_day)."""
         return compare_charging(data, runtime.context, kwh, ready_by_hour, ready_by_day).model_dump_json()
@@ -226,8 +231,6 @@ def _as_of(tariff: Tariff) -> datetime:
     return datetime(tariff.as_of.year, tariff.as_of.month, tariff.as_of.day, tzinfo=timezone.utc)
 
 
-
-
 def _next_local_hour(now_local: datetime, hour: int, minute: int = 0, day: str | None = None) -> datetime:
     """The deadline as a local time: the next `hour:minute`, or that time on `day` ('today',
     'tomorrow', 'monday', ...; a weekday means its next date, a week ahead when it has passed).
@@ -285,7 +288,9 @@ def plan_charging(
         return _failed(name, "ready_by_hour must be 0-23, minutes 0-59 and charge levels 0-100 %.", context)
     day = _normal_day(ready_by_day)
     if ready_by_day and day is None:
-        return _failed(name, f"ready_by_day must be today, tomorrow or a weekday, not {ready_by_day!r}.", context)
+        return _failed(
+            name, f"ready_by_day must be today, tomorrow or a weekday, not {ready_by_day!r}.", context
+        )
     if ready_in_minutes is not None and not 1 <= ready_in_minutes <= 7 * 24 * 60:
         return _failed(name, "ready_in_minutes must be between 1 minute and 7 days.", context)
     spec = vehicle_spec(
@@ -314,7 +319,9 @@ def plan_charging(
     zone = ZoneInfo(zone_name)
     now_local = context.now.astimezone(zone)
     if ready_in_minutes is not None:  # "in 1 hour": from now, to the minute
-        deadline = (context.now.astimezone(timezone.utc) + timedelta(minutes=ready_in_minutes)).astimezone(zone)
+        deadline = (context.now.astimezone(timezone.utc) + timedelta(minutes=ready_in_minutes)).astimezone(
+            zone
+        )
     else:
         if tonight and day is None and now_local.hour < 12:
             day = "tomorrow"  # "tonight" said at 4 am means this evening, ready the morning after
@@ -370,16 +377,16 @@ def plan_charging(
     )
     flat = len({period.usd_per_kwh for period in tariff.periods}) <= 1  # the plan, not just these hours
     if energy.grid_kwh <= 0:
-        summary = (
-            f"Nothing to charge: the car is at {current_soc_pct:g}%, already at or above the {target_soc_pct:g}% wanted."
-        )
+        summary = f"Nothing to charge: the car is at {current_soc_pct:g}%, already at or above the {target_soc_pct:g}% wanted."
     elif not plan.feasible:
         # A saving is only ever stated between plans that deliver the same energy: here the deadline
         # cannot be met, so say what is achievable by then, and when the full charge would finish.
         delivered = max(0.0, energy.grid_kwh - plan.shortfall_kwh)
         reached = min(target_soc_pct, current_soc_pct + delivered * energy.efficiency / battery_kwh * 100)
         duration_h = charge_duration_h(energy.grid_kwh, power)
-        finish = (now_local.astimezone(timezone.utc) + timedelta(hours=duration_h)).astimezone(now_local.tzinfo)
+        finish = (now_local.astimezone(timezone.utc) + timedelta(hours=duration_h)).astimezone(
+            now_local.tzinfo
+        )
         # priced over the whole charge, not just up to the deadline
         full = charge_now(
             hourly_prices(tariff, now_local, int(duration_h) + 2, zone_name),
@@ -447,7 +454,9 @@ def compare_charging(
     day = _normal_day(ready_by_day)
     if not 0 < kwh <= 500 or not 0 <= ready_by_hour <= 23 or (ready_by_day and day is None):
         return _failed(
-            name, "kwh must be between 0 and 500, ready_by_hour 0-23 and ready_by_day today, tomorrow or a weekday.", context
+            name,
+            "kwh must be between 0 and 500, ready_by_hour 0-23 and ready_by_day today, tomorrow or a weekday.",
+            context,
         )
     lookup = data.resolve_tariff(context.profile)
     if lookup.tariff is None:
@@ -461,7 +470,9 @@ def compare_charging(
     if charger_kw is None:
         charger_kw = DEFAULT_LEVEL2_CHARGER_KW
         assumptions.append(f"Level 2 charger of {charger_kw:g} kW (not in your profile)")
-    spec = vehicle_spec(equipment.ev_model if equipment else None, equipment.ev_battery_kwh if equipment else None)
+    spec = vehicle_spec(
+        equipment.ev_model if equipment else None, equipment.ev_battery_kwh if equipment else None
+    )
     power = charging_power_kw(charger_kw, spec.onboard_charger_kw if spec else None)  # the car's limit too
     if spec and power < charger_kw:
         assumptions.append(f"the {spec.name} accepts at most {spec.onboard_charger_kw:g} kW AC")
@@ -517,7 +528,13 @@ def tariff_prices(data: DataSources, context: TurnContext, day: str) -> Observat
         target = now_local.date() + timedelta(days=(WEEKDAYS.index(wanted) - now_local.weekday()) % 7)
     else:
         target = now_local.date() + timedelta(days=1 if wanted == "tomorrow" else 0)
-    day = "today" if target == now_local.date() else "tomorrow" if target == now_local.date() + timedelta(days=1) else target.strftime("%A")
+    day = (
+        "today"
+        if target == now_local.date()
+        else "tomorrow"
+        if target == now_local.date() + timedelta(days=1)
+        else target.strftime("%A")
+    )
     runs = period_windows(tariff, target, zone_name)
     current = tariff.period_at(now_local)
     text = ", ".join(
@@ -525,7 +542,10 @@ def tariff_prices(data: DataSources, context: TurnContext, day: str) -> Observat
         for period, start, end, price in runs
     )
     day_type = tariff.day_type(target)
-    kind = {"holiday": f"{holiday_name(tariff.holiday_calendar, target)}, priced as a weekend", "weekend": "weekend"}
+    kind = {
+        "holiday": f"{holiday_name(tariff.holiday_calendar, target)}, priced as a weekend",
+        "weekend": "weekend",
+    }
     summary = f"{tariff.utility} {tariff.name} {day} ({target:%a %d %b}{', ' + kind[day_type] if day_type in kind else ''}): {text} per kWh."
     if day == "today":
         summary += f" Now ({_hm(now_local)}): {current.display} at ${current.usd_per_kwh:.2f}/kWh."
@@ -753,7 +773,11 @@ def _when(moment: datetime, now_local: datetime) -> str:
 
 def _local(day: date, hour: int, minute: int, zone: ZoneInfo) -> datetime:
     """A wall-clock time on a date (a time that does not exist on a spring-forward night moves on)."""
-    return datetime(day.year, day.month, day.day, hour, minute, tzinfo=zone).astimezone(timezone.utc).astimezone(zone)
+    return (
+        datetime(day.year, day.month, day.day, hour, minute, tzinfo=zone)
+        .astimezone(timezone.utc)
+        .astimezone(zone)
+    )
 
 
 _NIGHT_REASON = {
@@ -776,7 +800,9 @@ def advise_appliance(
     said = " ".join(str(appliance or "").split())[:40] or "that appliance"
     lookup = data.resolve_tariff(context.profile)
     if lookup.tariff is None:
-        return _failed(name, f"I can't price running your {said} without your rate plan.", context, lookup.warnings)
+        return _failed(
+            name, f"I can't price running your {said} without your rate plan.", context, lookup.warnings
+        )
     tariff = lookup.tariff
     zone_name, zone_note = local_timezone(context.profile)
     zone = ZoneInfo(zone_name)
@@ -879,9 +905,7 @@ def advise_appliance(
             if verdict.skipped_cost_usd >= verdict.cost_then_usd - 0.005
             else f"would cost ${verdict.skipped_cost_usd:.2f}"
         )
-        summary += (
-            f" Starting at {_when(verdict.skipped_start, now_local)} {cost}, but I left out the night hours: {reason}."
-        )
+        summary += f" Starting at {_when(verdict.skipped_start, now_local)} {cost}, but I left out the night hours: {reason}."
     for note in verdict.notes:
         summary += f" Note: {note}."
     cited = "; ".join(

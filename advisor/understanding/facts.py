@@ -28,13 +28,27 @@ OUTLET_KW = 1.44  # Level 1: 12 A continuous on a 120 V household outlet
 POWERWALL_KWH = 13.5
 
 _NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a single": 1, "just one": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "a single": 1,
+    "just one": 1,
 }
 _NUM = r"(?<![\w.])(-?\d+(?:\.\d+)?)"
 _COUNT = r"(-?\d+|" + "|".join(_NUMBER_WORDS) + r")"
 
-_CAR_WORDS = re.compile(r"\b(?:car|ev|vehicle|tesla|model\s*[3ysx]|truck|its\s+battery|it\s+has|it's\s+got)\b", re.I)
+_CAR_WORDS = re.compile(
+    r"\b(?:car|ev|vehicle|tesla|model\s*[3ysx]|truck|its\s+battery|it\s+has|it's\s+got)\b", re.I
+)
 _HOME_BATTERY_WORDS = re.compile(
     r"\b(?:home\s+batter(?:y|ies)|house\s+batter(?:y|ies)|battery\s+storage|backup\s+batter(?:y|ies)|"
     r"storage\s+batter(?:y|ies)|powerwalls?|enphase\s+batter(?:y|ies)|wall\s+battery|solar\s+batter(?:y|ies))\b",
@@ -106,7 +120,9 @@ def facts_in(
             if any(fact.field == reading.field for fact in facts):
                 if any(fact.field == reading.field and fact.value != reading.value for fact in facts):
                     # "a Bolt and a Model 3": the profile keeps one; say so instead of dropping it quietly
-                    mentions.append(Mention(field=reading.field, words=clause.text[:500], reason="second_value"))
+                    mentions.append(
+                        Mention(field=reading.field, words=clause.text[:500], reason="second_value")
+                    )
                 continue  # the first statement of a field wins within one message
             facts.append(
                 StatedFact(
@@ -122,7 +138,15 @@ def facts_in(
     plain = all(c.about_user and not c.hedged for c in clauses)
     if plain and not any(f.field == "household.occupants" for f in facts):
         for reading in _occupants(message):
-            facts.append(StatedFact(field=reading.field, value=reading.value, said=reading.said, unit=reading.unit, words=message[:500]))
+            facts.append(
+                StatedFact(
+                    field=reading.field,
+                    value=reading.value,
+                    said=reading.said,
+                    unit=reading.unit,
+                    words=message[:500],
+                )
+            )
     return facts, mentions
 
 
@@ -172,14 +196,21 @@ def _not_a_fact(clause: Clause, reading: Reading, *, pending_slot: str | None = 
 
 def _statement_inside_question(text: str, reading: Reading) -> bool:
     """'With my 11 kW charger, when should I charge?' states the charger inside a question."""
-    return bool(re.search(r"\b(?:my|our|we'?re|we\s+are|i'?m|i\s+am)\b", text, re.I)) and reading.field not in (
-        "equipment.heating_type",
-        "equipment.cooling_type",
-        "household.work_schedule",
-        "preferences.budget_priority",
-        "preferences.comfort_priority",
-        "preferences.green_priority",
-    ) and not re.search(r"\b(?:should|could|would)\s+(?:i|we)\s+(?:get|buy|switch|install|change)\b", text, re.I)
+    return (
+        bool(re.search(r"\b(?:my|our|we'?re|we\s+are|i'?m|i\s+am)\b", text, re.I))
+        and reading.field
+        not in (
+            "equipment.heating_type",
+            "equipment.cooling_type",
+            "household.work_schedule",
+            "preferences.budget_priority",
+            "preferences.comfort_priority",
+            "preferences.green_priority",
+        )
+        and not re.search(
+            r"\b(?:should|could|would)\s+(?:i|we)\s+(?:get|buy|switch|install|change)\b", text, re.I
+        )
+    )
 
 
 # --- location ------------------------------------------------------------------------------
@@ -203,7 +234,9 @@ def _zip(text: str, *, message: str, pending_slot: str | None) -> Iterator[Readi
     for match in _ZIP.finditer(text):
         code = match.group(1)
         alone = re.fullmatch(r"\s*\d{5}(?:-\d{4})?\s*[.!]?\s*", message) is not None
-        if not (_ZIP_CONTEXT.search(text) or pending_slot == "location" or alone or not _NOT_A_ZIP.search(text)):
+        if not (
+            _ZIP_CONTEXT.search(text) or pending_slot == "location" or alone or not _NOT_A_ZIP.search(text)
+        ):
             continue
         if is_real_zip(code):
             yield Reading("location.zip_code", code, said=code)
@@ -228,9 +261,30 @@ def place_phrase(text: str) -> str | None:
 
 
 # Names several US cities share: kept with their state ("Portland, OR").
-_SHARED_NAMES = frozenset({"portland", "kansas city", "columbus", "springfield", "richmond", "arlington", "aurora",
-                           "rochester", "albany", "charleston", "columbia", "manchester", "lexington", "wilmington",
-                           "burlington", "concord", "glendale", "augusta", "jackson", "cambridge"})
+_SHARED_NAMES = frozenset(
+    {
+        "portland",
+        "kansas city",
+        "columbus",
+        "springfield",
+        "richmond",
+        "arlington",
+        "aurora",
+        "rochester",
+        "albany",
+        "charleston",
+        "columbia",
+        "manchester",
+        "lexington",
+        "wilmington",
+        "burlington",
+        "concord",
+        "glendale",
+        "augusta",
+        "jackson",
+        "cambridge",
+    }
+)
 
 
 def _city_value(place: Any) -> str:
@@ -239,7 +293,10 @@ def _city_value(place: Any) -> str:
 
 def _city(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     candidates = [m.group("place") for m in _PLACE_LEAD.finditer(text)]
-    candidates += [m.group("place") for m in re.finditer(r"\b(?:in|near|from|of)\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})", text)]
+    candidates += [
+        m.group("place")
+        for m in re.finditer(r"\b(?:in|near|from|of)\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})", text)
+    ]
     # a bare list: "zip is 80302, boulder" / "chicago, comed"
     candidates += [segment for segment in re.split(r"\s*,\s*", text) if 0 < len(segment.split()) <= 3]
     if here := re.match(r"^\s*(?P<place>[A-Za-z][A-Za-z .'-]{1,40}?)\s+(?:here|area|based)\b", text, re.I):
@@ -250,9 +307,18 @@ def _city(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         utility = find_utility(candidate, answer=True)
         if utility is not None and candidate.strip().lower().startswith(utility[1].lower()):
             continue  # "austin energy" is the utility, not the city
-        words = re.split(r"\s+", re.split(r"\s+(?:with|and|on|but|for|since|where|so|,?\s*zip)\b", candidate, flags=re.I)[0].strip(" .,!"))
+        words = re.split(
+            r"\s+",
+            re.split(r"\s+(?:with|and|on|but|for|since|where|so|,?\s*zip)\b", candidate, flags=re.I)[0].strip(
+                " .,!"
+            ),
+        )
         for size in range(min(len(words), 4), 0, -1):  # longest known city name first
-            place = find_city(" ".join(words[: size + 1]) if size < len(words) and len(words[size]) == 2 else " ".join(words[:size]))
+            place = find_city(
+                " ".join(words[: size + 1])
+                if size < len(words) and len(words[size]) == 2
+                else " ".join(words[:size])
+            )
             place = place or find_city(" ".join(words[:size]))
             if place is not None:
                 yield Reading("location.city", _city_value(place), said=" ".join(words[:size]))
@@ -267,8 +333,12 @@ _SWITCH_TO = re.compile(r"\b(?:switched|moved|changed|went|go)\b.*?\bto\b(?P<res
 def _utility(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     switched = _SWITCH_TO.search(text)
     scope = switched.group("rest") if switched and find_utility(switched.group("rest")) else text
-    about_utility = re.search(r"\b(?:utility|provider|customer|power\s+company|electric\s+company|service\s+from)\b", text, re.I)
-    found = find_utility(scope, answer=pending_slot == "utility" or bool(about_utility), about_utility=bool(about_utility))
+    about_utility = re.search(
+        r"\b(?:utility|provider|customer|power\s+company|electric\s+company|service\s+from)\b", text, re.I
+    )
+    found = find_utility(
+        scope, answer=pending_slot == "utility" or bool(about_utility), about_utility=bool(about_utility)
+    )
     if found is not None:
         utility, words = found
         yield Reading("location.utility_provider", utility.name, said=words)
@@ -294,7 +364,11 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     if _PLAN_WORDS.search(scope) or pending_slot == "rate_schedule":
         if pending_slot == "rate_schedule" and len(scope.split()) <= 3:
             scope = scope.upper()  # "tou-d-prime" answering the plan question
-        spaced = re.search(r"\b(?:plan|rate|schedule)\s+(?:is\s+|code\s+is\s+)?([a-z]{1,5}(?:\s+[a-z0-9]{1,6}){1,3})\s*$", scope, re.I)
+        spaced = re.search(
+            r"\b(?:plan|rate|schedule)\s+(?:is\s+|code\s+is\s+)?([a-z]{1,5}(?:\s+[a-z0-9]{1,6}){1,3})\s*$",
+            scope,
+            re.I,
+        )
         if spaced and re.search(r"\btou\b|\bev\b|\bd\b|\b\d\b", spaced.group(1), re.I):
             code = "-".join(spaced.group(1).upper().split())  # "tou d prime" -> "TOU-D-PRIME"
             yield Reading("location.rate_schedule", normalize_plan(code) or code, said=spaced.group(1))
@@ -373,7 +447,8 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     # "im on pge ev2a, zip 94110, its a tesla model 3": in a list of the user's facts, one item names the car
     listed = any(
         re.match(
-            starts + re.escape(words)
+            starts
+            + re.escape(words)
             # "tesla model 3 w/ a 32 amp charger": the car with its own charger or battery
             + r"(?:(?:\s+[\w.-]+){0,3}|\s+(?:with|w/)\s+[^,]{0,60}?\b(?:charger|battery|kwh|amps?|kw|wall\s+connector)\b)"
             + r"\s*[.!]?\s*$",
@@ -382,7 +457,13 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         )
         for segment in re.split(r"\s*,\s*", text)[1:]
     )
-    if not (_OWN.search(text) or household or pending_slot == "ev" or re.match(starts + re.escape(words), text, re.I) or listed):
+    if not (
+        _OWN.search(text)
+        or household
+        or pending_slot == "ev"
+        or re.match(starts + re.escape(words), text, re.I)
+        or listed
+    ):
         return
     battery = _kwh_near_car(text)
     if battery is not None and battery > 0:
@@ -400,7 +481,12 @@ def _as_said(name: str, words: str) -> str:
     if trim is None:
         return name
     said = re.sub(r"\s+", " ", words.lower())
-    trim_words = {"long range": ("long range", "lr"), "performance": ("performance",), "awd": ("awd",), "rwd": ("rwd",)}
+    trim_words = {
+        "long range": ("long range", "lr"),
+        "performance": ("performance",),
+        "awd": ("awd",),
+        "rwd": ("rwd",),
+    }
     stated = trim_words.get(trim.group(0).strip().lower(), (trim.group(0).strip().lower(),))
     return name if any(word in said for word in stated) else name[: trim.start()]
 
@@ -421,7 +507,9 @@ def _batteries(text: str, *, message: str) -> Iterator[Reading]:
         text,
         re.I,
     )
-    negated_battery = negated_battery or re.search(r"\bbatter(?:y|ies)\s*[:=-]\s*(?:none|no|nope)\b", text, re.I)
+    negated_battery = negated_battery or re.search(
+        r"\bbatter(?:y|ies)\s*[:=-]\s*(?:none|no|nope)\b", text, re.I
+    )
     if negated_battery and not car_here:
         yield Reading("equipment.has_battery_storage", False, said=negated_battery.group(0))
         return
@@ -446,7 +534,11 @@ def _batteries(text: str, *, message: str) -> Iterator[Reading]:
             assumption=f"a Powerwall stores {POWERWALL_KWH:g} kWh",
         )
         return
-    if home_here and not kwh and (_OWN.search(text) or re.search(r"\b(?:have|has|got|installed)\b", text, re.I)):
+    if (
+        home_here
+        and not kwh
+        and (_OWN.search(text) or re.search(r"\b(?:have|has|got|installed)\b", text, re.I))
+    ):
         yield Reading("equipment.has_battery_storage", True, said=_HOME_BATTERY_WORDS.search(text).group(0))
         if re.search(r"\b(?:a|one|my|our)\s+powerwall\b", text, re.I):
             yield Reading(
@@ -473,7 +565,8 @@ _OTHER_APPLIANCES = re.compile(
 
 
 _PANEL_AFTER = re.compile(
-    r"\s*(?:is\s+(?:the|my|our)\s+|(?:main|electrical|breaker|service)\s+)?(?:panel|service|main|box|subpanel)\b", re.I
+    r"\s*(?:is\s+(?:the|my|our)\s+|(?:main|electrical|breaker|service)\s+)?(?:panel|service|main|box|subpanel)\b",
+    re.I,
 )
 _SOLAR_AFTER = re.compile(r"\s*(?:of\s+)?(?:solar|pv|panels?|array|system\s+on)\b", re.I)
 
@@ -487,10 +580,18 @@ def _charger_kw(text: str) -> re.Match[str] | None:
         if _SOLAR_AFTER.match(text, match.end()) or re.search(r"\b(?:solar|pv)\s*$", before, re.I):
             continue
         near = text[match.end() : match.end() + 30]
-        if re.match(r"\s*(?:level\s*2\s+|l2\s+|home\s+|ev\s+)?(?:charger|wall\s*connector|evse|wallbox|charging)", near, re.I):
+        if re.match(
+            r"\s*(?:level\s*2\s+|l2\s+|home\s+|ev\s+)?(?:charger|wall\s*connector|evse|wallbox|charging)",
+            near,
+            re.I,
+        ):
             return match
         lead = text[max(0, match.start() - 30) : match.start()]
-        if re.search(r"(?:charger|wall\s*connector|evse|wallbox)\s*(?:is|'s|does|delivers|runs\s+at|at|of|:|=)?\s*(?:about|around|a|an)?\s*$", lead, re.I):
+        if re.search(
+            r"(?:charger|wall\s*connector|evse|wallbox)\s*(?:is|'s|does|delivers|runs\s+at|at|of|:|=)?\s*(?:about|around|a|an)?\s*$",
+            lead,
+            re.I,
+        ):
             return match  # "the charger is 7.2kw"
         if not re.search(r"\b(?:solar|pv|array)\b|\bpanels\b", text, re.I):  # "60 amp panel" is not solar
             return match
@@ -503,7 +604,9 @@ def _solar_kw(text: str) -> re.Match[str] | None:
     found = list(re.finditer(_NUM + r"\s*-?\s*(?:kw|kilowatts?|kwp)\b(?!h)", text, re.I))
     for match in found:
         before = text[max(0, match.start() - 12) : match.start()]
-        if _SOLAR_AFTER.match(text, match.end()) or re.search(r"\b(?:solar|pv|panels|array)\b\W*(?:is|are|of|:)?\s*$", before, re.I):
+        if _SOLAR_AFTER.match(text, match.end()) or re.search(
+            r"\b(?:solar|pv|panels|array)\b\W*(?:is|are|of|:)?\s*$", before, re.I
+        ):
             return match
     return found[0] if found and not _CHARGER_WORDS.search(text) else None
 
@@ -527,13 +630,19 @@ def _charger(text: str, *, message: str = "") -> Iterator[Reading]:
     )
     if amps and (_CHARGER_WORDS.search(text) or re.search(r"\bcharg\w*\b", text, re.I)):
         current = float(amps.group(1))
-        if amps.group("circuit") or re.search(r"\b(?:breaker|circuit)\b", text, re.I) and not re.search(r"\bcharger\s+is\b", text, re.I):
+        if (
+            amps.group("circuit")
+            or re.search(r"\b(?:breaker|circuit)\b", text, re.I)
+            and not re.search(r"\bcharger\s+is\b", text, re.I)
+        ):
             kw_value = round(current * CONTINUOUS_SHARE * VOLTS_L2 / 1000, 2)
             note = f"a {current:g} A circuit feeds a charger {CONTINUOUS_SHARE:.0%} of that ({current * CONTINUOUS_SHARE:g} A) at {VOLTS_L2} V"
         else:
             kw_value = round(current * VOLTS_L2 / 1000, 2)
             note = f"{current:g} A at {VOLTS_L2} V"
-        yield Reading("equipment.ev_charger_kw", kw_value, said=amps.group(0).strip(), unit="A", assumption=note)
+        yield Reading(
+            "equipment.ev_charger_kw", kw_value, said=amps.group(0).strip(), unit="A", assumption=note
+        )
         return
     outlet = re.search(
         r"\b(?:standard|regular|normal|household|wall|120\s*-?\s*v(?:olt)?)\s+(?:outlet|plug|socket)\b|\blevel\s*1\b|\btrickle\b|"
@@ -571,16 +680,29 @@ _HOME_WORDS = re.compile(
     r"(?:gas|electric|central|mini|ductless|heat\s+pump)",
     re.I,
 )
-_REPLACED = re.compile(r"\b(?:replaced|swapped|switched|upgraded|changed|went|converted)\b.*?\b(?:with|to|for)\b(?P<new>.*)", re.I)
-_HEAT_PUMP = re.compile(r"\bheat\s*pumps?\b(?!\s+water)|\bmini[-\s]?splits?\b.*\bheat|\bductless\s+heat", re.I)
-_GAS_HEAT = re.compile(r"\bgas\s+(?:furnace|heat(?:ing|er)?|boiler)\b|\bheat\s+(?:with|using)\s+(?:natural\s+)?gas\b|\bfurnace\s+(?:is|runs\s+on)\s+gas\b|\bnatural\s+gas\s+(?:furnace|heat)", re.I)
-_ELECTRIC_HEAT = re.compile(r"\belectric\s+(?:baseboards?|heat(?:ing|ers)?|furnace|resistance)\b|\ball\s+electric\s+resistance\b|\bbaseboard\s+heat(?:ers|ing)?\b|\bheat\s+with\s+electricity\b", re.I)
+_REPLACED = re.compile(
+    r"\b(?:replaced|swapped|switched|upgraded|changed|went|converted)\b.*?\b(?:with|to|for)\b(?P<new>.*)",
+    re.I,
+)
+_HEAT_PUMP = re.compile(
+    r"\bheat\s*pumps?\b(?!\s+water)|\bmini[-\s]?splits?\b.*\bheat|\bductless\s+heat", re.I
+)
+_GAS_HEAT = re.compile(
+    r"\bgas\s+(?:furnace|heat(?:ing|er)?|boiler)\b|\bheat\s+(?:with|using)\s+(?:natural\s+)?gas\b|\bfurnace\s+(?:is|runs\s+on)\s+gas\b|\bnatural\s+gas\s+(?:furnace|heat)",
+    re.I,
+)
+_ELECTRIC_HEAT = re.compile(
+    r"\belectric\s+(?:baseboards?|heat(?:ing|ers)?|furnace|resistance)\b|\ball\s+electric\s+resistance\b|\bbaseboard\s+heat(?:ers|ing)?\b|\bheat\s+with\s+electricity\b",
+    re.I,
+)
 
 
 def _heating(text: str, *, negated: bool, owns: bool = False) -> Iterator[Reading]:
     replaced = _REPLACED.search(text)
     scope = replaced.group("new") if replaced else text
-    if re.search(r"\bwater\s+heater\b", scope, re.I) and not re.search(r"\bheat\s+pump\b(?!\s+water)", scope, re.I):
+    if re.search(r"\bwater\s+heater\b", scope, re.I) and not re.search(
+        r"\bheat\s+pump\b(?!\s+water)", scope, re.I
+    ):
         return
     for pattern, value in ((_HEAT_PUMP, "heat_pump"), (_GAS_HEAT, "gas"), (_ELECTRIC_HEAT, "electric")):
         match = pattern.search(scope)
@@ -600,7 +722,9 @@ def _cooling(text: str, *, negated: bool, owns: bool = False) -> Iterator[Readin
         return
     if negated:
         return
-    central = re.search(r"\bcentral\s+(?:ac|a/c|air(?:\s+conditioning)?|cooling)\b|\bcooling\s+is\s+central\b", text, re.I)
+    central = re.search(
+        r"\bcentral\s+(?:ac|a/c|air(?:\s+conditioning)?|cooling)\b|\bcooling\s+is\s+central\b", text, re.I
+    )
     split = re.search(r"\b(?:mini[-\s]?splits?|ductless)\b", text, re.I)
     if central and (_OWN.search(text) or owns):
         yield Reading("equipment.cooling_type", "central_ac", said=central.group(0))
@@ -611,17 +735,26 @@ def _cooling(text: str, *, negated: bool, owns: bool = False) -> Iterator[Readin
 # --- household and preferences -----------------------------------------------------------------
 
 _OCCUPANTS = [
-    re.compile(r"\b(?:we\s+are|we're|were|there\s+are|there're)\s+" + _COUNT + r"(?:\s+(?:of\s+us|people|persons|adults|in\s+(?:the|our|my)\s+\w+))?\s*[.!]?$", re.I),
+    re.compile(
+        r"\b(?:we\s+are|we're|were|there\s+are|there're)\s+"
+        + _COUNT
+        + r"(?:\s+(?:of\s+us|people|persons|adults|in\s+(?:the|our|my)\s+\w+))?\s*[.!]?$",
+        re.I,
+    ),
     re.compile(r"\b(?:we\s+are|we're|there\s+are)\s+" + _COUNT + r"\s+(?:of\s+us|people|persons)\b", re.I),
     re.compile(r"\b(?:family|household|house(?:hold)?)\s+of\s+" + _COUNT + r"\b", re.I),
     re.compile(r"(?<![\w.])" + _COUNT + r"\s+of\s+us\b", re.I),
     re.compile(r"^\s*" + _COUNT + r"\s+(?:people|persons|adults)\s*$", re.I),
-    re.compile(_COUNT + r"\s+(?:people|persons|of\s+us)\s+(?:live|living|in\s+(?:the|my|our)|at\s+home|here)\b", re.I),
+    re.compile(
+        _COUNT + r"\s+(?:people|persons|of\s+us)\s+(?:live|living|in\s+(?:the|my|our)|at\s+home|here)\b", re.I
+    ),
     # a correction: "actually it's 3 people, not 4", "no, 3 people not 4", "make that 3 people"
     re.compile(
         r"(?:^|\b(?:it'?s|its|actually|no|nope|make\s+that|sorry|correction)\s*[,:]?\s+)"
         + _COUNT
-        + r"\s+(?:people|persons|of\s+us)\b(?=\s*,?\s*(?:not\s+(?:" + _COUNT[1:-1] + r")\b|[.!]?\s*$))",
+        + r"\s+(?:people|persons|of\s+us)\b(?=\s*,?\s*(?:not\s+(?:"
+        + _COUNT[1:-1]
+        + r")\b|[.!]?\s*$))",
         re.I,
     ),
 ]
@@ -629,12 +762,17 @@ _OCCUPANTS = [
 
 def _occupants(text: str) -> Iterator[Reading]:
     family = re.search(
-        _COUNT + r"\s+adults?\s+(?:and|&|\+|plus)\s+" + _COUNT + r"\s+(?:kids?|children|teens?|teenagers?|boys?|girls?)\b",
+        _COUNT
+        + r"\s+adults?\s+(?:and|&|\+|plus)\s+"
+        + _COUNT
+        + r"\s+(?:kids?|children|teens?|teenagers?|boys?|girls?)\b",
         text,
         re.I,
     )
     family = family or re.search(
-        _COUNT + r"\s+adults?\s*,?\s*" + _COUNT + r"\s+(?:kids?|children|teens?|toddlers?|babies|baby)\b", text, re.I
+        _COUNT + r"\s+adults?\s*,?\s*" + _COUNT + r"\s+(?:kids?|children|teens?|toddlers?|babies|baby)\b",
+        text,
+        re.I,
     )
     if family:
         total = _count(family.group(1)) + _count(family.group(2))
@@ -642,7 +780,9 @@ def _occupants(text: str) -> Iterator[Reading]:
         return
     members = re.search(
         r"\b(?:it'?s\s+)?me,?\s+my\s+(?:wife|husband|partner|spouse)(?:\s*,)?\s+and\s+(?:our|my)\s+"
-        r"(?:(?P<count>" + _COUNT[1:-1] + r")\s+(?:kids?|children|boys|girls)|(?:baby|son|daughter|kid|toddler|teen))\b",
+        r"(?:(?P<count>"
+        + _COUNT[1:-1]
+        + r")\s+(?:kids?|children|boys|girls)|(?:baby|son|daughter|kid|toddler|teen))\b",
         text,
         re.I,
     )
@@ -650,10 +790,21 @@ def _occupants(text: str) -> Iterator[Reading]:
         extra = _count(members.group("count")) if members.group("count") else 1
         yield Reading("household.occupants", 2 + extra, said=members.group(0), unit="people")
         return
-    roommates = re.search(r"\b(?:i|we)\s+share\s+the\s+(?:place|house|apartment|home)\s+with\s+" + _COUNT + r"\s+(?:roommates?|housemates?|others?)\b", text, re.I)
+    roommates = re.search(
+        r"\b(?:i|we)\s+share\s+the\s+(?:place|house|apartment|home)\s+with\s+"
+        + _COUNT
+        + r"\s+(?:roommates?|housemates?|others?)\b",
+        text,
+        re.I,
+    )
     if roommates:
         sharing = 1 if roommates.group(0).lower().startswith("i") else 2
-        yield Reading("household.occupants", sharing + _count(roommates.group(1)), said=roommates.group(0), unit="people")
+        yield Reading(
+            "household.occupants",
+            sharing + _count(roommates.group(1)),
+            said=roommates.group(0),
+            unit="people",
+        )
         return
     if re.search(r"\bjust\s+(?:the\s+)?two\s+of\s+us\b", text, re.I):
         yield Reading("household.occupants", 2, said="the two of us", unit="people")
@@ -665,17 +816,45 @@ def _occupants(text: str) -> Iterator[Reading]:
     for pattern, segment in ((p, s) for p in _OCCUPANTS for s in segments):
         match = pattern.search(segment)
         if match:
-            yield Reading("household.occupants", _count(match.group(1)), said=match.group(0).strip(), unit="people")
+            yield Reading(
+                "household.occupants", _count(match.group(1)), said=match.group(0).strip(), unit="people"
+            )
             return
 
 
 _SCHEDULES = [
-    (re.compile(r"\b(?:office|in\s+person)\s+\w+\s+days?\s+a\s+week\b|\b\w+\s+days?\s+(?:a\s+week\s+)?(?:in\s+the\s+office|at\s+the\s+office)\b", re.I), "Hybrid"),
-    (re.compile(r"\b(?:works?|working)\s+from\s+home|\bwfh\b|\bworks?\s+remote(?:ly)?|\bremote\s+work(?:er)?|\bhome\s+all\s+day\b", re.I), "WFH"),
-    (re.compile(r"\bhybrid\s+(?:schedule|work|job|now)\b|\bwork(?:ing)?\s+hybrid\b|\bi'?m\s+hybrid\b", re.I), "Hybrid"),
+    (
+        re.compile(
+            r"\b(?:office|in\s+person)\s+\w+\s+days?\s+a\s+week\b|\b\w+\s+days?\s+(?:a\s+week\s+)?(?:in\s+the\s+office|at\s+the\s+office)\b",
+            re.I,
+        ),
+        "Hybrid",
+    ),
+    (
+        re.compile(
+            r"\b(?:works?|working)\s+from\s+home|\bwfh\b|\bworks?\s+remote(?:ly)?|\bremote\s+work(?:er)?|\bhome\s+all\s+day\b",
+            re.I,
+        ),
+        "WFH",
+    ),
+    (
+        re.compile(
+            r"\bhybrid\s+(?:schedule|work|job|now)\b|\bwork(?:ing)?\s+hybrid\b|\bi'?m\s+hybrid\b", re.I
+        ),
+        "Hybrid",
+    ),
     (re.compile(r"\b(?:retired|retiree)\b", re.I), "Retired"),
-    (re.compile(r"\b(?:night\s+shifts?|work\s+nights|overnight\s+shifts?|graveyard\s+shift)\b", re.I), "Night shift"),
-    (re.compile(r"\b(?:work|commute)\s+(?:in|to|at)\s+(?:an?\s+|the\s+)?office\b|\b9\s*(?:-|to)\s*5\b|\bnine\s+to\s+five\b|\boffice\s+job\b", re.I), "Office 9-5"),
+    (
+        re.compile(r"\b(?:night\s+shifts?|work\s+nights|overnight\s+shifts?|graveyard\s+shift)\b", re.I),
+        "Night shift",
+    ),
+    (
+        re.compile(
+            r"\b(?:work|commute)\s+(?:in|to|at)\s+(?:an?\s+|the\s+)?office\b|\b9\s*(?:-|to)\s*5\b|\bnine\s+to\s+five\b|\boffice\s+job\b",
+            re.I,
+        ),
+        "Office 9-5",
+    ),
 ]
 
 
@@ -704,10 +883,16 @@ _USAGE_WORDS = r"(?:use|using|usage|used|power\s+use|electricity\s+use|consumpti
 def _usage(text: str) -> Iterator[Reading]:
     if not re.search(r"\b" + _USAGE_WORDS + r"\b|\buse\s+(?:the\s+)?most\b", text, re.I):
         return
-    if re.search(r"\b(?:constant|evenly|steady|even|around\s+the\s+clock|same\s+all\s+day|all\s+day\s+long|flat)\b", text, re.I):
+    if re.search(
+        r"\b(?:constant|evenly|steady|even|around\s+the\s+clock|same\s+all\s+day|all\s+day\s+long|flat)\b",
+        text,
+        re.I,
+    ):
         yield Reading("household.typical_usage_pattern", "constant", said="constant")
         return
-    match = re.search(r"\b(mornings?|evenings?|nights?)\b|\bafter\s+(?:[5-9]|1[0-1])\s*pm\b|\bafter\s+work\b", text, re.I)
+    match = re.search(
+        r"\b(mornings?|evenings?|nights?)\b|\bafter\s+(?:[5-9]|1[0-1])\s*pm\b|\bafter\s+work\b", text, re.I
+    )
     heavy = re.search(r"\b(?:most|heaviest|heavy|mostly|peak|biggest|highest|the\s+bulk)\b", text, re.I)
     if match and heavy:
         value = "morning_heavy" if match.group(0).lower().startswith("morning") else "evening_heavy"
@@ -716,7 +901,10 @@ def _usage(text: str) -> Iterator[Reading]:
 
 _PREFERENCE_TOPICS = [
     ("preferences.budget_priority", r"saving\s+money|money|cost|costs|bills?|budget|cheap(?:est)?|price"),
-    ("preferences.green_priority", r"environment(?:al)?|planet|carbon|emissions|green(?:\s+energy)?|climate|clean\s+energy|sustainab\w+|eco(?:\s+stuff)?"),
+    (
+        "preferences.green_priority",
+        r"environment(?:al)?|planet|carbon|emissions|green(?:\s+energy)?|climate|clean\s+energy|sustainab\w+|eco(?:\s+stuff)?",
+    ),
     ("preferences.comfort_priority", r"comfort(?:able)?"),
 ]
 _LOW = re.compile(
@@ -724,7 +912,9 @@ _LOW = re.compile(
     r"low\s+on\s+my\s+list|bottom|unimportant|not\s+(?:a\s+)?(?:big\s+)?concern|not\s+worried)\b",
     re.I,
 )
-_MEDIUM = re.compile(r"\b(?:medium|moderate|somewhat|middle|so-so|kind\s+of|sort\s+of|not\s+the\s+top)\b", re.I)
+_MEDIUM = re.compile(
+    r"\b(?:medium|moderate|somewhat|middle|so-so|kind\s+of|sort\s+of|not\s+the\s+top)\b", re.I
+)
 _HIGH = re.compile(
     r"\b(?:high|top|most|main|biggest|first|number\s+one|#1|really\s+care|care\s+(?:a\s+lot|most)|matters?|priority|important|care|"
     r"as\s+\w+\s+as\s+possible|mostly\s+want)\b",
@@ -741,7 +931,15 @@ def _preferences(text: str) -> Iterator[Reading]:
                 continue
             # "keeping the bill low is what matters most": that "low" is the bill's, not the priority's
             judged = re.sub(r"\b(?:bills?|costs?|prices?|it|them)\s+(?:low|down)\b", " ", segment, flags=re.I)
-            level = "low" if _LOW.search(judged) else "medium" if _MEDIUM.search(judged) else "high" if _HIGH.search(judged) else None
+            level = (
+                "low"
+                if _LOW.search(judged)
+                else "medium"
+                if _MEDIUM.search(judged)
+                else "high"
+                if _HIGH.search(judged)
+                else None
+            )
             if level is None and re.fullmatch(r"\s*\w+\s+(high|medium|low)\s*", segment, re.I):
                 level = segment.split()[-1].lower()
             if level is not None:

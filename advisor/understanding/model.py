@@ -53,7 +53,9 @@ class ModelFact(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     field: str = Field(description="profile field path from FIELDS")
-    value: str | int | float | bool = Field(description="value in the field's unit or one of its allowed values")
+    value: str | int | float | bool = Field(
+        description="value in the field's unit or one of its allowed values"
+    )
     said: str = Field(description="the user's exact words for this fact, copied from the message")
 
 
@@ -91,9 +93,15 @@ class ModelUnderstander:
         try:
             reply = invoke_model(
                 self._model,
-                [SystemMessage(self._system), HumanMessage(prompt(text, context), additional_kwargs={
-                    UNDERSTANDING_KEY: {"text": text, "context": context.model_dump(mode="json")}
-                })],
+                [
+                    SystemMessage(self._system),
+                    HumanMessage(
+                        prompt(text, context),
+                        additional_kwargs={
+                            UNDERSTANDING_KEY: {"text": text, "context": context.model_dump(mode="json")}
+                        },
+                    ),
+                ],
                 role="understanding",
                 config=config,
                 format=READING_SCHEMA,
@@ -168,7 +176,9 @@ class ModelUnderstander:
             follow_up=reading.follow_up,
             remember=reading.remember,
             hedged=rules.hedged,
-            place_query=rules.place_query if not any(f.field.startswith("location.") for f in facts) else None,
+            place_query=rules.place_query
+            if not any(f.field.startswith("location.") for f in facts)
+            else None,
             confidence=0.9,
             source="model",
         )

@@ -40,7 +40,9 @@ class StatedFact(BaseModel):
     unit: str | None = Field(None, max_length=20, description="unit the user used, if any")
     words: str = Field("", max_length=500, description="the user's words the fact comes from")
     confidence: float = Field(0.9, ge=0, le=1)
-    assumption: str | None = Field(None, max_length=200, description="how the value was derived, said to the user")
+    assumption: str | None = Field(
+        None, max_length=200, description="how the value was derived, said to the user"
+    )
 
 
 class Mention(BaseModel):
@@ -67,10 +69,16 @@ class RequestParams(BaseModel):
     day: Literal["today", "tomorrow"] | None = None
     typical_year: bool | None = Field(None, description="a typical year rather than a forecast")
     one_session: bool | None = Field(None, description="charge in one uninterrupted session")
-    ready_in_minutes: int | None = Field(None, ge=1, le=10_080, description="ready this many minutes from now ('in 1 hour')")
+    ready_in_minutes: int | None = Field(
+        None, ge=1, le=10_080, description="ready this many minutes from now ('in 1 hour')"
+    )
     tonight: bool | None = Field(None, description="the user said tonight (ready the morning after)")
-    ev_miles_per_month: float | None = Field(None, ge=0, le=20_000, description="miles driven a month, as said")
-    house_kwh_per_month: float | None = Field(None, ge=0, le=20_000, description="household kWh a month, as said")
+    ev_miles_per_month: float | None = Field(
+        None, ge=0, le=20_000, description="miles driven a month, as said"
+    )
+    house_kwh_per_month: float | None = Field(
+        None, ge=0, le=20_000, description="household kWh a month, as said"
+    )
 
     def merged_over(self, earlier: RequestParams) -> RequestParams:
         """These parameters with the earlier question's filling the gaps (a follow-up)."""
@@ -111,7 +119,9 @@ class Understanding(BaseModel):
     forget_everything: bool = False
     undo: bool = Field(False, description='"that\'s wrong" / "undo" about the last saved facts')
     hedged: bool = Field(False, description='the user was not sure ("I think", "maybe")')
-    place_query: str | None = Field(None, description="a place name answering the location question, to geocode")
+    place_query: str | None = Field(
+        None, description="a place name answering the location question, to geocode"
+    )
     confidence: float = Field(0.9, ge=0, le=1)
     source: Literal["rules", "model"] = "rules"
 

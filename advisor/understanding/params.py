@@ -43,9 +43,30 @@ _BARE_CURRENT = re.compile(
     re.I,
 )
 # "in 1 hour", "in 30 minutes", "in 2 hrs", "in an hour and a half", "in half an hour": from now
-_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "a couple": 2, "couple of": 2}
-_AMOUNT = r"(?:\d+(?:\.\d+)?|" + "|".join(w.replace(" ", r"\s+") for w in sorted(_COUNTS, key=len, reverse=True)) + r")"
+_COUNTS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "a couple of": 2,
+    "a couple": 2,
+    "couple of": 2,
+}
+_AMOUNT = (
+    r"(?:\d+(?:\.\d+)?|"
+    + "|".join(w.replace(" ", r"\s+") for w in sorted(_COUNTS, key=len, reverse=True))
+    + r")"
+)
 _IN_TIME = re.compile(
     r"\b(?:in|within)\s+(?:(?:about|around|roughly|like|just|only|under|less\s+than)\s+)?(?:the\s+next\s+)?"
     r"(?:(?P<half_an>half\s+an?\s+hour)|"
@@ -102,13 +123,19 @@ def read_params(text: str) -> RequestParams:
     elif target := _TARGET.search(text):
         data["target_soc_pct"] = float(target.group("pct"))
         target_span = target.span("pct")
-    elif "%" in text and (bare := re.search(r"\b(?:get|charge|go)\s+(?:it\s+)?to\s+(\d{1,3})\b(?!\s*(?:kw|am|pm|:|%))", text, re.I)):
+    elif "%" in text and (
+        bare := re.search(
+            r"\b(?:get|charge|go)\s+(?:it\s+)?to\s+(\d{1,3})\b(?!\s*(?:kw|am|pm|:|%))", text, re.I
+        )
+    ):
         data["target_soc_pct"] = float(bare.group(1))
         target_span = bare.span(1)
     if "current_soc_pct" not in data:
         for current in _CURRENT.finditer(text):
             group = "pct" if current.group("pct") is not None else "pct2"
-            if target_span is None or not _overlaps(current.span(group), target_span):  # "need it at 90%" is the target
+            if target_span is None or not _overlaps(
+                current.span(group), target_span
+            ):  # "need it at 90%" is the target
                 data["current_soc_pct"] = float(current.group(group))
                 break
     if "current_soc_pct" not in data and target_span is not None:
@@ -118,11 +145,19 @@ def read_params(text: str) -> RequestParams:
                 data["current_soc_pct"] = float(bare_current.group("pct"))
                 break
     if appliance := _APPLIANCES.search(text):
-        data["appliance"] = "water heater" if appliance.group("heat_water") else re.sub(r"\s+", " ", appliance.group(1).lower())
+        data["appliance"] = (
+            "water heater"
+            if appliance.group("heat_water")
+            else re.sub(r"\s+", " ", appliance.group(1).lower())
+        )
     if miles := _MILES.search(text):
-        data["ev_miles_per_month"] = round(float(miles.group("n").replace(",", "")) * _PER_MONTH[miles.group("unit").lower()])
+        data["ev_miles_per_month"] = round(
+            float(miles.group("n").replace(",", "")) * _PER_MONTH[miles.group("unit").lower()]
+        )
     if house := _HOUSE_KWH.search(text):
-        data["house_kwh_per_month"] = round(float(house.group("n").replace(",", "")) * _PER_MONTH[house.group("unit").lower()])
+        data["house_kwh_per_month"] = round(
+            float(house.group("n").replace(",", "")) * _PER_MONTH[house.group("unit").lower()]
+        )
     lowered = text.lower()
     if re.search(r"\btomorrow\b", lowered):
         data["day"] = "tomorrow"
@@ -136,7 +171,10 @@ def read_params(text: str) -> RequestParams:
             data["ready_by_day"] = day
     if re.search(r"\b(?:typical|per\s+year|yearly|annual(?:ly)?|a\s+year|average\s+year)\b", lowered):
         data["typical_year"] = True
-    if re.search(r"\b(?:one|single|a\s+single|one\s+continuous|uninterrupted)\s+(?:session|block|go|stretch)\b|\bin\s+one\s+go\b", lowered):
+    if re.search(
+        r"\b(?:one|single|a\s+single|one\s+continuous|uninterrupted)\s+(?:session|block|go|stretch)\b|\bin\s+one\s+go\b",
+        lowered,
+    ):
         data["one_session"] = True
     return RequestParams.model_validate(data)
 

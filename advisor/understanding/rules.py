@@ -62,7 +62,8 @@ _SKIP = re.compile(
 )
 # Subjects only the knowledge base answers (a question about them is an explanation, not a plan)
 _KNOWLEDGE_SUBJECT = re.compile(
-    r"\b(?:rebates?|incentives?|tax\s+(?:credits?|breaks?)|credits?|grants?|subsid(?:y|ies)|programs?)\b", re.I
+    r"\b(?:rebates?|incentives?|tax\s+(?:credits?|breaks?)|credits?|grants?|subsid(?:y|ies)|programs?)\b",
+    re.I,
 )
 _PRONOUN = re.compile(r"\b(?:them|it|they|those|these|that|one)\b", re.I)
 # "idk the plan", "not sure what plan we're on", "no idea about our tariff": the user does not know
@@ -427,7 +428,12 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
             intent, confidence = "knowledge", 0.7 if topic != "general" else 0.5
         if intent == "knowledge" and confidence < 0.7 and len(question_text.split()) >= 8 and "?" in body:
             confidence = 0.7  # a whole question is answered from the knowledge base, not met with "plan or explanation?"
-        if intent == "knowledge" and topic == "general" and context.last_topic and _PRONOUN.search(question_text):
+        if (
+            intent == "knowledge"
+            and topic == "general"
+            and context.last_topic
+            and _PRONOUN.search(question_text)
+        ):
             topic = context.last_topic  # "are there rebates for them?" after an answer about heat pumps
         if intent == "knowledge" and confidence < 0.7 and _KNOWLEDGE_SUBJECT.search(question_text):
             confidence = 0.75  # rebates and credits are explained from the knowledge base, never a plan

@@ -21,7 +21,10 @@ _MARKUP = re.compile(r"[*_~`]+")
 _SENTENCE = re.compile(r"(?<=[!?;\n])\s*|(?<=[^\d\s.]\.)\s+|(?<=\d\.)\s+(?=[A-Za-z])|\n+|\s+[—–]\s+|\s+-\s+")
 # Clause joints inside a sentence: ", and", " and ", " but ", ", so". Kept coarse on purpose: a
 # clause without its own subject inherits the previous one's ("...plan and drive a Model Y").
-_JOINT = re.compile(r",?\s+(?:and|but|so|plus|also|though|while)\s+(?=[a-z])|,\s+(?=(?:i|we|my|our|he|she|they|it|when|what|how|why|which|should|can|could|is|are|do|does|will)\b)", re.I)
+_JOINT = re.compile(
+    r",?\s+(?:and|but|so|plus|also|though|while)\s+(?=[a-z])|,\s+(?=(?:i|we|my|our|he|she|they|it|when|what|how|why|which|should|can|could|is|are|do|does|will)\b)",
+    re.I,
+)
 
 QUESTION_START = re.compile(
     r"^\s*(?:when|what|how|why|where|which|who|whats|what's|is|are|can|could|should|would|will|do|does|did|"
@@ -71,27 +74,104 @@ _CORRECTION_TAIL = re.compile(
 _HEDGE_ONLY = re.compile(r"^\W*(?:" + _HEDGE.pattern + r")\W*$", re.I)
 # Common typos people make in chat, read as meant (the stored message keeps what they typed).
 _TYPOS = {
-    "hwo": "how", "waht": "what", "wat": "what", "whats": "what's", "wht": "what", "tonite": "tonight",
-    "tonigh": "tonight", "tmrw": "tomorrow", "tmr": "tomorrow", "tomorow": "tomorrow", "tommorow": "tomorrow",
-    "chrage": "charge", "charg": "charge", "chargin": "charging", "shoud": "should", "shold": "should",
-    "wen": "when", "whn": "when", "shuld": "should", "shoudl": "should", "chrg": "charge", "chargeing": "charging",
-    "cheeper": "cheaper", "hav": "have", "wer": "we're", "thats": "that's", "philly": "Philadelphia",
-    "nyc": "New York", "cheper": "cheaper", "runing": "running", "dryr": "dryer", "nite": "night", "u": "you", "ur": "your", "pls": "please", "plz": "please",
-    "elecricity": "electricity", "electicity": "electricity", "solor": "solar", "batery": "battery",
-    "cheapist": "cheapest", "chepest": "cheapest", "im": "I'm", "dont": "don't", "thx": "thanks",
-    "whens": "when's", "wheres": "where's", "hows": "how's", "dishwaher": "dishwasher", "dishwsher": "dishwasher",
-    "diswasher": "dishwasher", "dishwahser": "dishwasher", "telsa": "Tesla", "tesal": "Tesla", "modl": "model",
+    "hwo": "how",
+    "waht": "what",
+    "wat": "what",
+    "whats": "what's",
+    "wht": "what",
+    "tonite": "tonight",
+    "tonigh": "tonight",
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "tomorow": "tomorrow",
+    "tommorow": "tomorrow",
+    "chrage": "charge",
+    "charg": "charge",
+    "chargin": "charging",
+    "shoud": "should",
+    "shold": "should",
+    "wen": "when",
+    "whn": "when",
+    "shuld": "should",
+    "shoudl": "should",
+    "chrg": "charge",
+    "chargeing": "charging",
+    "cheeper": "cheaper",
+    "hav": "have",
+    "wer": "we're",
+    "thats": "that's",
+    "philly": "Philadelphia",
+    "nyc": "New York",
+    "cheper": "cheaper",
+    "runing": "running",
+    "dryr": "dryer",
+    "nite": "night",
+    "u": "you",
+    "ur": "your",
+    "pls": "please",
+    "plz": "please",
+    "elecricity": "electricity",
+    "electicity": "electricity",
+    "solor": "solar",
+    "batery": "battery",
+    "cheapist": "cheapest",
+    "chepest": "cheapest",
+    "im": "I'm",
+    "dont": "don't",
+    "thx": "thanks",
+    "whens": "when's",
+    "wheres": "where's",
+    "hows": "how's",
+    "dishwaher": "dishwasher",
+    "dishwsher": "dishwasher",
+    "diswasher": "dishwasher",
+    "dishwahser": "dishwasher",
+    "telsa": "Tesla",
+    "tesal": "Tesla",
+    "modl": "model",
 }
 _WORD = re.compile(r"[A-Za-z']+")
 # Words the reader's patterns depend on: a one-letter slip in them ("hosue", "importnt") is read as
 # the word: swapped letters from five letters up, one letter more, less or wrong from six, never a
 # plural — so short and ordinary words are not "corrected" into others.
 _DOMAIN_WORDS = (
-    "house", "important", "electric", "electricity", "charger", "charging", "battery", "batteries", "solar",
-    "panels", "heating", "cooling", "furnace", "baseboard", "priority", "retired", "schedule", "office",
-    "evening", "evenings", "morning", "mornings", "tomorrow", "tonight", "utility", "powerwall", "heaters",
-    "roommates", "environment", "comfort", "remember", "partner", "husband", "installed", "kilowatt",
-    "dishwasher", "model",
+    "house",
+    "important",
+    "electric",
+    "electricity",
+    "charger",
+    "charging",
+    "battery",
+    "batteries",
+    "solar",
+    "panels",
+    "heating",
+    "cooling",
+    "furnace",
+    "baseboard",
+    "priority",
+    "retired",
+    "schedule",
+    "office",
+    "evening",
+    "evenings",
+    "morning",
+    "mornings",
+    "tomorrow",
+    "tonight",
+    "utility",
+    "powerwall",
+    "heaters",
+    "roommates",
+    "environment",
+    "comfort",
+    "remember",
+    "partner",
+    "husband",
+    "installed",
+    "kilowatt",
+    "dishwasher",
+    "model",
 )
 # Real words next to those, never "corrected" into them ("charge" is not a typo of "charger").
 _REAL_WORDS = frozenset(
@@ -108,7 +188,11 @@ def _near_word(word: str) -> str:
     if len(lowered) < 5 or lowered in _DOMAIN_WORDS or lowered in _REAL_WORDS:
         return word
     close = difflib.get_close_matches(lowered, _DOMAIN_WORDS, n=1, cutoff=0.8)
-    if not close or lowered in (close[0] + "s", close[0] + "es") or close[0] in (lowered + "s", lowered + "es"):
+    if (
+        not close
+        or lowered in (close[0] + "s", close[0] + "es")
+        or close[0] in (lowered + "s", lowered + "es")
+    ):
         return word  # a plural is not a typo
     swapped = sorted(close[0]) == sorted(lowered)  # two letters swapped: "hosue"
     return close[0] if swapped or (len(lowered) >= 6 and _one_edit(close[0], lowered)) else word

@@ -203,7 +203,13 @@ CONVERSATIONS = [
     Conversation(
         "knowledge-heat-pumps",
         "A knowledge question answered from the section that explains it (not the cold-climate paragraph), cited.",
-        [Turn("How do heat pumps work?", contains=["does not burn fuel"], not_contains=["cold-climate model"])],
+        [
+            Turn(
+                "How do heat pumps work?",
+                contains=["does not burn fuel"],
+                not_contains=["cold-climate model"],
+            )
+        ],
         profile=_configured(),
         knowledge=True,
     ),

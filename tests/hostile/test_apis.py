@@ -83,8 +83,12 @@ def tools_config(server: LocalHTTPServer) -> ToolsConfig:
     providers = ProvidersConfig(
         open_meteo=ProviderConfig(base_url=server.url + "/v1"),
         open_meteo_geocoding=ProviderConfig(base_url=server.url + "/geo"),
-        pvwatts=ProviderConfig(base_url=server.url + "/pvwatts/v8", api_key_env="NREL_API_KEY", timeout_seconds=15),
-        openei=ProviderConfig(base_url=server.url + "/utility_rates", api_key_env="OPENEI_API_KEY", timeout_seconds=15),
+        pvwatts=ProviderConfig(
+            base_url=server.url + "/pvwatts/v8", api_key_env="NREL_API_KEY", timeout_seconds=15
+        ),
+        openei=ProviderConfig(
+            base_url=server.url + "/utility_rates", api_key_env="OPENEI_API_KEY", timeout_seconds=15
+        ),
     )
     return ToolsConfig.model_validate(
         {
@@ -112,7 +116,12 @@ def runtime(server: LocalHTTPServer, data_dir: Path, clock: Clock) -> AppRuntime
     base = app_config()
     config = AppConfig(agents=base.agents, eval=base.eval, tools=tools_config(server))
     built = build_runtime(
-        settings(data_dir), config=config, http=httpx.Client(), probe_ollama=False, knowledge=False, clock=clock
+        settings(data_dir),
+        config=config,
+        http=httpx.Client(),
+        probe_ollama=False,
+        knowledge=False,
+        clock=clock,
     )
     built.advisor.profiles.import_profile(SOLAR_PROFILE)
     yield built
@@ -171,7 +180,11 @@ def test_apis_answering_after_20_s_cost_one_turn_its_budget_and_the_next_turn_no
     healthy = True
     text, _ = timed_turn(runtime, EV_QUESTION)
     assert asked(server)[before:] == [OPENEI_PATH, FORECAST_PATH]  # one try each (half-open)
-    assert "lookup failed" not in text and "No solar forecast" not in text and "built-in tariff catalog" not in text
+    assert (
+        "lookup failed" not in text
+        and "No solar forecast" not in text
+        and "built-in tariff catalog" not in text
+    )
 
 
 @pytest.mark.parametrize(
@@ -187,7 +200,11 @@ def test_a_long_retry_after_is_not_retried_and_the_api_is_skipped_until_then(
     API, where the old client slept and retried twice per API: 120 s) and an immediate fallback
     that says why; the APIs are not asked again before the time they named (not even after the
     breaker's usual 5 minutes), and are asked again after it."""
-    value = format_datetime(clock.now + timedelta(seconds=seconds), usegmt=True) if retry_after == "http-date" else retry_after
+    value = (
+        format_datetime(clock.now + timedelta(seconds=seconds), usegmt=True)
+        if retry_after == "http-date"
+        else retry_after
+    )
     limited = True
 
     def answer(payload: Any) -> Any:
@@ -217,7 +234,9 @@ def test_a_long_retry_after_is_not_retried_and_the_api_is_skipped_until_then(
     assert len(server.requests) == 4 and "lookup failed" not in text and "No solar forecast" not in text
 
 
-def test_an_api_trickling_its_answer_is_cut_at_the_budget(server: LocalHTTPServer, runtime: AppRuntime) -> None:
+def test_an_api_trickling_its_answer_is_cut_at_the_budget(
+    server: LocalHTTPServer, runtime: AppRuntime
+) -> None:
     """Server: Open-Meteo sends a valid forecast in 20 pieces half a second apart (10 s in all;
     each piece arrives well within the read timeout, so per-read timeouts never fire). Promise:
     the weather answer comes within the turn's budget and says the forecast is unavailable; the
@@ -231,7 +250,9 @@ def test_an_api_trickling_its_answer_is_cut_at_the_budget(server: LocalHTTPServe
     assert len(server.requests) == 1 and took < BUDGET and "not asked again" in text
 
 
-def test_a_piece_awaited_at_the_deadline_does_not_hold_the_turn(server: LocalHTTPServer, sources: DataSources, clock: Clock) -> None:
+def test_a_piece_awaited_at_the_deadline_does_not_hold_the_turn(
+    server: LocalHTTPServer, sources: DataSources, clock: Clock
+) -> None:
     """Server: Open-Meteo sends its forecast in pieces a little under a read timeout apart
     (`SLOW` * 0.8), so httpx's per-read timeout never fires and a deadline checked as each piece
     arrives is only noticed one piece late. Promise: the call gives up at its own deadline (the
@@ -345,10 +366,20 @@ def test_a_forecast_of_the_wrong_shape_costs_an_ev_plan_only_its_solar_part(
 
 
 BAD_PLACES = {
-    "a JSON NaN latitude": {"results": [{"name": "San Francisco", "latitude": float("nan"), "longitude": -122.4, "postcodes": ["94102"]}]},
-    "a latitude as text": {"results": [{"name": "San Francisco", "latitude": "NaN", "longitude": -122.4, "postcodes": ["94102"]}]},
-    "a latitude of 400": {"results": [{"name": "San Francisco", "latitude": 400, "longitude": -122.4, "postcodes": ["94102"]}]},
-    "postcodes as a number": {"results": [{"name": "San Francisco", "latitude": 37.7, "longitude": -122.4, "postcodes": 94102}]},
+    "a JSON NaN latitude": {
+        "results": [
+            {"name": "San Francisco", "latitude": float("nan"), "longitude": -122.4, "postcodes": ["94102"]}
+        ]
+    },
+    "a latitude as text": {
+        "results": [{"name": "San Francisco", "latitude": "NaN", "longitude": -122.4, "postcodes": ["94102"]}]
+    },
+    "a latitude of 400": {
+        "results": [{"name": "San Francisco", "latitude": 400, "longitude": -122.4, "postcodes": ["94102"]}]
+    },
+    "postcodes as a number": {
+        "results": [{"name": "San Francisco", "latitude": 37.7, "longitude": -122.4, "postcodes": 94102}]
+    },
 }
 
 
@@ -374,7 +405,9 @@ BAD_RATES = {
     "items as text": {"items": "EV2-A"},
     "items null": {"items": None},
     "a list, not an object": [OPENEI_ANSWER],
-    "an error object": {"error": {"code": "OVER_RATE_LIMIT", "message": "You have exceeded your rate limit."}},
+    "an error object": {
+        "error": {"code": "OVER_RATE_LIMIT", "message": "You have exceeded your rate limit."}
+    },
 }
 
 
@@ -388,8 +421,13 @@ def test_openei_answers_of_the_wrong_shape_fall_back_to_the_catalog_and_say_why(
     server.route("GET", OPENEI_PATH, lambda r: Response(200, json.dumps(body).encode()))
     lookup = sources.resolve_tariff(UserProfile.model_validate(SOLAR_PROFILE))
     assert lookup.origin == "catalog" and lookup.tariff is not None
-    failure = next(warning for warning in lookup.warnings if warning.startswith("The OpenEI tariff lookup failed ("))
-    assert "did not match the expected shape" in failure or "answered with an error: You have exceeded" in failure
+    failure = next(
+        warning for warning in lookup.warnings if warning.startswith("The OpenEI tariff lookup failed (")
+    )
+    assert (
+        "did not match the expected shape" in failure
+        or "answered with an error: You have exceeded" in failure
+    )
 
 
 def test_an_openei_outage_without_a_plan_named_is_said_not_hidden(
@@ -402,12 +440,14 @@ def test_an_openei_outage_without_a_plan_named_is_said_not_hidden(
     no_plan = {**SOLAR_PROFILE, "location": {**SOLAR_PROFILE["location"], "rate_schedule": None}}
     lookup = sources.resolve_tariff(UserProfile.model_validate(no_plan))
     assert lookup.origin == "flat" and lookup.tariff is not None
-    assert any(warning.startswith("The OpenEI tariff lookup failed (HTTP 503") for warning in lookup.warnings), (
-        lookup.warnings
-    )
+    assert any(
+        warning.startswith("The OpenEI tariff lookup failed (HTTP 503") for warning in lookup.warnings
+    ), lookup.warnings
 
 
-def test_malformed_openei_dates_and_junk_items_are_skipped(server: LocalHTTPServer, sources: DataSources) -> None:
+def test_malformed_openei_dates_and_junk_items_are_skipped(
+    server: LocalHTTPServer, sources: DataSources
+) -> None:
     """Server: OpenEI lists EV2-A items whose `startdate` is text, null, an object, negative or
     NaN, among junk items (null, a number, a nameless dict), beside one good EV2-A item. Promise:
     the good item is used (before the urdb_match rewrite a text startdate crashed the tool call
@@ -457,7 +497,8 @@ def test_an_api_echoing_our_key_leaks_it_nowhere(
         "GET",
         PVWATTS_PATH,
         lambda r: Response.json(
-            {"error": {"code": "API_KEY_INVALID", "message": f"An invalid api_key was supplied: {NREL_KEY}"}}, 403
+            {"error": {"code": "API_KEY_INVALID", "message": f"An invalid api_key was supplied: {NREL_KEY}"}},
+            403,
         ),
     )
     server.route("GET", FORECAST_PATH, lambda r: Response.json(FORECAST_ANSWER))
@@ -466,7 +507,9 @@ def test_an_api_echoing_our_key_leaks_it_nowhere(
         charging, _ = timed_turn(runtime, EV_QUESTION)
         solar, _ = timed_turn(runtime, "How much will my solar panels make in a typical year?")
     ours = "\n".join(record.getMessage() for record in caplog.records if record.name.startswith("advisor"))
-    written = "\n".join(path.read_text(encoding="utf-8", errors="replace") for path in data_dir.rglob("*") if path.is_file())
+    written = "\n".join(
+        path.read_text(encoding="utf-8", errors="replace") for path in data_dir.rglob("*") if path.is_file()
+    )
     assert "sessions" in {part for path in data_dir.rglob("*.json") for part in path.parts}
     assert "traces" in {part for path in data_dir.rglob("*.json") for part in path.parts}
     for key in (OPENEI_KEY, NREL_KEY):

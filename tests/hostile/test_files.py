@@ -208,12 +208,33 @@ def test_only_values_that_validate_are_kept_from_a_damaged_profile(data_dir: Pat
     (an undo would put "many" back), in the notes. Promise: precision over recall — every value kept
     validates, everything else stays only in the file set aside."""
     history = [
-        {"group": 1, "field": "household.occupants", "operation": "set", "old_value": None, "new_value": 3,
-         "at": "2026-01-10T10:00:00Z", "source": {"kind": "manual"}},
-        {"group": 2, "field": "household.occupants", "operation": "updated", "old_value": 3, "new_value": "many",
-         "at": "2026-01-10T10:00:00Z", "source": {"kind": "manual"}},
-        {"group": 3, "field": "household.pets", "operation": "set", "old_value": None, "new_value": 2,
-         "at": "2026-01-10T10:00:00Z", "source": {"kind": "manual"}},
+        {
+            "group": 1,
+            "field": "household.occupants",
+            "operation": "set",
+            "old_value": None,
+            "new_value": 3,
+            "at": "2026-01-10T10:00:00Z",
+            "source": {"kind": "manual"},
+        },
+        {
+            "group": 2,
+            "field": "household.occupants",
+            "operation": "updated",
+            "old_value": 3,
+            "new_value": "many",
+            "at": "2026-01-10T10:00:00Z",
+            "source": {"kind": "manual"},
+        },
+        {
+            "group": 3,
+            "field": "household.pets",
+            "operation": "set",
+            "old_value": None,
+            "new_value": 2,
+            "at": "2026-01-10T10:00:00Z",
+            "source": {"kind": "manual"},
+        },
     ]
     notes = [
         {"content": "likes cheap nights", "source_session": "t0", "source_turns": [1]},
@@ -332,7 +353,10 @@ def test_the_chat_command_starts_over_a_damaged_session(tmp_path: Path) -> None:
     lines: list[str] = []
     answers = iter(["hi", "/quit"])
     try:
-        assert run_chat(runtime.service, user_id=USER, read=lambda _prompt: next(answers), write=lines.append) == 0
+        assert (
+            run_chat(runtime.service, user_id=USER, read=lambda _prompt: next(answers), write=lines.append)
+            == 0
+        )
     finally:
         runtime.close()
     said = "\n".join(lines)

@@ -105,7 +105,11 @@ class FakeOllama(LocalHTTPServer):
         with self._script_lock:
             if _is_understanding(body):
                 self.understanding_requests.append(body)
-                step = self.understanding_script.pop(0) if self.understanding_script else _read_like_a_model(body)
+                step = (
+                    self.understanding_script.pop(0)
+                    if self.understanding_script
+                    else _read_like_a_model(body)
+                )
             elif self.responder is not None:
                 self.chat_requests.append(body)
                 step = self.responder(body)
@@ -142,7 +146,10 @@ class FakeOllama(LocalHTTPServer):
         # As Ollama streams: one line per token (here a word and its space), then the done line.
         tokens = re.findall(r"\S+\s*", step.content)
         partial = {key: final[key] for key in ("model", "created_at")}
-        lines = [json.dumps({**partial, "message": {"role": "assistant", "content": t}, "done": False}) for t in tokens]
+        lines = [
+            json.dumps({**partial, "message": {"role": "assistant", "content": t}, "done": False})
+            for t in tokens
+        ]
         lines.append(json.dumps({**final, "message": {**message, "content": ""}}))
         return Response(
             200,

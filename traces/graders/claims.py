@@ -423,6 +423,7 @@ def _saves(
                 )
             )
             continue
+
         def held(a: int, b: int, item: str) -> bool:
             inside = [n for n in numbers if a <= n.start < b]
             return any(

@@ -225,14 +225,22 @@ def _ungrounded_places(trace: TraceRun) -> list[Evidence]:
     non-answer geocoded into a place ("Are there rebates for heat pumps?" -> San Francisco)."""
     if (trace.metadata or {}).get("kind") == "memorize":
         return []
-    said = " ".join(step.content for step in trace.steps if isinstance(step, UserInputStep) and isinstance(step.content, str))
+    said = " ".join(
+        step.content
+        for step in trace.steps
+        if isinstance(step, UserInputStep) and isinstance(step.content, str)
+    )
     words = _WORDS.findall(said.lower())
     evidence = []
     for step in trace.steps:
         if not isinstance(step, MemoryWriteStep) or step.operation == "delete":
             continue
         for change in step.changes or []:
-            if change.path not in _PLACE_FIELDS or not isinstance(change.new_value, str) or change.new_value == change.old_value:
+            if (
+                change.path not in _PLACE_FIELDS
+                or not isinstance(change.new_value, str)
+                or change.new_value == change.old_value
+            ):
                 continue
             if _said_place(change.path, change.new_value, words):
                 continue
