@@ -85,7 +85,7 @@ _LIVE = _words(
     r"tonight",
     r"tomorrow",
     r"this\s+(?:morning|afternoon|evening|week|weekend)",
-    r"when\s+should",
+    r"when\s+(?:should|to|(?:i|we)\s+should)",  # "when should I", "want to know when to charge", "when I should"
     r"should\s+i\s+(?:run|charge|use|turn|start|wait)",
     r"is\s+it\s+worth\s+(?:running|charging|using)",
     r"right\s+now",

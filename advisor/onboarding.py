@@ -119,5 +119,11 @@ def suggested_utility(profile: UserProfile | None) -> str | None:
     return area[3] if area else None
 
 
+def utility_for_zip(zip_code: str | None) -> str | None:
+    """The utility that usually serves a ZIP code's area (None outside the areas we know)."""
+    area = _zip_area(zip_code) if zip_code else None
+    return area[3] if area else None
+
+
 def _zip_area(zip_code: str) -> tuple[str, float, float, str] | None:
     return _ZIP3.get(zip_code[:3])

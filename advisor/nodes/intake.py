@@ -125,6 +125,12 @@ def reading_context(state: AdvisorState) -> ReadingContext:
         last_topic=last.get("topic"),
         last_params=RequestParams.model_validate(params) if last else None,
         recent=recent,
+        # what this thread already saved (the profile itself is read later, by recall)
+        known_fields={
+            str(fact["field"]): fact.get("value")
+            for fact in state.get("prior_facts") or []
+            if isinstance(fact, dict) and fact.get("field") and fact.get("status") in ("saved", "confirmed")
+        },
     )
 
 

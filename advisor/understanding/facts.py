@@ -106,14 +106,23 @@ _NEGATION_IS_VALUE = {("equipment.cooling_type", "none"), ("equipment.has_batter
 
 
 def facts_in(
-    clauses: list[Clause], *, message: str, pending_slot: str | None = None
+    clauses: list[Clause],
+    *,
+    message: str,
+    pending_slot: str | None = None,
+    suggested: dict[str, Any] | None = None,
 ) -> tuple[list[StatedFact], list[Mention]]:
-    """Facts about the user, and what looked like a fact but was not one about them (and why)."""
+    """Facts about the user, and what looked like a fact but was not one about them (and why).
+    `suggested`: values another source already points to (the utility that usually serves their
+    ZIP code); a hedged statement of the same value ("sdge i guess" in 92101) is two signals
+    agreeing, and is kept."""
     facts: list[StatedFact] = []
     mentions: list[Mention] = []
     for clause in clauses:
         for reading in read_clause(clause, message=message, pending_slot=pending_slot):
             reason = _not_a_fact(clause, reading, pending_slot=pending_slot)
+            if reason == "unverified" and suggested and suggested.get(reading.field) == reading.value:
+                reason = None
             if reason is not None:
                 mentions.append(Mention(field=reading.field, words=clause.text[:500], reason=reason))
                 continue

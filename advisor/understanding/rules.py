@@ -12,7 +12,8 @@ from typing import Protocol
 
 from langchain_core.runnables import RunnableConfig
 
-from advisor.intent import classify
+from advisor.intent import classify, topic_of
+from advisor.onboarding import utility_for_zip
 from advisor.understanding.facts import facts_in, place_phrase
 from advisor.understanding.models import (
     WEEKDAYS,
@@ -276,7 +277,13 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
             return Understanding(intent="forget", forget=fields, confidence=0.8)
 
     found = clauses(body)
-    facts, mentions = facts_in(found, message=body, pending_slot=context.pending_slot)
+    usual = utility_for_zip(str(context.known_fields.get("location.zip_code") or "") or None)
+    facts, mentions = facts_in(
+        found,
+        message=body,
+        pending_slot=context.pending_slot,
+        suggested={"location.utility_provider": usual} if usual else None,
+    )
     hedged = any(clause.hedged for clause in found)
     undo = bool(_UNDO.match(body)) and not facts
 
@@ -520,6 +527,8 @@ def _is_follow_up(body: str, params: RequestParams, questions: list[str], contex
         and params.appliance != context.last_params.appliance
     ):
         return False  # "and the dryer?" after the dishwasher: that appliance's own verdict
+    if _FOLLOW_UP.search(body) and _new_subject(body, params, context):
+        return False  # "what about heat pumps?" after a charging plan: a new question, not the plan again
     if _FOLLOW_UP.search(body) and (params.filled() or questions):
         return True
     if _PRICES_ON.match(body):
@@ -530,6 +539,16 @@ def _is_follow_up(body: str, params: RequestParams, questions: list[str], contex
         return True  # usage stated after a question: re-run it with their usage
     charging = any(getattr(params, key) is not None for key in _CHARGING_PARAMS)
     return context.last_topic == "ev_charging" and charging and not params.appliance
+
+
+def _new_subject(body: str, params: RequestParams, context: ReadingContext) -> bool:
+    """The message names something other than the last request was about: another topic (heat
+    pumps, solar, a battery after a charging plan) or a subject only the knowledge base answers
+    (rebates). Changing a deadline, a day or a charge level keeps the subject."""
+    if any(getattr(params, key) is not None for key in _CHARGING_PARAMS) or params.day:
+        return False
+    topic = topic_of(body)
+    return _KNOWLEDGE_SUBJECT.search(body) is not None or topic not in ("general", context.last_topic)
 
 
 def follow_up_params(params: RequestParams, last: RequestParams) -> RequestParams:

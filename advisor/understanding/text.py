@@ -28,7 +28,10 @@ _JOINT = re.compile(
 
 QUESTION_START = re.compile(
     r"^\s*(?:when|what|how|why|where|which|who|whats|what's|is|are|can|could|should|would|will|do|does|did|"
-    r"tell\s+me|explain|give\s+me|plan|help|any\s+tips|compare)\b",
+    r"tell\s+me|explain|give\s+me|plan|help|any\s+tips|compare|"
+    # an indirect question: "(I) want to know when to charge", "wondering if a heat pump is worth it"
+    r"(?:(?:i|we)\s+)?(?:really\s+)?(?:want|need|would\s+like|'?d\s+like)\s+to\s+(?:know|find\s+out|figure\s+out)|"
+    r"(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:wondering|curious))\b",
     re.I,
 )
 _HYPOTHETICAL = re.compile(
