@@ -79,3 +79,39 @@ def test_the_false_save_and_the_saving_that_is_not_one_fail_claims() -> None:
     saving = grades(FIXTURES / "infeasible-saving.json")["claims"]
     assert saving.verdict is Verdict.FAIL
     assert any(e.check_name == "incomparable_saving" for e in saving.evidence)
+
+
+@pytest.mark.parametrize(
+    ("said", "town", "grounded"),
+    [
+        ("When should I charge my EV?", "Charlotte", False),
+        ("When is the best time to wash my clothes?", "Washington", False),
+        ("charge late tonight", "Los Angeles", False),
+        ("Is solar worth it here?", "Solana Beach", False),
+        ("How do heat pumps work?", "Heath", False),
+        ("I drive 12000 miles a year", "Boston", False),
+        ("okland", "Oakland", True),
+        ("san fransisco", "San Francisco", True),
+        ("im in sf", "San Francisco", True),
+        ("philly", "Philadelphia", True),
+        ("we're in LA", "Los Angeles", True),
+        ("portland oregon", "Portland, OR", True),
+    ],
+)
+def test_a_town_is_grounded_only_in_what_the_user_said(said: str, town: str, grounded: bool) -> None:
+    """Unit cases from the recorded fixture with the words and the town swapped (a review found
+    prefixes, initials and any five-digit number grounding unrelated towns)."""
+    from traces.loading import parse_trace
+
+    trace = json.loads((FIXTURES / "first-paragraph" / "question-as-town.json").read_text())
+    for step in trace["steps"]:
+        if step["step_type"] == "user_input":
+            step["content"] = said
+        if step["step_type"] == "memory_write" and step["changes"][0]["path"] == "location.city":
+            step["changes"][0]["new_value"] = town
+    hygiene = next(
+        g
+        for g in grade_trace(parse_trace(json.dumps(trace)), EvalConfig())
+        if g.grader_name == "memory_hygiene"
+    )
+    assert any(e.check_name == "ungrounded_place" for e in hygiene.evidence) is not grounded

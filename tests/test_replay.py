@@ -179,8 +179,9 @@ def test_a_thumbs_down_case_folder_replays_as_it_is(data_dir: Path, tmp_path: Pa
     outcome = replay_case(folder, _config())
 
     assert outcome.passed, [p for turn in outcome.turns for p in turn.problems]
-    (turn,) = outcome.turns
-    assert "06:00" in (turn.answer or "") and not turn.changed  # the earlier turn was seeded from the case
+    first, turn = outcome.turns  # the thread's earlier turn came with the case and was replayed first
+    assert first.message == "When should I charge my EV?" and (folder / "traces").is_dir()
+    assert "06:00" in (turn.answer or "") and not turn.changed
 
 
 def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -198,3 +199,97 @@ def test_the_suite_helper_finds_every_case() -> None:
     names = {case.name for case in find_cases(SUITE_DIR)}
     assert {"scenario-ev-charging-loop", "working-memory-follow-up", "understanding-not-about-me"} <= names
     assert len(replay_suite(SUITE_DIR / "scenario-ev-charging-loop", _config())) == 1
+
+
+def test_an_energy_core_regression_fails_the_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tools recorded over the mock data run live (the energy core is code under test) and must
+    return the recorded result: doubling the grid energy is caught, naming the tool step."""
+    import advisor.tools.toolkit as toolkit
+
+    real = toolkit.ev_energy_needed
+
+    def doubled(*args, **kwargs):
+        energy = real(*args, **kwargs)
+        return energy.model_copy(update={"grid_kwh": 2 * energy.grid_kwh})
+
+    monkeypatch.setattr(toolkit, "ev_energy_needed", doubled)
+    outcome = replay_case(SUITE_DIR / "acceptance-configured-ev", _config())
+    problems = outcome.turns[0].problems
+    assert any(
+        "the tool plan_ev_charging now returns something else than at step toolcall-" in p for p in problems
+    ), problems
+
+
+def test_a_changed_prompt_fails_even_where_the_offline_stand_in_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The shipped cases were recorded with the offline provider: the recommend prompt it was given
+    is still checked, so facts dropped from the prompt (a real model would get no numbers) fail."""
+    import advisor.nodes.recommend as recommend
+
+    real = recommend.render
+
+    def without_facts(context):
+        return "\n".join(line for line in real(context).splitlines() if not line.startswith("FACTS"))
+
+    monkeypatch.setattr(recommend, "render", without_facts)
+    outcome = replay_case(SUITE_DIR / "acceptance-configured-ev", _config())
+    assert any(
+        "asked the recommend model something new at step llmcall-" in p for p in outcome.turns[0].problems
+    )
+
+
+def test_a_search_the_graph_no_longer_makes_fails(tmp_path: Path) -> None:
+    case = _copy(SUITE_DIR / "knowledge-heat-pumps", tmp_path)
+    expect = yaml.safe_load((case / "expect.yaml").read_text())
+    expect["knowledge"] = False  # as if the knowledge base were no longer asked
+    expect["turns"] = {}
+    (case / "expect.yaml").write_text(yaml.safe_dump(expect))
+    problems = replay_case(case, _config()).turns[0].problems
+    assert any(
+        "no longer searches the knowledge base for 'How do heat pumps work?'" in p for p in problems
+    ), problems
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda case: (case / "conversation.json").write_text('["hello"]'), "conversation.json"),
+        (lambda case: (case / "profile.json").write_text('{"location": 5}'), "cannot set the case up"),
+        (
+            lambda case: (case / "expect.yaml").write_text("turns: {5: {contains: [x]}}"),
+            "turns [5] do not exist",
+        ),
+        (
+            lambda case: (case / "expect.yaml").write_text("profile: {equipment.ev_modle: null}"),
+            "no such profile field",
+        ),
+    ],
+)
+def test_a_case_the_replay_cannot_set_up_is_an_error_of_that_case(tmp_path: Path, change, said: str) -> None:
+    case = _copy(SUITE_DIR / "scenario-ev-charging-good", tmp_path)
+    change(case)
+    outcome = replay_case(case, _config())
+    assert outcome.error is not None and said in outcome.error, outcome
+
+
+def test_a_case_of_two_users_or_starting_with_a_memorize_run_is_an_error(tmp_path: Path) -> None:
+    two = _copy(SUITE_DIR / "working-memory-follow-up", tmp_path)
+    path = two / "traces" / "02-turn.json"
+    trace = json.loads(path.read_text())
+    trace["metadata"]["user_id"] = "T1-U2"
+    path.write_text(json.dumps(trace))
+    assert "traces of 2 users" in (replay_case(two, _config()).error or "")
+
+    lone = tmp_path / "lone-memorize"
+    (lone / "traces").mkdir(parents=True)
+    shutil.copy(SUITE_DIR / "acceptance-work-from-home-bye" / "traces" / "03-memorize.json", lone / "traces")
+    assert "first trace is a memorize run" in (replay_case(lone, _config()).error or "")
+
+
+def test_traces_replay_in_the_order_they_started_not_by_file_name(tmp_path: Path) -> None:
+    case = _copy(SUITE_DIR / "acceptance-work-from-home-bye", tmp_path)
+    (case / "traces" / "03-memorize.json").rename(case / "traces" / "00-memorize.json")  # sorts first by name
+    outcome = replay_case(case, _config())
+    assert [turn.kind for turn in outcome.turns] == ["turn", "turn", "memorize"]
+    assert outcome.passed, [p for turn in outcome.turns for p in turn.problems]

@@ -88,3 +88,34 @@ def test_evaluate_grades_a_folder_with_its_memorize_runs() -> None:
     hygiene = next(g for g in turn.grades if g.grader_name == "memory_hygiene")
     assert hygiene.verdict is Verdict.PASS
     assert any(e.check_name == "deferred_fact_saved" for e in hygiene.evidence)
+
+
+def test_a_folder_of_turns_reads_its_memorize_runs_once(tmp_path: Path, monkeypatch) -> None:
+    """Each trace graded looked up its siblings by parsing all of them (400 traces: 56 s)."""
+    import traces.loading as loading
+
+    for number in range(30):
+        shutil.copy(TURN, tmp_path / f"turn-{number:02d}.json")
+    shutil.copy(MEMORIZE, tmp_path / MEMORIZE.name)
+    parsed: list[int] = []
+    real = loading.parse_trace
+
+    def counting(text: str):
+        parsed.append(len(text))
+        return real(text)
+
+    import traces.graders.memory_hygiene as hygiene
+
+    folder_reads: list[Path] = []
+    read_folder = hygiene._read_memorize_runs
+
+    def counting_folders(folder: Path):
+        folder_reads.append(folder)
+        return read_folder(folder)
+
+    monkeypatch.setattr(loading, "parse_trace", counting)  # what the sibling reader parses
+    monkeypatch.setattr(hygiene, "_read_memorize_runs", counting_folders)
+    report = evaluate([tmp_path], EvalConfig())
+    assert len(report.traces) == 31
+    assert len(folder_reads) == 1  # the folder once, for all 30 turns that looked it up
+    assert len(parsed) == 1  # and of its 31 files only the memorize run was parsed

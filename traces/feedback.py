@@ -6,6 +6,8 @@ Layout under `DATA_DIR/feedback/`:
 log.jsonl                  one `FeedbackRecord` per click or reason, appended (the full history)
 cases/<trace id>/          a thumbs-down turn, kept so it can be replayed and graded later:
     trace.json             the turn's trace (with the feedback step)
+    traces/                the thread's earlier traces (turns and memorize runs), so a replay
+                           rebuilds the thread as it was before the rated turn
     conversation.json      the session's messages up to and including that turn
     profile.json           the profile as the turn read it (or the current one; case.json says which)
     case.json              verdict, reason, user, trace id, turn, times, and where each file came from
@@ -257,6 +259,7 @@ class FeedbackStore:
             session_id, turn = str(metadata.get("session_id", "")), int(metadata.get("turn", 0))
             conversation, said_conversation = self._conversation(entry.user, session_id, turn)
             profile, source, said_profile = self._profile(entry.user, trace, now)
+            said_earlier = self._copy_earlier_traces(entry.user, session_id, trace, folder)
             _atomic_write(files["conversation.json"], _json(conversation))
             _atomic_write(files["profile.json"], _json(profile))
             existing = CaseInfo(
@@ -274,6 +277,7 @@ class FeedbackStore:
                     "trace": f"the stored trace of turn {turn}, copied with the user's feedback step",
                     "conversation": said_conversation,
                     "profile": said_profile,
+                    "earlier_traces": said_earlier,
                 },
             )
         case = existing.model_copy(
@@ -281,6 +285,32 @@ class FeedbackStore:
         )
         _atomic_write(files["trace.json"], dump_trace(trace))
         _atomic_write(files["case.json"], case.model_dump_json(indent=2) + "\n")
+
+    def _copy_earlier_traces(self, user_id: str, session_id: str, trace: TraceRun, folder: Path) -> str:
+        """The thread's earlier traces (turns and memorize runs) into `traces/`, so a replay rebuilds
+        the thread as it was — its pending question and last request too, which the messages alone
+        do not carry ("what about by 6am instead?" needs the question before it)."""
+        started = trace.started_at
+        earlier = []
+        for path in self._traces.list_for_user(user_id):
+            if path.parent.name != session_id:
+                continue
+            try:
+                other = load_trace(path)
+            except (TraceFileError, TraceProblem, ValueError):
+                continue
+            if other.run_id != trace.run_id and other.started_at < started:
+                earlier.append((other.started_at, other))
+        if not earlier:
+            return "none: the rated turn is the thread's first"
+        try:
+            target = self._inside(folder / "traces")
+        except _Refused:
+            return "not copied: the case folder refused them"
+        target.mkdir(parents=True, exist_ok=True)
+        for number, (_, other) in enumerate(sorted(earlier, key=lambda item: item[0]), start=1):
+            _atomic_write(target / f"{number:04d}-{other.run_id}.json", dump_trace(other))
+        return f"{len(earlier)} earlier trace(s) of thread {session_id}, copied from the trace store"
 
     def _conversation(self, user_id: str, session_id: str, turn: int) -> tuple[list[dict[str, Any]], str]:
         try:

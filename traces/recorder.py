@@ -10,6 +10,7 @@ so concurrent users never share a trace; callbacks never raise into the turn.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -407,7 +408,13 @@ def _elapsed_ms(pending: dict[str, Any]) -> int:
 
 
 def _message_dict(message: BaseMessage) -> dict[str, Any]:
-    entry: dict[str, Any] = {"role": message.type, "content": _clip(str(message.content))}
+    """A message as a step keeps it; one longer than the cut also keeps its full length and a hash
+    of the whole text, so a replay still sees a change past the cut (a lost history line)."""
+    text = str(message.content)
+    entry: dict[str, Any] = {"role": message.type, "content": _clip(text)}
+    if len(text) > CONTENT_LIMIT:
+        entry["chars"] = len(text)
+        entry["sha256"] = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     calls = getattr(message, "tool_calls", None)
     if calls:
         entry["tool_calls"] = [{"name": call["name"], "args": call.get("args", {})} for call in calls]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import tempfile
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,16 +26,24 @@ from pydantic import BaseModel, Field, ValidationError
 
 from advisor.graph import Toolkit, build_advisor
 from advisor.llm.factory import ModelSet
-from advisor.llm.offline import OfflineChatModel
 from advisor.tools.data import build_data_sources
 from advisor.tools.toolkit import build_tools
 from bot.replay.recording import OFFLINE_MODELS, TurnRecording, canonical, read_recording
-from bot.replay.stand_ins import Cassette, RecordedChatModel, RecordedRetriever, RecordedTool, ReplayClock
+from bot.replay.stand_ins import (
+    Cassette,
+    CheckedOfflineModel,
+    RecordedChatModel,
+    RecordedRetriever,
+    RecordedTool,
+    ReplayClock,
+)
 from bot.replay.suite import CaseFiles, SuiteError, find_cases, load_trace_file, read_case
 from bot.service import ConversationService
+from config.clock import as_utc
 from config.files import AgentsConfig, AppConfig, ToolsConfig
 from config.settings import Settings
 from profiles.json_store import JsonFileStore
+from profiles.models import UserProfile
 from traces.graders import grade_trace, memorize_runs_beside
 from traces.storage import TraceStore, load_trace
 
@@ -87,6 +96,7 @@ class _Replay:
     service: ConversationService
     traces: TraceStore
     config: AppConfig
+    http: httpx.Client
     seen: set[Path] = field(default_factory=set)
 
 
@@ -98,31 +108,87 @@ def replay_case(folder: Path, config: AppConfig, *, strict_answers: bool = False
     try:
         case = read_case(folder)
         recordings = [(path, load_trace_file(path)) for path in case.traces]
+        recordings.sort(
+            key=lambda item: (as_utc(item[1].started_at), item[0].name)
+        )  # a thread folder's order
+        readings = [read_recording(trace) for _, trace in recordings]
+        _check_case(case, readings)
+        if case.expectations.agents:
+            config = _with_agents(config, case.expectations.agents)
     except SuiteError as exc:
         return CaseOutcome(name=folder.name, error=str(exc))
+    except ValidationError as exc:
+        return CaseOutcome(
+            name=folder.name, error=f"{folder / 'expect.yaml'}: agents: {exc.errors()[0]['msg']}"
+        )
     outcome = CaseOutcome(name=case.name)
-    if case.expectations.agents:
-        try:
-            config = _with_agents(config, case.expectations.agents)
-        except ValidationError as exc:
-            return CaseOutcome(
-                name=case.name, error=f"{folder / 'expect.yaml'}: agents: {exc.errors()[0]['msg']}"
-            )
-    readings = [read_recording(trace) for _, trace in recordings]
     with tempfile.TemporaryDirectory(prefix="replay-") as tmp:
-        replay = _build(Path(tmp), readings, case, config)
-        _seed(replay, case, readings)
-        turn_index = 0
-        for index, (recorded_file, reading) in enumerate(zip(recordings, readings, strict=True), start=1):
-            if reading.kind == "turn":
-                turn_index += 1
-            turn, written = _replay_one(replay, index, reading)
-            if written is not None:
-                turn.verdicts = _verdicts(recorded_file, written, replay.config)
-            _check(turn, case, turn_index if reading.kind == "turn" else None, strict_answers)
-            outcome.turns.append(turn)
-        outcome.problems.extend(_check_profile(replay, case, readings))
+        try:
+            replay = _build(Path(tmp), readings, case, config)
+            _seed(replay, case, readings)
+        except Exception as exc:  # a profile or thread the replay cannot set up: this case only
+            return CaseOutcome(
+                name=case.name, error=f"{folder}: cannot set the case up ({type(exc).__name__}: {exc})"
+            )
+        try:
+            written_files = []
+            for index, reading in enumerate(readings, start=1):
+                turn, written = _replay_one(replay, index, reading)
+                outcome.turns.append(turn)
+                written_files.append(written)
+            # graded once every trace is replayed, so a turn sees the memorize runs that came after it
+            turn_index = 0
+            for recorded_file, reading, turn, written in zip(
+                recordings, readings, outcome.turns, written_files, strict=True
+            ):
+                if reading.kind == "turn":
+                    turn_index += 1
+                if written is not None:
+                    turn.verdicts = _verdicts(recorded_file, written, replay.config)
+                _check(turn, case, turn_index if reading.kind == "turn" else None, strict_answers)
+            outcome.problems.extend(_check_profile(replay, case, readings))
+        finally:
+            replay.http.close()
     return outcome
+
+
+def _check_case(case: CaseFiles, readings: list[TurnRecording]) -> None:
+    """What a replay cannot set up, said as an error of this case (exit 2), not as a regression."""
+    if not readings:
+        raise SuiteError(f"{case.folder}: no traces")
+    users = {reading.user_id for reading in readings}
+    if len(users) != 1:
+        raise SuiteError(
+            f"{case.folder}: traces of {len(users)} users ({', '.join(sorted(users))}); a case is one user's"
+        )
+    threads = {reading.session_id for reading in readings}
+    if len(threads) != 1:
+        raise SuiteError(f"{case.folder}: traces of {len(threads)} threads; a case is one thread")
+    if readings[0].kind == "memorize" and not case.conversation:
+        raise SuiteError(
+            f"{case.folder}: the first trace is a memorize run, which needs the thread's turns before it "
+            "(add those traces, or conversation.json)"
+        )
+    turns = sum(reading.kind == "turn" for reading in readings)
+    outside = sorted(number for number in case.expectations.turns if not 1 <= number <= turns)
+    if outside:
+        raise SuiteError(
+            f"{case.folder / 'expect.yaml'}: turns {outside} do not exist (the case has {turns})"
+        )
+    unknown = [path for path in case.expectations.profile if not _profile_path(path)]
+    if unknown:
+        raise SuiteError(f"{case.folder / 'expect.yaml'}: no such profile field: {', '.join(unknown)}")
+
+
+def _profile_path(path: str) -> bool:
+    model: Any = UserProfile
+    for part in path.split("."):
+        fields = getattr(model, "model_fields", None)
+        if not fields or part not in fields:
+            return False
+        annotation = fields[part].annotation
+        model = next((arg for arg in typing.get_args(annotation) if hasattr(arg, "model_fields")), annotation)
+    return True
 
 
 def _with_agents(config: AppConfig, override: dict[str, Any]) -> AppConfig:
@@ -142,8 +208,8 @@ def _build(root: Path, readings: list[TurnRecording], case: CaseFiles, config: A
             models[role] = RecordedChatModel(
                 role=role, cassette=cassette, model_name=f"replay:{recorded[role]}", tags=[f"role:{role}"]
             )
-        elif role != "understanding":
-            models[role] = OfflineChatModel(role=role, tags=[f"role:{role}"])
+        elif role != "understanding":  # the deterministic stand-in runs live; its prompts are still checked
+            models[role] = CheckedOfflineModel(role=role, cassette=cassette, tags=[f"role:{role}"])
     cassette.served_roles = {role for role in ROLES if recorded[role]}
     labels = {role: (f"replay:{recorded[role]}" if recorded[role] else "offline") for role in ROLES}
     model_set = ModelSet(
@@ -154,9 +220,8 @@ def _build(root: Path, readings: list[TurnRecording], case: CaseFiles, config: A
         labels=labels,
     )
     tools_config = ToolsConfig.model_validate({**config.tools.model_dump(), "mode": "mock"})
-    data = build_data_sources(
-        Settings(_env_file=None, data_dir=root), tools_config, httpx.Client(), clock=clock
-    )
+    http = httpx.Client()
+    data = build_data_sources(Settings(_env_file=None, data_dir=root), tools_config, http, clock=clock)
     served = [RecordedTool.like(tool, cassette) for tool in build_tools(data)]
     knowledge = case.expectations.knowledge
     if knowledge is None:
@@ -173,7 +238,7 @@ def _build(root: Path, readings: list[TurnRecording], case: CaseFiles, config: A
     service = ConversationService(
         advisor=advisor, traces=traces, labels=labels, offline=model_set.offline, clock=clock
     )
-    return _Replay(cassette=cassette, service=service, traces=traces, config=config)
+    return _Replay(cassette=cassette, service=service, traces=traces, config=config, http=http)
 
 
 def _recorded_model(readings: list[TurnRecording], role: str) -> str | None:
@@ -238,17 +303,24 @@ def _replay_one(replay: _Replay, index: int, reading: TurnRecording) -> tuple[Tu
 
 
 def _unused(reading: TurnRecording, cassette: Cassette) -> list[str]:
-    """What the recording answered that the graph no longer asked for: model calls (of roles served
-    from the recording) and tool calls."""
+    """What the recording holds that the graph no longer asked for: model calls, tool calls and
+    knowledge-base searches."""
     where = f"turn {reading.turn} (trace {reading.run_id})"
-    calls = [call for queue in reading.calls.values() for call in queue if call.role in cassette.served_roles]
-    return [
-        f"{where}: the graph no longer asks the {call.role} model what it asked at step {call.step_id}"
-        for call in calls
-    ] + [
-        f"{where}: the graph no longer calls {tool.name} {canonical(tool.arguments)} (step {tool.step_id})"
-        for tool in cassette.unused_tools()
-    ]
+    calls = [call for queue in reading.calls.values() for call in queue]
+    return (
+        [
+            f"{where}: the graph no longer asks the {call.role} model what it asked at step {call.step_id}"
+            for call in calls
+        ]
+        + [
+            f"{where}: the graph no longer calls {tool.name} {canonical(tool.arguments)} (step {tool.step_id})"
+            for tool in cassette.unused_tools()
+        ]
+        + [
+            f"{where}: the graph no longer searches the knowledge base for {found.query!r} (step {found.step_id})"
+            for found in cassette.unused_retrievals()
+        ]
+    )
 
 
 def _new_trace(replay: _Replay) -> Path | None:

@@ -22,7 +22,8 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field
 
-from bot.replay.recording import RecordedCall, TurnRecording, canonical
+from advisor.llm.offline import OfflineChatModel
+from bot.replay.recording import RecordedCall, RecordedRetrieval, TurnRecording, canonical
 from bot.replay.recording import RecordedTool as RecordedToolCall
 from knowledge.models import RetrievedDocument
 from traces.recorder import _message_dict
@@ -48,6 +49,15 @@ class Cassette:
         self.recording = recording
         self._tools_used = set()
         self._retrievals_used = set()
+
+    def unused_retrievals(self) -> list[RecordedRetrieval]:
+        if self.recording is None:
+            return []
+        return [
+            found
+            for index, found in enumerate(self.recording.retrievals)
+            if index not in self._retrievals_used
+        ]
 
     def unused_tools(self) -> list[RecordedToolCall]:
         if self.recording is None:
@@ -85,11 +95,11 @@ class Cassette:
 
     # --- tools -----------------------------------------------------------------------------
 
-    def tool_result(
+    def tool_call(
         self, name: str, arguments: dict[str, Any], defaults: dict[str, Any] | None = None
-    ) -> Any:
-        """The recorded result of the same call; the recorder keeps the arguments as the model gave
-        them, so `defaults` (the tool's) fill both sides before they are compared."""
+    ) -> RecordedToolCall:
+        """The recorded call with the same arguments; the recorder keeps the arguments as the model
+        gave them, so `defaults` (the tool's) fill both sides before they are compared."""
         assert self.recording is not None
         defaults = defaults or {}
         wanted = canonical({**defaults, **arguments})
@@ -98,7 +108,7 @@ class Cassette:
                 continue
             if canonical({**defaults, **recorded.arguments}) == wanted:
                 self._tools_used.add(index)
-                return recorded.result
+                return recorded
         same_name = [
             r for i, r in enumerate(self.recording.tools) if r.name == name and i not in self._tools_used
         ]
@@ -112,6 +122,15 @@ class Cassette:
         )
 
     # --- retrieval -------------------------------------------------------------------------
+
+    def compare_result(self, recorded: RecordedToolCall, now: Any) -> None:
+        """A tool recorded over mock data ran live (it is deterministic code under test): its
+        result must be the recorded one."""
+        difference = _json_difference(recorded.result, now)
+        if difference is not None:
+            self._diverged(
+                f"the tool {recorded.name} now returns something else than at step {recorded.step_id}: {difference}"
+            )
 
     def passages(self, query: str) -> list[dict[str, Any]]:
         assert self.recording is not None
@@ -135,6 +154,25 @@ def _shown(text: Any) -> str:
     return line if len(line) <= SHOWN else line[: SHOWN - 1] + "…"
 
 
+def _json_difference(before: Any, now: Any, path: str = "") -> str | None:
+    """The first place two JSON values differ, as 'facts.grid_kwh 31.94 -> 63.88' (None: equal)."""
+    if isinstance(before, dict) and isinstance(now, dict):
+        for key in sorted(before.keys() | now.keys()):
+            found = _json_difference(before.get(key), now.get(key), f"{path}.{key}" if path else str(key))
+            if found is not None:
+                return found
+        return None
+    if isinstance(before, list) and isinstance(now, list) and len(before) == len(now):
+        for index, (a, b) in enumerate(zip(before, now, strict=True)):
+            found = _json_difference(a, b, f"{path}[{index}]")
+            if found is not None:
+                return found
+        return None
+    if canonical(before) == canonical(now):
+        return None
+    return f"{path or 'the result'} {_shown(before)} -> {_shown(now)}"
+
+
 def _around(before: str, now: str) -> tuple[str, str]:
     """Both texts from a little before the first character where they differ."""
     first = next(
@@ -150,7 +188,12 @@ def _first_difference(recorded: list[dict[str, Any]], asked: list[dict[str, Any]
     for index, (before, now) in enumerate(zip(recorded, asked, strict=False)):
         if before != now:
             was, now_text = _around(str(before.get("content")), str(now.get("content")))
-            if was == now_text:  # same text, different tool calls
+            if was == now_text and before.get("sha256") != now.get("sha256"):  # differs past the cut
+                was = f"{before.get('chars')} characters (sha256 {before.get('sha256')})"
+                now_text = (
+                    f"{now.get('chars')} characters (sha256 {now.get('sha256')}), after the first 4 000"
+                )
+            elif was == now_text:  # same text, different tool calls
                 was, now_text = _shown(before.get("tool_calls")), _shown(now.get("tool_calls"))
             return f"message {index + 1} ({now.get('role')}) was {was!r}, now {now_text!r}"
     if len(recorded) != len(asked):
@@ -198,12 +241,27 @@ class RecordedChatModel(BaseChatModel):
         return ChatResult(generations=[ChatGeneration(message=message)])
 
 
+class CheckedOfflineModel(OfflineChatModel):
+    """The offline stand-in, which runs live (it is code under test), after checking the graph
+    sends it the messages it sent when the trace was recorded: a prompt a real model would now see
+    differently is a change the suite must show."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    cassette: Any = Field(exclude=True)
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
+        self.cassette.next_call(self.role, messages)
+        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+
 class RecordedTool(BaseTool):
     """A tool with the real one's name and arguments that returns the recorded result."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     cassette: Any = Field(exclude=True)
+    original: Any = Field(exclude=True)
 
     @classmethod
     def like(cls, tool: BaseTool, cassette: Cassette) -> RecordedTool:
@@ -213,6 +271,7 @@ class RecordedTool(BaseTool):
             args_schema=tool.args_schema,
             return_direct=tool.return_direct,
             cassette=cassette,
+            original=tool,
         )
 
     def _defaults(self) -> dict[str, Any]:
@@ -226,8 +285,15 @@ class RecordedTool(BaseTool):
 
     def _run(self, *args: Any, run_manager: Any = None, **kwargs: Any) -> str:
         arguments = {key: value for key, value in kwargs.items() if key != "runtime"}
-        result = self.cassette.tool_result(self.name, arguments, self._defaults())
-        return result if isinstance(result, str) else json.dumps(result)
+        recorded = self.cassette.tool_call(self.name, arguments, self._defaults())
+        if isinstance(recorded.result, dict) and recorded.result.get("is_mock") is True:
+            # Recorded over the mock data fixtures: the data are reproducible, so the tool (the
+            # energy core, deterministic code under test) runs live and must give the same result.
+            live = self.original.func(**kwargs)
+            self.cassette.compare_result(recorded, json.loads(live) if isinstance(live, str) else live)
+            return live
+        # Recorded over a real API: the recorded result stands in for the data API.
+        return recorded.result if isinstance(recorded.result, str) else json.dumps(recorded.result)
 
 
 class _ServedPassages(BaseRetriever):

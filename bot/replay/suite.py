@@ -2,7 +2,7 @@
 
 ```
 SUITE/<case>/
-    traces/*.json     the conversation's traces (turns and memorize runs), replayed in file-name order
+    traces/*.json     the conversation's traces (turns and memorize runs), replayed in the order they started
     trace.json        or one trace (a 👎 feedback case from Slack is exactly this layout)
     expect.yaml       optional: what must hold after the replay (`Expectations`)
     profile.json      optional: the profile before the first trace (default: as the first turn read it)
@@ -93,8 +93,11 @@ def read_case(folder: Path) -> CaseFiles:
     conversation = _json_file(folder / "conversation.json") or []
     if profile is not None and not isinstance(profile, dict):
         raise SuiteError(f"{folder / 'profile.json'}: not a profile object")
-    if not isinstance(conversation, list):
-        raise SuiteError(f"{folder / 'conversation.json'}: not a list of messages")
+    if not isinstance(conversation, list) or not all(_message(item) for item in conversation):
+        raise SuiteError(
+            f"{folder / 'conversation.json'}: not a list of messages "
+            '({"role": "user" or "assistant", "content": text, "turn": number})'
+        )
     return CaseFiles(
         name=folder.name,
         folder=folder,
@@ -102,6 +105,15 @@ def read_case(folder: Path) -> CaseFiles:
         expectations=expectations,
         profile=profile,
         conversation=conversation,
+    )
+
+
+def _message(item: Any) -> bool:
+    return (
+        isinstance(item, dict)
+        and item.get("role") in ("user", "assistant")
+        and isinstance(item.get("content"), str)
+        and isinstance(item.get("turn", 0), int)
     )
 
 

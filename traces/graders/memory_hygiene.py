@@ -12,8 +12,8 @@ without it, a deferred fact cannot be shown handled and fails."""
 from __future__ import annotations
 
 import difflib
-import functools
 import re
+import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -29,25 +29,29 @@ NAME = "memory_hygiene"
 MemorizeRuns = Callable[[str, str], Sequence[TraceRun]]  # (user, thread) -> that thread's memorize traces
 
 
+_KIND_MEMORIZE = re.compile(r'"kind"\s*:\s*"memorize"')
+_FOLDERS: dict[tuple[str, int], tuple[TraceRun, ...]] = {}  # (folder, its mtime) -> its memorize runs
+_FOLDERS_LOCK = threading.Lock()
+
+
 def memorize_runs_beside(path: Path) -> MemorizeRuns:
     """The memorize traces in the same folder as `path` (the trace store keeps one folder per
-    user and thread). Read only when a turn has a fact to look up, and once per folder."""
+    user and thread). Read only when a turn has a fact to look up, once per folder (while the
+    folder is unchanged), and only files that say they are memorize runs are parsed: grading a
+    folder of 400 traces read each sibling 400 times before (56 s)."""
 
-    @functools.cache
     def runs() -> tuple[TraceRun, ...]:
-        from traces.storage import TraceFileError, load_trace  # storage imports nothing of the graders
-
-        found = []
-        for sibling in sorted(path.parent.glob("*.json")):
-            if sibling == path or sibling.name.startswith("."):
-                continue
-            try:
-                trace = load_trace(sibling)
-            except (TraceFileError, ValueError, OSError):
-                continue
-            if (trace.metadata or {}).get("kind") == "memorize":
-                found.append(trace)
-        return tuple(found)
+        folder = path.parent
+        try:
+            key = (str(folder.resolve()), folder.stat().st_mtime_ns)
+        except OSError:
+            return ()
+        with _FOLDERS_LOCK:
+            if key not in _FOLDERS:
+                if len(_FOLDERS) > 256:
+                    _FOLDERS.clear()
+                _FOLDERS[key] = _read_memorize_runs(folder)
+            return _FOLDERS[key]
 
     def lookup(user_id: str, session_id: str) -> Sequence[TraceRun]:
         return [
@@ -58,6 +62,25 @@ def memorize_runs_beside(path: Path) -> MemorizeRuns:
         ]
 
     return lookup
+
+
+def _read_memorize_runs(folder: Path) -> tuple[TraceRun, ...]:
+    from traces.loading import TraceProblem, parse_trace  # loading imports nothing of the graders
+
+    found = []
+    for sibling in sorted(folder.glob("*.json")):
+        if sibling.name.startswith(".") or not sibling.is_file() or sibling.is_symlink():
+            continue
+        try:
+            text = sibling.read_text("utf-8")
+            if not _KIND_MEMORIZE.search(text):
+                continue
+            trace = parse_trace(text)
+        except (OSError, UnicodeDecodeError, TraceProblem, ValueError):
+            continue
+        if (trace.metadata or {}).get("kind") == "memorize":
+            found.append(trace)
+    return tuple(found)
 
 
 class MemoryHygieneGrader:
@@ -218,11 +241,24 @@ _PLACE_FIELDS = ("location.city", "location.zip_code")
 _WORDS = re.compile(r"[a-z0-9]+")
 
 
+# Nicknames a town goes by in chat that neither a typo match nor its initials catch.
+_NICKNAMES = {
+    "philly": "philadelphia",
+    "nyc": "new york",
+    "vegas": "las vegas",
+    "nola": "new orleans",
+    "frisco": "san francisco",
+    "sd": "san diego",
+    "dc": "washington",
+}
+
+
 def _ungrounded_places(trace: TraceRun) -> list[Evidence]:
     """A turn that wrote a town or ZIP code the user did not say: the town must be in the user's
-    words (typos, initials like "SF" and a shared first four letters like "Philly" allowed) or
-    derive from a ZIP code they gave; a ZIP code must be in their words. Catches a question or a
-    non-answer geocoded into a place ("Are there rebates for heat pumps?" -> San Francisco)."""
+    words (a typo allowed: close spelling with the same first and last letter), be their initials
+    ("SF", "LA") or a known nickname ("Philly"), or come with a ZIP code the same turn saved (or
+    the profile held) that the user wrote; a ZIP code must be in their words. Catches a question or
+    a non-answer geocoded into a place ("Are there rebates for heat pumps?" -> San Francisco)."""
     if (trace.metadata or {}).get("kind") == "memorize":
         return []
     said = " ".join(
@@ -231,6 +267,7 @@ def _ungrounded_places(trace: TraceRun) -> list[Evidence]:
         if isinstance(step, UserInputStep) and isinstance(step.content, str)
     )
     words = _WORDS.findall(said.lower())
+    zips = _zips_known(trace)
     evidence = []
     for step in trace.steps:
         if not isinstance(step, MemoryWriteStep) or step.operation == "delete":
@@ -242,7 +279,7 @@ def _ungrounded_places(trace: TraceRun) -> list[Evidence]:
                 or change.new_value == change.old_value
             ):
                 continue
-            if _said_place(change.path, change.new_value, words):
+            if _said_place(change.path, change.new_value, words, zips):
                 continue
             evidence.append(
                 Evidence(
@@ -259,24 +296,48 @@ def _ungrounded_places(trace: TraceRun) -> list[Evidence]:
     return evidence
 
 
-def _said_place(field: str, value: str, words: list[str]) -> bool:
+def _zips_known(trace: TraceRun) -> set[str]:
+    """ZIP codes this turn saved or the profile it read held (a town derives from one of them)."""
+    found = {
+        str(change.new_value)
+        for step in trace.steps
+        if isinstance(step, MemoryWriteStep)
+        for change in step.changes or []
+        if change.path == "location.zip_code" and change.new_value
+    }
+    for step in trace.steps:
+        if isinstance(step, MemoryReadStep):
+            for result in step.results:
+                profile = result.get("profile") if isinstance(result, dict) else None
+                location = profile.get("location") if isinstance(profile, dict) else None
+                if isinstance(location, dict) and location.get("zip_code"):
+                    found.add(str(location["zip_code"]))
+    return found
+
+
+def _said_place(field: str, value: str, words: list[str], zips: set[str]) -> bool:
     if field == "location.zip_code":
         return value in words
-    if any(re.fullmatch(r"\d{5}", word) for word in words):
-        return True  # a town derived from the ZIP code they gave
-    place = _WORDS.findall(value.lower())
+    if any(word in zips for word in words):
+        return True  # a town that comes with the ZIP code they gave
+    place = _WORDS.findall(value.split(",")[0].lower())  # "Portland, OR": the town, not its state
     if not place:
         return True
+    name = " ".join(place)
     initials = "".join(word[0] for word in place)
     for start in range(len(words)):
-        chunk = " ".join(words[start : start + len(place)])
-        if difflib.SequenceMatcher(None, chunk, " ".join(place)).ratio() >= 0.8:
-            return True
         word = words[start]
-        if len(place) > 1 and 2 <= len(word) <= 4 and (word == initials or word.startswith(initials)):
-            return True  # "sf", "la", "nyc"
-        if len(word) >= 4 and word[:4] == place[0][:4]:
-            return True  # "philly"
+        if (len(place) > 1 and word == initials) or name.startswith(_NICKNAMES.get(word, "\0")):
+            return True  # "sf", "la"; "philly", "nyc"
+        for size in {len(place), len(place) + 1, max(1, len(place) - 1)}:
+            chunk = " ".join(words[start : start + size])
+            if chunk == name or (
+                len(chunk) >= 5
+                and chunk[0] == name[0]
+                and chunk[-1] == name[-1]
+                and difflib.SequenceMatcher(None, chunk, name).ratio() >= 0.8
+            ):
+                return True  # the name, or a typo of it: "san fransisco", "okland"
     return False
 
 
