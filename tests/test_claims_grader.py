@@ -489,3 +489,140 @@ def test_a_saved_value_with_a_comma_in_it_is_one_item(data_dir: Path) -> None:
     assert "Portland, OR" in reply.text
     result = grade(load_trace(runtime.service.traces.latest("T1-P1")))
     assert result.verdict is Verdict.PASS, [e.description for e in result.evidence]
+
+
+# --- a real turn with its answer rewritten (the reviewer's cases) -------------------------------
+
+REPLAY = Path(__file__).parent.parent / "traces" / "replay-suite"
+# plan_ev_charging: $9.58 either way (savings_usd 0.0), 02:51-07:00 on 2026-01-22; the profile
+# read holds user T1-U1, lat 37.7749 / lon -122.4194 and 2 occupants
+CONFIGURED_EV = REPLAY / "acceptance-configured-ev" / "traces" / "01-turn.json"
+
+
+def answered(answer: str, source: Path | TraceRun = CONFIGURED_EV) -> TraceRun:
+    """The recorded turn with only its final answer replaced."""
+    trace = load_trace(source) if isinstance(source, Path) else source
+    steps = [
+        step.model_copy(update={"content": answer}) if isinstance(step, FinalOutputStep) else step
+        for step in trace.steps
+    ]
+    return trace.model_copy(update={"steps": steps})
+
+
+def test_the_recorded_answer_and_its_honest_rewordings_pass() -> None:
+    assert grade(load_trace(CONFIGURED_EV)).verdict is Verdict.PASS
+    assert (
+        grade(answered("Charge from 02:51 to 07:00 tomorrow (January 22) for $9.58.")).verdict is Verdict.PASS
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "text"),
+    [
+        ("It costs $22 to charge tonight.", "$22"),  # not the 22 of 2026-01-22
+        ("It costs $122 to charge tonight.", "$122"),  # not lon -122.4194 (a sign, a coordinate)
+        ("It costs $1 to charge tonight.", "$1"),  # not the 1 of user T1-U1
+        ("Plug in at 02:51; it will cost about $20 for the night.", "$20"),  # "about" is ±5: 22 is a date
+        ("It costs $9.58 and saves you 22% compared to charging now.", "22%"),
+        ("It costs $2 to charge tonight.", "$2"),  # not occupants=2
+        ("Charging adds 22 kWh for $9.58.", "22 kWh"),
+        ("Your charger runs at 37.77 kW.", "37.77 kW"),  # not lat 37.7749
+    ],
+)
+def test_a_figure_with_a_unit_needs_evidence_in_that_unit(answer: str, text: str) -> None:
+    """Date parts, coordinates, identifiers and counts back unitless numbers only ("January 22")."""
+    result = grade(answered(answer))
+    assert result.verdict is Verdict.FAIL
+    assert [e.details["text"] for e in errors(result, "unsupported_number")] == [text]
+
+
+def test_a_saving_no_tool_worked_out_fails() -> None:
+    """The tool says savings_usd 0.0; a 2 elsewhere in the trace (occupants) is no saving."""
+    for answer in ("You'd save $2 by waiting until 02:51.", "You'd pay $2 less by waiting."):
+        result = grade(answered(answer))
+        [saving] = errors(result, "unsupported_saving")
+        assert saving.step_ids == ["finaloutput-010", "toolcall-006"]
+        assert saving.details["found"][0]["savings"][0] == "savings_usd=0.0"
+    # a cost of the plan is not a saving either, though the number itself is the tool's
+    recorded = load_trace(FIXTURES / "good-ev-plan-saving.json")  # $17.33 vs $20.89 now, saves $3.56
+    wrong = grade(answered("Charging now costs $20.89; waiting saves you $17.33.", recorded))
+    assert [e.check_name for e in errors(wrong)] == ["unsupported_saving"]
+    for answer in (
+        "Waiting saves you $3.56 ($17.33 instead of $20.89).",  # savings_usd
+        "Waiting saves you about $3.60.",  # rounded to the dime
+        "It's $17.33, so $3.56 less than plugging in now.",
+    ):
+        assert grade(answered(answer, recorded)).verdict is Verdict.PASS, answer
+    same = answered("Plugging in now costs the same ($9.58): waiting saves you $0.")
+    assert grade(same).verdict is Verdict.PASS
+
+
+def test_a_saving_that_is_the_difference_of_two_tool_costs_passes() -> None:
+    """'$74 a year less than E-ELEC': $3,324.93 - $3,251.20 (compare_rate_plans holds no savings key)."""
+    recorded = load_trace(FIXTURES / "good-rate-plans.json")
+    tool = step_of(recorded, ToolCallStep, tool_name="compare_rate_plans")
+    summary = tool.result["summary"]
+    stripped = {**tool.result, "summary": summary.replace("$74 a year less", "cheaper")}
+    steps = [
+        step.model_copy(update={"result": stripped}) if step is tool else step for step in recorded.steps
+    ]
+    trace = recorded.model_copy(update={"steps": steps})
+    assert grade(answered("EV2-A is $74 a year less than E-ELEC ($3,251 vs $3,325).", trace)).verdict is (
+        Verdict.PASS
+    )
+    assert grade(answered("EV2-A is $80 a year less than E-ELEC.", trace)).verdict is Verdict.FAIL
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Charge from 2:51 AM to 7 AM tomorrow; it costs about $9.60 for 31.9 kWh.",
+        "Start charging around 3 AM and you'll be done by 7 AM for $9.58.",
+        "Charge overnight between about 3am and 7am; it costs $9.58.",
+        "It costs roughly $9.6, approximately 32 kWh, ~$10 in all.",
+    ],
+)
+def test_about_widens_a_rounded_figure_and_a_time(answer: str) -> None:
+    result = grade(answered(answer))
+    assert result.verdict is Verdict.PASS, [e.description for e in result.evidence]
+
+
+@pytest.mark.parametrize(
+    ("answer", "text"),
+    [
+        ("It costs about $9.50.", "$9.50"),  # rounded to the dime, 9.58 is $9.60
+        ("It costs about $9.55.", "$9.55"),  # no trailing zero: its own precision
+        ("Start charging around 4 AM.", "4 AM."),  # 69 minutes from 02:51
+        ("Start charging at 3 AM.", "3 AM."),  # without "around": within a minute
+    ],
+)
+def test_about_does_not_widen_past_its_rounding(answer: str, text: str) -> None:
+    [error] = errors(grade(answered(answer)))
+    assert error.details["text"] == text
+
+
+def test_a_saved_car_is_named_by_its_model_or_an_alias_of_its_maker(data_dir: Path) -> None:
+    """A real offline turn saves 'Chevrolet Bolt EV'; replies name it the way people do."""
+    runtime = make_runtime(data_dir, clock=lambda: T0)
+    runtime.advisor.profiles.import_profile(CONFIGURED_PROFILE)
+    reply = runtime.service.handle_turn("T1-U1", "thread-1", "I drive a chevy bolt now")
+    assert reply.text.startswith("Updated: your EV is a Chevrolet Bolt EV")
+    recorded = load_trace(runtime.service.traces.latest("T1-U1"))
+    assert grade(recorded).verdict is Verdict.PASS
+    for answer in (
+        "Saved: your EV is a Chevy Bolt.",
+        "Got it, I've saved your Chevy Bolt to your profile.",
+        "Great, I've noted that you drive a Bolt EV.",
+        "Updated: your EV is a Bolt (was a Tesla Model 3).",
+    ):
+        result = grade(answered(answer, recorded))
+        assert result.verdict is Verdict.PASS, (answer, [e.description for e in result.evidence])
+    for answer in (
+        "Saved: your EV is a Chevy Volt.",
+        "Saved: your EV is a Chevy.",
+        "Saved: a Tesla Model Y.",
+    ):
+        result = grade(answered(answer, recorded))
+        assert [e.check_name for e in errors(result)] == ["claimed_not_saved", "silent_save"], answer
+    silent = grade(answered("Great, I've noted that you drive an EV.", recorded))
+    assert [e.check_name for e in errors(silent)] == ["silent_save"]

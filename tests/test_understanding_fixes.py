@@ -622,7 +622,11 @@ def test_rebates_for_them_after_a_heat_pump_answer_is_a_knowledge_question() -> 
 
 @pytest.mark.parametrize(
     "text",
-    ["what about heat pumps, are they worth it", "what about rebates?", "what about a home battery like a powerwall"],
+    [
+        "what about heat pumps, are they worth it",
+        "what about rebates?",
+        "what about a home battery like a powerwall",
+    ],
 )
 def test_what_about_a_new_subject_after_a_plan_is_a_new_question(text: str) -> None:
     """It repeated the charging plan word for word (a homeowner session)."""
@@ -630,7 +634,9 @@ def test_what_about_a_new_subject_after_a_plan_is_a_new_question(text: str) -> N
     assert not reading.follow_up and reading.intent == "knowledge"
 
 
-@pytest.mark.parametrize("text", ["what about by 6am instead?", "what about tomorrow?", "and if i only need 50%?"])
+@pytest.mark.parametrize(
+    "text", ["what about by 6am instead?", "what about tomorrow?", "and if i only need 50%?"]
+)
 def test_what_about_a_changed_deadline_or_level_is_still_a_follow_up(text: str) -> None:
     assert understand(text, after("ev_charging")).follow_up
 
@@ -639,7 +645,9 @@ def test_a_hedged_utility_that_matches_the_zip_codes_usual_one_is_saved(data_dir
     """'sdge i guess' after 'Around 92101 that's usually SDG&E': two signals agree. Without the ZIP
     (another thread, no area known) the same doubt saves nothing."""
     service = service_for(data_dir)
-    first = service.handle_turn("T1-U6", "thread-1", "hi im in 92101 and want to know when to charge my ioniq 5")
+    first = service.handle_turn(
+        "T1-U6", "thread-1", "hi im in 92101 and want to know when to charge my ioniq 5"
+    )
     assert "usually SDG&E" in first.text
     reply = service.handle_turn("T1-U6", "thread-1", "sdge i guess")
     assert "Saved: your utility is SDG&E" in reply.text
@@ -648,7 +656,8 @@ def test_a_hedged_utility_that_matches_the_zip_codes_usual_one_is_saved(data_dir
 
 
 @pytest.mark.parametrize(
-    "text", ["hi im in 92101 and want to know when to charge my ioniq 5", "wondering when i should charge my bolt"]
+    "text",
+    ["hi im in 92101 and want to know when to charge my ioniq 5", "wondering when i should charge my bolt"],
 )
 def test_an_indirect_question_is_a_question(text: str) -> None:
     reading = understand(text)

@@ -3,8 +3,25 @@ and the evidence of a trace — every number, time and date a claim may come fro
 each claim is one lookup (linear in the trace, < 10 ms on 1 000 steps).
 
 Numbers carry a unit class: money (dollars; cents are converted), kwh, kw, pct, days, or ""
-(unknown: compatible with any). A number in an answer also carries the tolerance its shown
-precision allows (31.9 -> ±0.05; "about 30" -> ±5, the rounding its trailing zero states).
+(unknown). A money, kWh, kW or % claim needs evidence of that very unit: a number written with
+it ("$9.58", "31.9 kWh", "30 cents", "80 percent") or a JSON value whose key names it
+(`key_unit`: planned_cost_usd, grid_kwh, power_kw, current_soc_pct, price/cost keys); a % may
+also be a unitless fraction (efficiency 0.9 -> 90%). A days claim takes "days" or a unitless
+number. A claim of unknown unit may come from any number. Numbers that are no quantity are
+kept apart by their own unit class, so they back only unitless claims ("January 22"): the parts
+of a date ("date"), a clock hour such as ready_by_hour ("time"), latitude/longitude ("geo").
+Identifiers (user_id, step ids, any *_id key) are not evidence at all. Signs are kept: a
+figure the trace holds as -122.4 (or writes "-5 kWh") backs "-122.4", never "$122".
+
+A number in an answer also carries the tolerance its shown precision allows (31.9 -> ±0.05).
+After "about / around / roughly / approximately / approx. / nearly / almost / close to / some
+/ ~" trailing zeros state a rounding: a whole number's as before ("about 30" -> ±5, "about
+$3,300" -> ±50); a decimal's to the next step ("about $9.60" -> ±0.05, so 9.58 passes; "about
+$12.00" -> ±0.5), never more than 10 % of the value ("about $0.30" -> ±0.03). A decimal without
+a trailing zero keeps its shown precision even after "about": "about 31.8 kWh" is a wrong
+rounding of 31.94, not an approximation of it (one digit less would let every figure within
+±0.5 through). A clock time matches within a minute (a time shown rounded), or within 30 minutes
+after those words (±30 min: "around 3 AM" for 02:51, a time rounded to the half hour or hour).
 """
 
 from __future__ import annotations
@@ -31,7 +48,7 @@ from context_forge.core.trace import (
 from config.clock import as_utc
 
 NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_UNIT = r"kWh|kW|MWh|Wh|%|¢|cents?\b|days?\b"
+_UNIT = r"kWh|kW|MWh|Wh|%|¢|cents?\b|days?\b|percent\b|dollars?\b|USD\b"
 # An ISO date-time (in evidence) is read as a whole, so its UTC offset is not taken for a clock time.
 _ISO = r"(?P<iso>\d{4}-\d\d-\d\d)(?:[T ](?P<ih>\d\d):(?P<im>\d\d)(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)?)?"
 _START = re.compile(r"[0-9$]")
@@ -59,6 +76,15 @@ _APPROX = re.compile(
 )
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _STAMPS = {"updated_at", "created_at"}  # when a record was saved: a source for dates only
+# Units a claim must find in the evidence as such (module docstring); the unit classes of numbers
+# that are no quantity, which back unitless claims only.
+STRICT = frozenset({"money", "kwh", "kw", "pct"})
+DATE, TIME, GEO = "date", "time", "geo"
+_GEO_KEYS = {"lat", "lon", "lng", "latitude", "longitude"}
+# A minus sign is a sign after these (or at the start), not a hyphen or a range: "(-5 kWh)",
+# "was -$1.61", never "30-80%", "EV2-A", "02:51-07:00".
+_SIGN_AFTER = frozenset(" \t\n([{=:,;")
+APPROX_MINUTES = 30
 
 
 class Number(NamedTuple):
@@ -75,6 +101,7 @@ class Clock(NamedTuple):
     start: int
     end: int
     text: str
+    tolerance: int = 1  # minutes; APPROX_MINUTES after "about", "around" …
 
 
 def _unit_of(dollar: str | None, unit: str | None) -> tuple[str, float]:
@@ -90,6 +117,10 @@ def _unit_of(dollar: str | None, unit: str | None) -> tuple[str, float]:
         return word, 1.0
     if word in ("day", "days"):
         return "days", 1.0
+    if word in ("dollar", "dollars", "usd"):
+        return "money", 1.0
+    if word == "percent":
+        return "pct", 1.0
     if word in ("mwh", "wh"):
         return "kwh", 1000.0 if word == "mwh" else 0.001
     return ("pct", 1.0) if word == "%" else ("", 1.0)
@@ -99,12 +130,26 @@ def _unit_of(dollar: str | None, unit: str | None) -> tuple[str, float]:
 def key_unit(name: str) -> str:
     """The unit class of a JSON value from its key: planned_cost_usd -> money, grid_kwh -> kwh."""
     name = name.lower()
-    if "usd" in name or "cost" in name or "price" in name:
+    if "usd" in name or "cost" in name or "price" in name or "dollar" in name:
         return "money"
-    for suffix, unit in (("_kwh", "kwh"), ("_kw", "kw"), ("_pct", "pct"), ("_days", "days")):
-        if name.endswith(suffix):
+    for word in re.split(r"[^a-z0-9]+", name):  # battery_kwh_added, ev_kwh_per_month -> kwh
+        if unit := _KEY_WORDS.get(word):
             return unit
     return ""
+
+
+_KEY_WORDS = {"kwh": "kwh", "kw": "kw", "pct": "pct", "percent": "pct", "days": "days"}
+
+
+def _is_id(key: str) -> bool:
+    """An identifier's key (user_id, step_id, tool_call_id, id): its digits are no quantity."""
+    key = key.lower()
+    return key == "id" or key.endswith("_id") or key == "namespace"
+
+
+def _signed(text: str, start: int) -> bool:
+    """A minus sign right before `start` (module docstring: `_SIGN_AFTER`)."""
+    return start >= 1 and text[start - 1] in "-−" and (start == 1 or text[start - 2] in _SIGN_AFTER)
 
 
 def _hour(hour: int, ampm: str | None) -> int:
@@ -151,7 +196,10 @@ def read_tokens(
             continue
         if h is not None or h2 is not None:
             hour = _hour(int(h or h2), ap or ap2)
-            clocks.append(Clock(hour * 60 + int(m or 0), start, end, match.group()))
+            approx = answer and _APPROX.search(text[max(0, start - 20) : start]) is not None
+            clocks.append(
+                Clock(hour * 60 + int(m or 0), start, end, match.group(), APPROX_MINUTES if approx else 1)
+            )
             continue
         after = text[end : end + 3]
         if not unit_text and not k and _GLUED.match(after) and not _ORDINAL.match(after):
@@ -163,13 +211,20 @@ def read_tokens(
         if answer and not unit and decimals == 0 and 1900 <= value <= 2100 and "," not in raw:
             continue  # a year
         tolerance = 0.5 * 10.0**-decimals
-        if answer and decimals == 0 and _APPROX.search(text[max(0, start - 20) : start]):
-            zeros = len(digits) - len(digits.rstrip("0"))
-            if zeros < len(digits):  # "about 30" is rounded to the ten, "about $3,300" to the hundred
-                tolerance = 0.5 * 10.0**zeros
+        if answer and _APPROX.search(text[max(0, start - 20) : start]):
+            if decimals:  # "about $9.60" is rounded to the dime: its trailing zeros, at most 10 %
+                shown = digits.rstrip("0")
+                step = 0.5 * 10.0 ** -(len(shown) - shown.index(".") - 1)
+                tolerance = max(tolerance, min(step, 0.1 * abs(value)))
+            elif (zeros := len(digits) - len(digits.rstrip("0"))) < len(digits):
+                tolerance = (
+                    0.5 * 10.0**zeros
+                )  # "about 30" is rounded to the ten, "about $3,300" to the hundred
         if k:
             factor *= 1000.0
-        numbers.append(Number(value * factor, unit, tolerance * factor, start, end, match.group()))
+        if answer and _signed(text, start):
+            start, value = start - 1, -value
+        numbers.append(Number(value * factor, unit, tolerance * factor, start, end, text[start:end]))
     return numbers, clocks, dates
 
 
@@ -177,8 +232,8 @@ def read_tokens(
 
 
 class Found(NamedTuple):
-    value: float  # never negative (signs are not compared); for a clock time: minutes after midnight
-    unit: str
+    value: float  # signed; for a clock time: minutes after midnight
+    unit: str  # a Number's unit class, or DATE / TIME / GEO (module docstring)
     step_id: str
     source: str  # the text (or "key=value") it was read from
     token: str = ""  # the number as written there
@@ -196,7 +251,8 @@ class Found(NamedTuple):
 # engine then skips ahead at C speed; a trace may hold hundreds of passages), each token then
 # split by a small pattern: more lenient than an answer's reading, as evidence may be.
 _EV_TOKEN = re.compile(
-    r"([$0-9])([0-9,.:]*)(?:(-[0-9]{2}-[0-9]{2})|\s?(kWh|kW|MWh|Wh|%|¢|cents?\b|days?\b)|\s?([AaPp])\.?[Mm]\b)?"
+    r"([-−]\$?|[$0-9])([0-9,.:]*)(?:(-[0-9]{2}-[0-9]{2})"
+    r"|\s?(kWh|kW|MWh|Wh|%|¢|cents?\b|days?\b|percent\b|dollars?\b|USD\b)|\s?([AaPp])\.?[Mm]\b)?"
 )
 _ISO_VALUE = re.compile(
     r"([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[T ]([0-9]{2}):([0-9]{2})(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:[0-9]{2})?)?"
@@ -207,7 +263,11 @@ _VALUE = operator.itemgetter(0)
 
 
 def compatible(claim: Number, found: Found) -> bool:
-    return not (claim.unit and found.unit and claim.unit != found.unit)
+    """A money, kWh, kW or % claim needs that unit; a days claim "days" or a unitless number; a
+    claim of unknown unit any number (module docstring)."""
+    if claim.unit in STRICT:
+        return found.unit == claim.unit
+    return not claim.unit or found.unit in (claim.unit, "")
 
 
 @dataclass
@@ -224,19 +284,26 @@ class TraceEvidence:
         if len(text) <= 40 and "-" in text and (iso := _ISO_VALUE.fullmatch(text.strip())):  # a time stamp
             year, month, day, hour, minute = iso.groups()
             self.dates.setdefault(f"{year}-{month}-{day}", step_id)
-            self.numbers.extend(Found(float(part), "", step_id, text, part) for part in (year, month, day))
+            self.numbers.extend(Found(float(part), DATE, step_id, text, part) for part in (year, month, day))
             if hour is not None:
                 self.clocks.append(Found(int(hour) * 60 + int(minute), "", step_id, text, f"{hour}:{minute}"))
             return
         numbers, clocks = self.numbers, self.clocks
-        for first, rest, day, unit, ampm in _EV_TOKEN.findall(text):
+        for match in _EV_TOKEN.finditer(text):
+            first, rest, day, unit, ampm = match.groups()
+            sign = 1.0
+            if first[0] in "-−":  # a sign, or a hyphen (EV2-A, 5-7¢, 02:51-07:00): then read without it
+                sign = -1.0 if _signed(text, match.start() + 1) else 1.0
+                first = first[1:]
+                if not first:
+                    first, rest = rest[:1], rest[1:]
             digits = (rest if first == "$" else first + rest).rstrip(".,:")
             if not digits:
                 continue
-            token = first + rest
+            token = match.group()
             if day:  # 2026-01-21: the date, and its parts for "21 Jan" (its year: below)
-                self.dates.setdefault(token + day, step_id)
-                numbers.extend(Found(float(part), "", step_id, text, part) for part in day[1:].split("-"))
+                self.dates.setdefault(first + rest + day, step_id)
+                numbers.extend(Found(float(part), DATE, step_id, text, part) for part in day[1:].split("-"))
             if ampm or ":" in digits:  # a clock time: 07:00, 9 pm, 7:30 AM
                 hour, _, minute = digits.partition(":")
                 minute = minute[:2]
@@ -256,10 +323,12 @@ class TraceEvidence:
                     )
                 continue
             try:
-                value = float(digits.replace(",", ""))
+                value = sign * float(digits.replace(",", ""))
             except ValueError:
                 continue
-            if first == "$":
+            if day:
+                numbers.append(Found(value, DATE, step_id, text, token))  # the year of a date
+            elif first == "$":
                 numbers.append(Found(value, "money", step_id, text, token))
             elif unit:
                 kind, factor = _unit_of(None, unit)
@@ -270,6 +339,8 @@ class TraceEvidence:
     def add_json(
         self, value: Any, step_id: str, key: str = "", siblings: dict[str, Any] | None = None
     ) -> None:
+        if key and _is_id(key):
+            return
         if isinstance(value, str):
             if key in _STAMPS:
                 self.dates.update({m.group(): step_id for m in _DAY.finditer(value)})
@@ -278,9 +349,11 @@ class TraceEvidence:
         elif isinstance(value, bool) or value is None:
             return
         elif isinstance(value, int | float):
-            self.numbers.append(Found(abs(float(value)), key_unit(key), step_id, f"{key}={value}"))
             name = key.lower()
-            if isinstance(value, int) and (name == "hour" or name.endswith("_hour")) and 0 <= value <= 24:
+            hour = name == "hour" or name.endswith("_hour")
+            unit = GEO if name in _GEO_KEYS else TIME if hour else key_unit(key)
+            self.numbers.append(Found(float(value), unit, step_id, f"{key}={value}"))
+            if isinstance(value, int) and hour and 0 <= value <= 24:
                 minute = (siblings or {}).get(
                     key[: -len("hour")] + "minute", 0
                 )  # ready_by_hour + ready_by_minute
@@ -343,7 +416,7 @@ class TraceEvidence:
             for found in self._between(
                 (claim.value - claim.tolerance) / 100, (claim.value + claim.tolerance) / 100
             ):
-                if not found.unit:
+                if not found.unit and abs(found.value) <= 1:
                     return found
         return None
 
@@ -357,17 +430,17 @@ class TraceEvidence:
                 candidates.append(self._sorted[below])
             if above < len(self._sorted):
                 candidates.append(self._sorted[above])
-            for found in sorted(candidates, key=lambda f: abs(abs(f.value) - claim.value)):
+            for found in sorted(candidates, key=lambda f: abs(f.value - claim.value)):
                 if compatible(claim, found):
                     return found
             below, above = below - 1, above + 1
         return None
 
-    def clock(self, minutes: int) -> tuple[bool, Found | None]:
-        """(a clock time in the evidence within a minute of `minutes` — a time shown rounded —,
-        that time or else the nearest one)."""
-        at = bisect.bisect_left(self._clock_keys, minutes - 1)
-        if at < len(self.clocks) and self.clocks[at].value <= minutes + 1:
+    def clock(self, minutes: int, tolerance: int = 1) -> tuple[bool, Found | None]:
+        """(a clock time in the evidence within `tolerance` minutes of `minutes` — a minute for a
+        time shown rounded, APPROX_MINUTES for "around 3 AM" —, that time or else the nearest one)."""
+        at = bisect.bisect_left(self._clock_keys, minutes - tolerance)
+        if at < len(self.clocks) and self.clocks[at].value <= minutes + tolerance:
             return True, self.clocks[at]
         near = [self.clocks[i] for i in (at - 1, at) if 0 <= i < len(self.clocks)]
         return False, min(near, key=lambda item: abs(item.value - minutes), default=None)
@@ -386,19 +459,22 @@ def _digit_strings(numbers: list[Number], clocks: list[Clock], dates: list[str])
     a date as written. None: too many to be worth it."""
     found: set[str] = set(dates)
     for number in numbers:
+        size = abs(number.value)  # the digits: a sign may be "-" or "−"
         for scale in _SCALES.get(number.unit, (1,)):
-            low = int((number.value - number.tolerance) * scale)
-            high = int((number.value + number.tolerance) * scale)
+            low = int(max(0.0, size - number.tolerance) * scale)
+            high = int((size + number.tolerance) * scale)
             if high - low > 20:
-                if scale > 1 and number.value - number.tolerance >= 1:
+                if scale > 1 and size - number.tolerance >= 1:
                     continue  # scaled up, its digits start with the unscaled integer part
                 return None
             for whole in range(low, high + 1):
                 found.update((str(whole), f"{whole:,}"))
     for clock in clocks:
-        for minutes in (clock.minutes - 1, clock.minutes, clock.minutes + 1):
+        for minutes in range(clock.minutes - clock.tolerance, clock.minutes + clock.tolerance + 1, 30):
             hour = minutes // 60 % 24
             found.update((str(hour), str(hour % 12 or 12)))
+        hour = (clock.minutes + clock.tolerance) // 60 % 24
+        found.update((str(hour), str(hour % 12 or 12)))
     return found
 
 

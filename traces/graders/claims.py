@@ -5,7 +5,11 @@
    "I'll remember …") needs the turn's profile `memory_write` steps: with none at all it is a false
    save claim; each item of a "Saved: a, b and c." list must name a value that was written. Every
    profile write must be said (its value, or for a removal its old value or its field): nothing is
-   saved silently. All three are ERRORs. Not counted as saves: coordinates and timezone derived from
+   saved silently. A value is named by its words in one sentence, in any order, where the maker of
+   a car may be left out or said by a known alias (`MAKES`, `MAKE_ALIASES`: Chevy = Chevrolet, VW
+   = Volkswagen) and the generic words "EV", "electric" may be left out: "Chevy Bolt" and "Bolt
+   EV" name "Chevrolet Bolt EV"; "Chevy Volt", "a Chevy" and "Model Y" name neither it nor
+   "Tesla Model 3". All three are ERRORs. Not counted as saves: coordinates and timezone derived from
    a ZIP or city written in the same turn, the city a ZIP write brings along, confirmations that
    leave a value as it was, and summary notes of old turns. Negated wording ("I haven't saved",
    "not saved to your profile", "nothing … I saved") is no claim; a promise for later ("I'll save
@@ -16,17 +20,30 @@
    words in this turn, at the precision the answer shows ($9.58 vs 9.584, 31.9 vs 31.94; "about 30"
    and "about $3,300" allow the rounding their trailing zeros state) and in a compatible unit
    (money in dollars or cents — "about 30 cents" vs 0.30 $/kWh —, kWh, kW, % or a fraction, days).
-   Clock times match a time in the evidence within a minute (02:51 vs a tool's
-   2026-01-22T02:51:04-08:00; "by 6am" vs ready_by_hour 6). "N days ago" may be a profile section's
-   age at the trace's time. An unmatched number is an ERROR naming the nearest number of its unit.
+   A money, kWh, kW or % figure needs evidence in that unit (written with it, or under a key that
+   names it: *_usd, cost, price, *_kwh, *_kw, *_pct), never a date's parts, a clock hour,
+   latitude/longitude or an identifier ("$22" is not 2026-01-22, "$1" not user T1-U1); signs are
+   kept ("$122" is not lon -122.4). "about/around/roughly/~/approximately" widen a decimal to one
+   digit less and at most 10 % ("about $9.60" for 9.58) and a clock time to ±30 minutes ("around
+   3 AM" for 02:51); see `claim_evidence`. Clock times match a time in the evidence within a minute
+   (02:51 vs a tool's 2026-01-22T02:51:04-08:00; "by 6am" vs ready_by_hour 6). "N days ago" may be
+   a profile section's age at the trace's time. An unmatched number is an ERROR naming the nearest
+   number of its unit.
    Not claims, on principle (not quantities the answer asserts): list numbering at the start of a
    line ("1."), citations ("[2]"), years 1900-2100 written alone, "24/7", names ("Model 3",
    "Level 2", "Powerwall 3", "Type 2", "Title 24", "Tier 2"), digits inside URLs or identifiers
    (EV2-A, EV-TOU-5, CO2, R-410A). The bot's own earlier answers are no evidence.
 3. **Savings.** "saves $X" / "save $X" / "saving $X" / "cheaper by $X" / "$X less" / "cheapest, by
-   $X" only where the tool result holding X marks its options comparable (`comparable`, see
-   `advisor.tools.models.Observation`; a result from before that flag: its `facts.feasible`): a
-   saving between plans that deliver different energy is an ERROR, one whose tool says neither a WARN.
+   $X" must be a saving a tool worked out: a value of its result under a key naming a saving or a
+   difference (savings_usd), the difference of two money figures of one result (11.19 now, 9.58
+   later: "saves $1.61"), or a saving its text states ("saves $4.32"), signs kept (savings_usd
+   -1.61 is no "$1.61 saved"); a retrieved passage stating that saving also backs it. Otherwise an
+   ERROR (`unsupported_saving`: "You'd save $2" when the tool says savings_usd 0.0, even if a 2
+   is elsewhere in the trace; "saves $17.33" when 17.33 is the plan's cost). A saving's figure is
+   judged here, not by the number check (a difference of two costs is in no step as such). A tool's saving counts only where its result marks its options
+   comparable (`comparable`, see `advisor.tools.models.Observation`; a result from before that
+   flag: its `facts.feasible`): a saving between plans that deliver different energy is an ERROR,
+   one whose tool says neither a WARN.
 4. **Stale facts.** A value of a profile section older than `staleness_days` at the trace's time
    (and not re-saved in the turn) that the answer shows must be asked about: a question in the
    answer ("…?") names the value or its section. Otherwise ERROR. (A number the tools derived from
@@ -44,6 +61,7 @@ from context_forge.core.trace import (
     FinalOutputStep,
     MemoryReadStep,
     MemoryWriteStep,
+    RetrievalStep,
     ToolCallStep,
     TraceRun,
     UserInputStep,
@@ -96,6 +114,17 @@ ALIASES = {
     "office 9-5": ("office",),
 }
 _NOT_WORDS = {"has", "is", "kwh", "kw", "usd", "per", "code", "type", "pct"}
+# Car makers a reply may leave out of a saved model ("your Bolt EV"), and the other names replies
+# use for them; and words too generic to be needed ("Chevy Bolt" for "Chevrolet Bolt EV").
+MAKES = {
+    "tesla", "chevrolet", "nissan", "hyundai", "kia", "ford", "volkswagen", "rivian", "bmw", "polestar",
+    "audi", "lucid", "toyota", "subaru", "honda", "cadillac", "gmc", "volvo", "jaguar", "porsche", "fiat",
+    "mini", "chrysler", "jeep", "mercedes", "benz",
+}  # fmt: skip
+MAKE_ALIASES = {"chevy": "chevrolet", "vw": "volkswagen", "merc": "mercedes", "mercedes-benz": "mercedes"}
+_GENERIC_WORDS = {"ev", "electric"}
+_WORD = re.compile(r"[a-z0-9]+(?:[.&'][a-z0-9]+)*")
+_SENTENCES = re.compile(r"[^.!?\n]+(?:[.!?](?!\s|$)[^.!?\n]*)*")
 
 
 class Write(NamedTuple):
@@ -135,10 +164,12 @@ class ClaimsGrader:
             counts["numbers"] += len(numbers)
             counts["times"] += len(clocks)
             counts["dates"] += len(dates)
-            if numbers or clocks or dates:
-                found += _numbers(final.step_id, answer, numbers, clocks, dates, evidence)
+            savings, judged = _savings(final.step_id, answer, numbers, trace, evidence, counts)
+            figures = [n for n in numbers if n.start not in judged]  # a saving's figure: judged there
+            if figures or clocks or dates:
+                found += _numbers(final.step_id, answer, figures, clocks, dates, evidence)
             found += _saves(final.step_id, answer, numbers, writes, trace, counts)
-            found += _savings(final.step_id, answer, trace, evidence, counts)
+            found += savings
             found += self._stale(final.step_id, answer, numbers, trace, writes)
         errors = sum(item.severity is Severity.ERROR for item in found)
         warnings = sum(item.severity is Severity.WARN for item in found)
@@ -223,11 +254,35 @@ class _Evidence:
     def __init__(self, trace: TraceRun) -> None:
         self.trace = trace
         self._read: TraceEvidence | None = None
+        self._savings: list[tuple[ToolCallStep, list[tuple[float, str]]]] | None = None
+        self._passage_savings: list[tuple[str, float]] | None = None
 
     def base(self) -> TraceEvidence:
         if self._read is None:
             self._read = collect(self.trace, passages=False)
         return self._read
+
+    def savings(self) -> list[tuple[ToolCallStep, list[tuple[float, str]]]]:
+        """Each tool call with the savings its result holds (`_saving_figures`)."""
+        if self._savings is None:
+            self._savings = [
+                (step, _saving_figures(step.result))
+                for step in self.trace.steps
+                if isinstance(step, ToolCallStep)
+            ]
+        return self._savings
+
+    def passage_savings(self) -> list[tuple[str, float]]:
+        """(step id, figure) of every saving a retrieved passage states."""
+        if self._passage_savings is None:
+            self._passage_savings = [
+                (step.step_id, value)
+                for step in self.trace.steps
+                if isinstance(step, RetrievalStep)
+                for result in step.results
+                for value, _ in _stated_savings(result.content)
+            ]
+        return self._passage_savings
 
     def full(self, wanted: tuple[list[Number], list[Clock], list[str]]) -> TraceEvidence:
         return self.base().add_passages(self.trace, wanted)
@@ -236,7 +291,7 @@ class _Evidence:
 def _unsupported(numbers, clocks, dates, evidence: TraceEvidence):
     return (
         [n for n in numbers if evidence.supports(n) is None],
-        [c for c in clocks if not evidence.clock(c.minutes)[0]],
+        [c for c in clocks if not evidence.clock(c.minutes, c.tolerance)[0]],
         [d for d in dates if d[2] not in evidence.dates],
     )
 
@@ -282,7 +337,7 @@ def _numbers(final_id: str, answer: str, numbers, clocks, dates, lazy: _Evidence
             )
         )
     for clock in clocks:
-        near = evidence.clock(clock.minutes)[1]
+        near = evidence.clock(clock.minutes, clock.tolerance)[1]
         out.append(
             _item(
                 "unsupported_time",
@@ -292,7 +347,8 @@ def _numbers(final_id: str, answer: str, numbers, clocks, dates, lazy: _Evidence
                 start=clock.start,
                 end=clock.end,
                 text=clock.text,
-                looked_for=f"{clock.minutes // 60:02d}:{clock.minutes % 60:02d}",
+                looked_for=f"{clock.minutes // 60:02d}:{clock.minutes % 60:02d}"
+                + (f" ±{clock.tolerance} min" if clock.tolerance > 1 else ""),
                 nearest={"where": near.where, "step_id": near.step_id} if near else None,
             )
         )
@@ -362,7 +418,7 @@ def _said(value: Any, path: str, text: str, numbers: list[Number]) -> bool:
             return True
         unit = key_unit(path.rsplit(".", 1)[-1])
         return any(
-            (not n.unit or not unit or n.unit == unit) and abs(n.value - abs(value)) <= n.tolerance + 1e-9
+            (not n.unit or not unit or n.unit == unit) and abs(n.value - value) <= n.tolerance + 1e-9
             for n in numbers
         )
     low, shown = _norm(text), _norm(str(value))
@@ -375,7 +431,27 @@ def _said(value: Any, path: str, text: str, numbers: list[Number]) -> bool:
         and all(any(abs(f.value - n.value) <= n.tolerance for f in inside) for n in numbers)
     ):
         return True
-    return any(_norm(alias) in low for alias in ALIASES.get(str(value).lower(), ()))
+    if any(_norm(alias) in low for alias in ALIASES.get(str(value).lower(), ())):
+        return True
+    return _named_by_words(str(value), text)
+
+
+def _words(text: str) -> list[str]:
+    low = text.lower()
+    for alias, make in MAKE_ALIASES.items():
+        if alias in low:
+            low = re.sub(rf"(?<!\w){re.escape(alias)}(?!\w)", make, low)
+    return _WORD.findall(low.replace("-", " ").replace("_", " "))
+
+
+def _named_by_words(value: str, text: str) -> bool:
+    """The value's words are all in one sentence of `text`, in any order; a car's maker and the
+    generic words may be left out, unless nothing else is left (module docstring, 1)."""
+    words = _words(value)
+    if len(words) < 2:
+        return False  # one word: the exact match above
+    needed = {w for w in words if w not in MAKES and w not in _GENERIC_WORDS} or set(words)
+    return any(needed <= set(_words(sentence)) for sentence in _SENTENCES.findall(text))
 
 
 def _claims(answer: str) -> list[tuple[int, int, list[tuple[int, int, str]]]]:
@@ -496,19 +572,112 @@ def _flags(result: Any) -> dict[str, Any]:
     return flags
 
 
-def _savings(final_id: str, answer: str, trace: TraceRun, evidence: _Evidence, counts) -> list[Evidence]:
+def _stated_savings(text: str) -> list[tuple[float, str]]:
+    """The savings a text states ("saves $4.32", "$1.61 less"), with the words that state them."""
+    if "$" not in text:
+        return []
+    return [
+        (float(match.group("a" if match.group("a") else "b").replace(",", "")), match.group())
+        for match in _SAVING.finditer(text)
+    ]
+
+
+def _saving_figures(result: Any) -> list[tuple[float, str]]:
+    """The savings a tool result holds, each with where it is: the value of a key naming a saving
+    or a difference (savings_usd: signed), the difference of two of its money figures (a key's
+    unit, `key_unit`), the savings its texts state."""
+    figures: list[tuple[float, str]] = []
+    money: list[tuple[float, str]] = []
+
+    def walk(value: Any, key: str) -> None:
+        if isinstance(value, dict):
+            for child_key, child in value.items():
+                walk(child, str(child_key))
+        elif isinstance(value, list | tuple):
+            for child in value:
+                walk(child, key)
+        elif isinstance(value, str):
+            figures.extend(_stated_savings(value))
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            if _SAVING_KEY.search(key):
+                figures.append((float(value), f"{key}={value}"))
+            elif key_unit(key) == "money":
+                money.append((float(value), f"{key}={value}"))
+
+    walk(result, "")
+    if len(money) <= 40:  # a handful in a real result; never quadratic in a large one
+        figures += [
+            (abs(a - b), f"{where_a} - {where_b}")
+            for i, (a, where_a) in enumerate(money)
+            for b, where_b in money[i + 1 :]
+        ]
+    return figures
+
+
+_SAVING_KEY = re.compile(r"sav(?:e|ing)|diff|delta|cheaper", re.I)
+
+
+def _claimed(match: re.Match[str], group: str, numbers: list[Number]) -> Number:
+    """The money figure a saving claims: the answer's reading of it (with the tolerance its
+    precision and an "about" allow), else read here."""
+    at = match.start(group)
+    for number in numbers:
+        if number.unit == "money" and number.start <= at < number.end:
+            return number
+    raw = match.group(group).replace(",", "")
+    decimals = len(raw.split(".", 1)[1]) if "." in raw else 0
+    return Number(float(raw), "money", 0.5 * 10.0**-decimals, at, match.end(group), raw)
+
+
+def _savings(
+    final_id: str, answer: str, numbers: list[Number], trace: TraceRun, evidence: _Evidence, counts
+) -> tuple[list[Evidence], set[int]]:
+    """The findings, and where the figures they judged start (the number check leaves those: a
+    saving may be the difference of two tool costs no step states as such)."""
     out = []
+    judged: set[int] = set()
     for match in _SAVING.finditer(answer):
-        group = "a" if match.group("a") else "b"
-        raw = match.group(group).replace(",", "")
-        decimals = len(raw.split(".", 1)[1]) if "." in raw else 0
-        claim = Number(float(raw), "money", 0.5 * 10.0**-decimals, match.start(group), match.end(group), raw)
+        claim = _claimed(match, "a" if match.group("a") else "b", numbers)
+        judged.add(claim.start)
         counts["savings"] += 1
-        tools = {step.step_id: step for step in trace.steps if isinstance(step, ToolCallStep)}
-        held = dict.fromkeys(f.step_id for f in evidence.base().holding(claim) if f.step_id in tools)
-        holders = [(tools[step_id], _comparable(tools[step_id].result)) for step_id in held]
-        if not holders or any(flag is True for _, flag in holders):
-            continue  # comparable, or not a tool's figure (the number check judges it)
+
+        def holds(figure: float, claim: Number = claim) -> bool:
+            return abs(figure - claim.value) <= claim.tolerance + 1e-9
+
+        tools = evidence.savings()
+        holders = [
+            (step, _comparable(step.result)) for step, figures in tools if any(holds(f) for f, _ in figures)
+        ]
+        if not holders:
+            passages = [step_id for step_id, figure in evidence.passage_savings() if holds(figure)]
+            if passages:
+                continue  # a saving a retrieved passage states (the number check cites it)
+            out.append(
+                _item(
+                    "unsupported_saving",
+                    f"the answer claims {match.group()!r} ({match.start()}-{match.end()}), but no tool result "
+                    "holds that saving (a savings figure, or the difference of two of its costs)"
+                    + (
+                        "; the tools' savings: "
+                        + ", ".join(where for _, figures in tools for _, where in figures[:3])
+                        if any(figures for _, figures in tools)
+                        else ""
+                    ),
+                    [final_id, *[step.step_id for step, figures in tools if figures]],
+                    start=match.start(),
+                    end=match.end(),
+                    text=match.group(),
+                    looked_for={"value": claim.value, "unit": "money", "tolerance": claim.tolerance},
+                    found=[
+                        {"step_id": step.step_id, "tool": step.tool_name, "savings": [w for _, w in figures]}
+                        for step, figures in tools
+                        if figures
+                    ],
+                )
+            )
+            continue
+        if any(flag is True for _, flag in holders):
+            continue  # comparable
         incomparable = [step for step, flag in holders if flag is False]
         out.append(
             _item(
@@ -536,7 +705,7 @@ def _savings(final_id: str, answer: str, trace: TraceRun, evidence: _Evidence, c
                 ],
             )
         )
-    return out
+    return out, judged
 
 
 # --- 4. stale facts -----------------------------------------------------------------------------
