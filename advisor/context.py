@@ -33,7 +33,7 @@ FIELD_LABELS = {
     "ev_model": "EV {}",
     "ev_battery_kwh": "EV battery {} kWh",
     "ev_charger_kw": "charger {} kW",
-    "has_battery_storage": "home battery: {}",
+    "has_battery_storage": "{}",  # said by `fact_words`: "has a home battery" / "no home battery"
     "battery_capacity_kwh": "home battery {} kWh",
     "heating_type": "heating: {}",
     "cooling_type": "cooling: {}",
@@ -45,6 +45,16 @@ FIELD_LABELS = {
     "utility_provider": "utility {}",
     "rate_schedule": "plan {}",
 }
+
+
+def fact_words(name: str, value: object) -> str:
+    """One profile value in plain words for the prompt and the offline answer: no raw codes
+    ("heat pump", not "heat_pump"; "has a home battery", not "home battery: True")."""
+    if name == "has_battery_storage":
+        return "has a home battery" if value else "no home battery"
+    if isinstance(value, str):
+        value = value.replace("_", " ")
+    return FIELD_LABELS[name].format(value)
 
 
 class Passage(BaseModel):
@@ -75,10 +85,10 @@ def profile_facts(profile: UserProfile | None, topic: str) -> list[str]:
         value = getattr(profile, section)
         if value is None:
             continue
-        for name, template in FIELD_LABELS.items():
+        for name in FIELD_LABELS:
             field = getattr(value, name, None)
             if field is not None and name not in left_out:
-                facts.append(template.format(field))
+                facts.append(fact_words(name, field))
     return facts
 
 
@@ -93,8 +103,8 @@ def stale_facts(profile: UserProfile | None, stale: list[SectionAge], topic: str
             continue
         section = getattr(profile, age.section)
         values = [
-            template.format(getattr(section, name))
-            for name, template in FIELD_LABELS.items()
+            fact_words(name, getattr(section, name))
+            for name in FIELD_LABELS
             if getattr(section, name, None) is not None
         ]
         if not values:

@@ -166,11 +166,12 @@ def _main(argv: Sequence[str] | None) -> int:
     # In the terminal chat, log lines would interleave with the conversation (the answers already
     # say when a data API could not be reached): unless LOG_LEVEL was set explicitly, show only
     # errors there, and only warnings for the Slack bot's console.
-    # A replay's report says what went wrong; the replayed turns' own log lines would bury it.
+    # A replay's report says what went wrong (a divergence fails the turn, which the service logs
+    # with a traceback); the replayed turns' own log lines would bury it.
     chatting = args.command in ("chat", "replay") or (args.command == "run" and not settings.slack_configured)
     interactive = args.command in ("chat", "run", "replay") and "log_level" not in settings.model_fields_set
     configure_logging(
-        ("ERROR" if chatting else "WARNING") if interactive else settings.log_level,
+        ("CRITICAL" if args.command == "replay" else "ERROR" if chatting else "WARNING") if interactive else settings.log_level,
         secrets=(
             settings.slack_bot_token,
             settings.slack_app_token,

@@ -662,3 +662,33 @@ def test_a_hedged_utility_that_matches_the_zip_codes_usual_one_is_saved(data_dir
 def test_an_indirect_question_is_a_question(text: str) -> None:
     reading = understand(text)
     assert reading.intent == "live_data" and reading.confidence >= 0.7 and reading.asks
+
+
+def test_a_what_if_after_a_comma_does_not_take_the_zip_with_it() -> None:
+    """The ZIP was dropped as 'something you're considering' (a homeowner session)."""
+    reading = understand(
+        "we're in sacramento 95814, thinking about replacing our old gas furnace w a heat pump. are there rebates?"
+    )
+    assert {fact.field: fact.value for fact in reading.facts}["location.zip_code"] == "95814"
+    assert [m.field for m in reading.mentions if m.reason == "hypothetical"] == ["equipment.heating_type"]
+
+
+def test_what_do_you_know_about_me_for_a_new_user_says_what_to_tell(data_dir: Path) -> None:
+    reply = service_for(data_dir).handle_turn("T1-U7", "thread-1", "what do you know about me")
+    assert "anything saved about you yet" in reply.text and "anything is wrong" not in reply.text
+
+
+def test_profile_values_are_said_in_plain_words_not_codes() -> None:
+    from advisor.context import profile_facts
+    from profiles.models import UserProfile
+
+    profile = UserProfile.model_validate(
+        {
+            "user_id": "T1-U8",
+            "equipment": {"has_battery_storage": True, "heating_type": "heat_pump"},
+            "household": {"typical_usage_pattern": "evening_heavy"},
+        }
+    )
+    facts = profile_facts(profile, "general")
+    assert "has a home battery" in facts and "heating: heat pump" in facts
+    assert not any("True" in fact or "_" in fact for fact in facts)

@@ -144,14 +144,14 @@ def make_recall(
         if understanding.undo:
             return {**_undo(profiles, user_id, source), **told}
         if understanding.intent == "profile_query" and not understanding.facts:
-            text = holds(
-                profile,
-                lead="Here's what I have for you:",
-                empty="I don't have anything saved about you yet.",
+            empty = (
+                "I don't have anything saved about you yet. Tell me your ZIP code, utility or car "
+                "(or ask a question) and I'll remember what you say."
             )
+            text = holds(profile, lead="Here's what I have for you:", empty=empty)
             return {
                 "user_profile": profile,
-                "response": text + " Tell me if anything is wrong.",
+                "response": text if text == empty else text + " Tell me if anything is wrong.",
                 "route": "done",
                 **told,
             }
