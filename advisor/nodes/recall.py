@@ -318,7 +318,7 @@ def make_recall(
         # Only questions that need knowledge retrieve: "just in case" retrieval is waste the graders
         # flag. The run config goes along so callback tracing records the retrieval.
         docs = (
-            retriever.retrieve(message, retrieve_k, config)
+            retriever.retrieve(_search_text(message, state.get("original_message") or ""), retrieve_k, config)
             if retriever is not None and intent == "knowledge"
             else []
         )
@@ -488,6 +488,15 @@ def _said(understanding: Understanding, result: AppliedChanges, place_note: str 
     if result.applied and (second := _second_values(understanding)):
         parts.append(second)
     return " ".join(parts)
+
+
+def _search_text(question: str, said: str) -> str:
+    """What the knowledge base is searched for: the question the reader kept, unless it is a
+    fragment of a longer message ("my bill was $380 last month, is that normal?" kept only "is that
+    normal?"; "… my Model 3 only pulls 32 amps. Why isn't it going faster?"), then the whole message."""
+    if len(question.split()) < 6 and len(said.split()) > len(question.split()) and len(said) <= 1000:
+        return said
+    return question
 
 
 def _not_saved(understanding: Understanding) -> str:
