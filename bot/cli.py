@@ -171,7 +171,9 @@ def _main(argv: Sequence[str] | None) -> int:
     chatting = args.command in ("chat", "replay") or (args.command == "run" and not settings.slack_configured)
     interactive = args.command in ("chat", "run", "replay") and "log_level" not in settings.model_fields_set
     configure_logging(
-        ("CRITICAL" if args.command == "replay" else "ERROR" if chatting else "WARNING") if interactive else settings.log_level,
+        ("CRITICAL" if args.command == "replay" else "ERROR" if chatting else "WARNING")
+        if interactive
+        else settings.log_level,
         secrets=(
             settings.slack_bot_token,
             settings.slack_app_token,
