@@ -692,3 +692,33 @@ def test_profile_values_are_said_in_plain_words_not_codes() -> None:
     facts = profile_facts(profile, "general")
     assert "has a home battery" in facts and "heating: heat pump" in facts
     assert not any("True" in fact or "_" in fact for fact in facts)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "yo got a model y, zip is 94110",
+            {"location.zip_code": "94110", "equipment.ev_model": "Tesla Model Y"},
+        ),
+        (
+            "zip is 94110, got a model y",
+            {"location.zip_code": "94110", "equipment.ev_model": "Tesla Model Y"},
+        ),
+        (
+            "we have 7kw solar and a powerwall",
+            {
+                "equipment.solar_capacity_kw": 7.0,
+                "equipment.has_battery_storage": True,
+                "equipment.battery_capacity_kwh": 13.5,
+            },
+        ),
+        ("my neighbor has solar and a powerwall", {}),
+        ("what if we got solar and a powerwall", {}),
+    ],
+)
+def test_a_car_or_battery_in_a_list_of_the_users_things_is_theirs(
+    text: str, expected: dict[str, object]
+) -> None:
+    """The car after 'yo' or a comma, and the Powerwall after 'and', were dropped (a homeowner session)."""
+    assert facts(text) == expected

@@ -62,7 +62,8 @@ _CHARGER_WORDS = re.compile(
 _OWN = re.compile(
     r"\b(?:i|we)\s+(?:\w+\s+)?(?:have|has|own|drive|got|bought|leased|lease|share|use|run|installed|put\s+in|added)\b|"
     r"\b(?:my|our)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
-    r"^\s*(?:(?:also|now|just|recently)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added)\b|"
+    r"^\s*(?:(?:yo|hey|hi|hello|ok(?:ay)?|so|well|and|also|now|just|recently)[,!]?\s+)*"
+    r"(?:drive|own|have|got|bought|leased?|use|run|installed|added)\b|"
     r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:a|an)\b|"
     r"\b(?:i|we)\s+(?:heat|cool)\s+(?:the\s+house|the\s+home|our\s+(?:house|home|place)|my\s+(?:house|home|place))?\s*with\b",
     re.I,
@@ -443,6 +444,7 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         return
     starts = (
         r"^\s*(?:(?:actually|no\s+wait|no|nope|sorry|oops|wait|i\s+meant)[,.!]?\s+)?(?:(?:it'?s|its|it\s+is|that'?s)\s+)?"
+        r"(?:(?:got|have|drive|bought|own)\s+)?"
         r"(?:a\s+|an\s+)?(?:\d{4}\s+)?(?:(?:tesla|chevy|chevrolet|nissan|hyundai|"
         r"kia|ford|vw|volkswagen|rivian|bmw|polestar|audi|toyota|subaru|honda|cadillac|gmc|volvo|jaguar|porsche|fiat|mini|"
         r"jeep|chrysler|lucid)\s+)?"
@@ -543,10 +545,19 @@ def _batteries(text: str, *, message: str) -> Iterator[Reading]:
             assumption=f"a Powerwall stores {POWERWALL_KWH:g} kWh",
         )
         return
+    # "we have 7kw solar and a powerwall": the clause "a powerwall" has no subject of its own and
+    # takes the message's (a neighbour's or a what-if clause is still ruled out by its flags)
+    subjectless = not re.search(
+        r"\b(?:i|we|my|our|he|she|they|his|her|their|it|neighbou?rs?|friends?)\b", text, re.I
+    )
     if (
         home_here
         and not kwh
-        and (_OWN.search(text) or re.search(r"\b(?:have|has|got|installed)\b", text, re.I))
+        and (
+            _OWN.search(text)
+            or re.search(r"\b(?:have|has|got|installed)\b", text, re.I)
+            or (subjectless and _OWN.search(message))
+        )
     ):
         yield Reading("equipment.has_battery_storage", True, said=_HOME_BATTERY_WORDS.search(text).group(0))
         if re.search(r"\b(?:a|one|my|our)\s+powerwall\b", text, re.I):
