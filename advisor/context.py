@@ -74,6 +74,27 @@ class RecommendContext(BaseModel):
     previous: list[str] = Field(default_factory=list)
     earlier: list[str] = Field(default_factory=list)  # profile notes summarizing older turns of the thread
     errors: list[str] = Field(default_factory=list)
+    # caveats this thread's earlier answers already gave in full (left out of `observations`);
+    # the answer says in one line that they still apply
+    repeated_warnings: int = 0
+
+
+def without_repeated_warnings(
+    observations: list[dict[str, Any]], said_before: str
+) -> tuple[list[dict[str, Any]], int]:
+    """The observations without the warnings an earlier answer in the thread already gave word for
+    word, and how many were left out: the same five-line price caveat in every answer buried the
+    answers (a homeowner session); saying once that they still apply keeps it honest."""
+    kept, repeated = [], 0
+    for observation in observations:
+        if observation.get("ok") is False:  # what failed just now is said again: it is news each time
+            kept.append(observation)
+            continue
+        warnings = [str(w) for w in observation.get("warnings", [])]
+        fresh = [w for w in warnings if w not in said_before]
+        repeated += len(warnings) - len(fresh)
+        kept.append({**observation, "warnings": fresh} if len(fresh) != len(warnings) else observation)
+    return kept, repeated
 
 
 def profile_facts(profile: UserProfile | None, topic: str) -> list[str]:
@@ -131,6 +152,11 @@ def render(context: RecommendContext) -> str:
             lines.append(f"WARNING: {warning}")
         if observation.get("credit"):
             lines.append(f"CREDIT: {observation['credit']}")
+    if context.repeated_warnings:
+        lines.append(
+            f"WARNING: the {context.repeated_warnings} caveat(s) about these figures given earlier in this "
+            "thread still apply; say so in one short sentence, without repeating them"
+        )
     for error in context.errors:
         lines.append(f"WARNING: {error}")
     if context.passages:

@@ -192,7 +192,7 @@ def test_stale_sections_are_flagged_for_the_topic(data_dir: Path, demo_profile_d
     runtime.advisor.profiles.import_profile(demo_profile_data)
     reply = runtime.service.handle_turn("home_123", "t", "When should I charge my EV?")
     assert (
-        "schedule: Office 9-5, 2 occupants, usage: evening_heavy (household, last confirmed 220 days ago)"
+        "schedule: Office 9-5, 2 occupants, usage: evening heavy (household, last confirmed 220 days ago)"
         in reply.text
     )
 

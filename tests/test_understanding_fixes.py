@@ -722,3 +722,17 @@ def test_a_car_or_battery_in_a_list_of_the_users_things_is_theirs(
 ) -> None:
     """The car after 'yo' or a comma, and the Powerwall after 'and', were dropped (a homeowner session)."""
     assert facts(text) == expected
+
+
+def test_a_caveat_is_said_in_full_once_per_thread(data_dir: Path) -> None:
+    """Every SDG&E answer repeated the same three price caveats word for word."""
+    service = service_for(data_dir)
+    first = service.handle_turn(
+        "T1-U9", "thread-1", "we're in 92101 with sdge on ev-tou-5, tesla model 3. when should i charge?"
+    )
+    caveat = next(line for line in first.text.splitlines() if line.startswith("⚠️ Prices are illustrative"))
+    second = service.handle_turn("T1-U9", "thread-1", "what about by 6am instead?")
+    assert caveat not in second.text
+    assert "caveats I gave earlier in this thread about these figures still apply" in second.text
+    other_thread = service.handle_turn("T1-U9", "thread-2", "when should i charge?")
+    assert caveat in other_thread.text  # a new thread says it in full again

@@ -265,6 +265,9 @@ def offline_answer(context: dict[str, Any]) -> str:
         if observation.get("assumptions"):
             parts.append("Assumed: " + "; ".join(observation["assumptions"]) + ".")
         parts.extend(f"⚠️ {warning}" for warning in observation.get("warnings", []))
+    if context.get("repeated_warnings"):
+        parts.append("⚠️ The caveats I gave earlier in this thread about these figures still apply.")
+    for observation in observations:
         if observation.get("is_mock"):
             parts.append("(Sample data: the data APIs are in mock mode.)")
         if observation.get("credit"):

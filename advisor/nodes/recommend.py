@@ -10,7 +10,15 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.messages.utils import count_tokens_approximately, trim_messages
 from langchain_core.runnables import RunnableConfig
 
-from advisor.context import Passage, RecommendContext, clip, profile_facts, render, stale_facts
+from advisor.context import (
+    Passage,
+    RecommendContext,
+    clip,
+    profile_facts,
+    render,
+    stale_facts,
+    without_repeated_warnings,
+)
 from advisor.llm.errors import invoke_model
 from advisor.llm.payloads import CONTEXT_KEY
 from advisor.prompts import RECOMMEND_SYSTEM
@@ -64,13 +72,16 @@ def build_context(state: AdvisorState, *, history_tokens: int = 400) -> Recommen
         for message in recent_history(history, history_tokens)
     ]
     intent = state.get("intent", "unclear")
+    said_before = "\n".join(str(m.content) for m in history if isinstance(m, AIMessage))
+    observations, repeated = without_repeated_warnings(state.get("tool_observations", []), said_before)
     return RecommendContext(
         question=state["message"],
         intent=intent,
         topic=topic,
         profile_facts=profile_facts(profile, topic),
         stale_facts=stale_facts(profile, state.get("stale_sections", []), topic),
-        observations=state.get("tool_observations", []),
+        observations=observations,
+        repeated_warnings=repeated,
         passages=[
             Passage(number=index, source=doc.source, text=doc.text)
             for index, doc in enumerate(state.get("retrieved_docs", []), start=1)
