@@ -123,10 +123,13 @@ def replay_case(folder: Path, config: AppConfig, *, strict_answers: bool = False
         )
     outcome = CaseOutcome(name=case.name)
     with tempfile.TemporaryDirectory(prefix="replay-") as tmp:
+        replay = None
         try:
             replay = _build(Path(tmp), readings, case, config)
             _seed(replay, case, readings)
         except Exception as exc:  # a profile or thread the replay cannot set up: this case only
+            if replay is not None:
+                replay.http.close()
             return CaseOutcome(
                 name=case.name, error=f"{folder}: cannot set the case up ({type(exc).__name__}: {exc})"
             )
