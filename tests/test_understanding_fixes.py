@@ -736,3 +736,30 @@ def test_a_caveat_is_said_in_full_once_per_thread(data_dir: Path) -> None:
     assert "caveats I gave earlier in this thread about these figures still apply" in second.text
     other_thread = service.handle_turn("T1-U9", "thread-2", "when should i charge?")
     assert caveat in other_thread.text  # a new thread says it in full again
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("how much would a 6 kw solar system make here", 6.0),
+        ("oh we dont have solar yet lol, how much would a 6kw system make here", 6.0),
+        ("ok and the typical solar per year for a 5 kw system here?", 5.0),
+    ],
+)
+def test_what_a_solar_size_would_make_is_a_typical_year_estimate(text: str, size: float) -> None:
+    """It got a passage about shading or battery outages (a homeowner session)."""
+    reading = understand(text)
+    assert reading.intent == "live_data" and reading.topic == "solar"
+    assert reading.params.system_kw == size and reading.params.typical_year
+    assert not any(fact.field == "equipment.solar_capacity_kw" for fact in reading.facts)
+
+
+def test_a_solar_size_asked_about_is_estimated_and_never_saved(data_dir: Path) -> None:
+    service = service_for(data_dir)
+    service.handle_turn("T1-U10", "thread-1", "my zip is 94110")
+    six = service.handle_turn("T1-U10", "thread-1", "how much would a 6 kw solar system make here")
+    nine = service.handle_turn("T1-U10", "thread-2", "how much would a 9 kw solar system make here")
+    assert "A 6 kW system here makes about 8,190 kWh" in six.text and "not saved" in six.text
+    assert "A 9 kW system here makes about 12,285 kWh" in nine.text  # the fixture is 6 kW: scaled, not reused
+    profile = service.profiles.get("T1-U10")
+    assert profile is not None and (profile.equipment is None or profile.equipment.solar_capacity_kw is None)

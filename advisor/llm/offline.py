@@ -172,6 +172,8 @@ def _analyze(messages: list[BaseMessage], available: list[str]) -> AIMessage:
         return _call("appliance_advice", _appliance_args(params, text))
     if wants_plan and "plan_ev_charging" in available:
         choice = ("plan_ev_charging", {})  # a deadline or charge level asks for a charging plan
+    elif params.get("system_kw") is not None and "get_typical_solar_production" in available:
+        choice = ("get_typical_solar_production", {})  # "what would a 6 kW system make here?"
     else:
         choice = choose_tool(str(human.content) if human else "", available)
     if choice is None:
@@ -204,6 +206,8 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
                 if params.get(key) is not None
             }
         )
+    if tool == "get_typical_solar_production" and params.get("system_kw") is not None:
+        args["system_kw"] = params["system_kw"]
     if tool == "get_tariff_prices" and params.get("ready_by_day") and not params.get("day"):
         args["day"] = params["ready_by_day"]  # "and friday?" after a prices answer: that day's prices
     if tool in ("get_tariff_prices", "get_solar_forecast") and params.get("day") in ("today", "tomorrow"):

@@ -255,6 +255,8 @@ def make_recall(
             profile = assumed[0]
             update["user_profile"] = profile  # this turn's view only: nothing is saved
         needed = missing_slots(profile, intent, topic)
+        if params is not None and params.system_kw is not None:
+            needed = [slot for slot in needed if slot != "solar_size"]  # the size they asked about
         missing = [slot for slot in needed if slot not in skipped]
         # Prices work without a plan (the user's price or their state's average, said so); weather,
         # solar and charging time do not work without a place or a car.

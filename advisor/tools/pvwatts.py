@@ -42,10 +42,15 @@ class PvWattsClient:
             validate=_check_answer,
         )
         outputs = PvWattsAnswer.model_validate(result.data).outputs  # checked before caching
+        # The mock fixture is one recorded answer for its own system size; output is proportional to
+        # capacity at the same site and losses, so a 9 kW question is not told a 6 kW system's kWh.
+        scale = (
+            system_kw / recorded if result.is_mock and (recorded := _recorded_capacity(result.data)) else 1.0
+        )
         estimate = SolarEstimate(
             system_capacity_kw=system_kw,
-            ac_annual_kwh=outputs.ac_annual,
-            monthly_kwh=list(outputs.ac_monthly),
+            ac_annual_kwh=outputs.ac_annual * scale,
+            monthly_kwh=[month * scale for month in outputs.ac_monthly],
             solrad_annual=outputs.solrad_annual,
             capacity_factor=outputs.capacity_factor,
         )
@@ -53,6 +58,16 @@ class PvWattsClient:
 
 
 _check_shape = shape_check(PvWattsAnswer, "pvwatts")
+
+
+def _recorded_capacity(data: Any) -> float | None:
+    """The system size a recorded answer was asked for (its `inputs.system_capacity`)."""
+    inputs = data.get("inputs") if isinstance(data, dict) else None
+    try:
+        value = float(inputs.get("system_capacity")) if isinstance(inputs, dict) else None
+    except (TypeError, ValueError):
+        return None
+    return value if value and value > 0 else None
 
 
 def _check_answer(data: Any) -> None:

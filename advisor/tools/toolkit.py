@@ -136,9 +136,12 @@ def build_tools(data: DataSources) -> list[BaseTool]:
         return solar_forecast(data, runtime.context, day).model_dump_json()
 
     @_tool(return_direct=True)
-    def get_typical_solar_production(runtime: ToolRuntime[TurnContext, Any]) -> str:
-        """Typical yearly and monthly output of the user's solar panels (PVWatts)."""
-        return typical_solar(data, runtime.context).model_dump_json()
+    def get_typical_solar_production(
+        runtime: ToolRuntime[TurnContext, Any], system_kw: float | None = None
+    ) -> str:
+        """Typical yearly and monthly output of the user's solar panels (PVWatts), or of a system of
+        system_kw kW when the user asks about a size (e.g. one they are thinking of buying)."""
+        return typical_solar(data, runtime.context, system_kw).model_dump_json()
 
     @_tool(return_direct=True)
     def compare_rate_plans(
@@ -707,18 +710,19 @@ def solar_forecast(data: DataSources, context: TurnContext, day: str) -> Observa
     )
 
 
-def typical_solar(data: DataSources, context: TurnContext) -> Observation:
+def typical_solar(data: DataSources, context: TurnContext, system_kw: float | None = None) -> Observation:
+    """`system_kw`: a size the user asked about (not saved); otherwise their own system's."""
     name = "get_typical_solar_production"
     equipment = context.profile.equipment
+    own = equipment.solar_capacity_kw if equipment is not None else None
+    size = system_kw if system_kw is not None and 0 < system_kw <= 100 else own
     where = _location(context)
-    if equipment is None or not equipment.solar_capacity_kw or where is None:
+    if not size or where is None:
         return _failed(
             name, "I need your solar system's size and your location for a typical-year estimate.", context
         )
     try:
-        estimate, result = data.pvwatts.typical_production(
-            system_kw=equipment.solar_capacity_kw, lat=where[0], lon=where[1]
-        )
+        estimate, result = data.pvwatts.typical_production(system_kw=size, lat=where[0], lon=where[1])
     except ApiError as exc:
         return _failed(
             name, "The typical-year estimate (PVWatts) is unavailable right now.", context, [exc.said]
@@ -729,8 +733,9 @@ def typical_solar(data: DataSources, context: TurnContext) -> Observation:
     return Observation(
         tool=name,
         summary=(
-            f"A {equipment.solar_capacity_kw:g} kW system here makes about {estimate.ac_annual_kwh:,.0f} kWh in a typical "
+            f"A {size:g} kW system here makes about {estimate.ac_annual_kwh:,.0f} kWh in a typical "
             f"year, from {min(months):.0f} kWh in {month_names[low]} to {max(months):.0f} kWh in {month_names[high]}."
+            + (" (The size you asked about, not saved to your profile.)" if size != own else "")
         ),
         facts={"solar_estimate": estimate.model_dump()},
         source="NREL PVWatts v8 (typical meteorological year)",

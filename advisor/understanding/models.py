@@ -79,6 +79,12 @@ class RequestParams(BaseModel):
     house_kwh_per_month: float | None = Field(
         None, ge=0, le=20_000, description="household kWh a month, as said"
     )
+    system_kw: float | None = Field(
+        None,
+        gt=0,
+        le=100,
+        description="size of a solar system asked about ('what would 6 kW make'), never saved",
+    )
 
     def merged_over(self, earlier: RequestParams) -> RequestParams:
         """These parameters with the earlier question's filling the gaps (a follow-up)."""

@@ -96,6 +96,16 @@ _HOUSE_KWH = re.compile(
 _PER_MONTH = {"day": 365 / 12, "week": 52 / 12, "month": 1.0, "year": 1 / 12}
 
 
+# "a 6 kw solar system", "6kw of panels", "a solar system of 6 kW": a size someone asks about
+_SYSTEM_SIZE = re.compile(
+    r"\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)\s*(?:of\s+)?(?:solar|pv|panels?|system|array)"
+    r"|\b(?:solar|pv)\s+(?:system|array)?\s*of\s+(\d{1,2}(?:\.\d+)?)\s*(?:kw|kilowatts?)\b(?!h)"
+)
+_PRODUCE = re.compile(
+    r"\b(?:make|makes|produce|produces|generate|generates|output|how\s+much\s+(?:power|energy|electricity))\b"
+)
+
+
 def read_params(text: str) -> RequestParams:
     data: dict[str, object] = {}
     deadline = _DEADLINE.search(text)
@@ -171,6 +181,10 @@ def read_params(text: str) -> RequestParams:
             data["ready_by_day"] = day
     if re.search(r"\b(?:typical|per\s+year|yearly|annual(?:ly)?|a\s+year|average\s+year)\b", lowered):
         data["typical_year"] = True
+    size = _SYSTEM_SIZE.search(lowered)
+    if size and (_PRODUCE.search(lowered) or data.get("typical_year")):  # "what would a 6 kw system make?"
+        data["system_kw"] = float(size.group(1) or size.group(2))
+        data["typical_year"] = True  # a size asked about gets a typical-year estimate, not a forecast
     if re.search(
         r"\b(?:one|single|a\s+single|one\s+continuous|uninterrupted)\s+(?:session|block|go|stretch)\b|\bin\s+one\s+go\b",
         lowered,
