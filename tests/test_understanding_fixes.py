@@ -763,3 +763,18 @@ def test_a_solar_size_asked_about_is_estimated_and_never_saved(data_dir: Path) -
     assert "A 9 kW system here makes about 12,285 kWh" in nine.text  # the fixture is 6 kW: scaled, not reused
     profile = service.profiles.get("T1-U10")
     assert profile is not None and (profile.equipment is None or profile.equipment.solar_capacity_kw is None)
+
+
+def test_the_cars_share_of_a_monthly_total_is_not_added_to_it(data_dir: Path) -> None:
+    """'600 kWh a month, maybe 250 of that is the car' was priced as 600 for the house + 337 for the car."""
+    assert read_params("we use about 600 kWh a month, maybe 250 of that is the car").filled() == {
+        "house_kwh_per_month": 350.0,
+        "ev_kwh_per_month": 250.0,
+    }
+    service = service_for(data_dir)
+    service.handle_turn("T1-U11", "thread-1", "pg&e in 94110, on e-tou-c, we have a model y")
+    service.handle_turn("T1-U11", "thread-1", "which rate plan would be cheapest for us")
+    reply = service.handle_turn(
+        "T1-U11", "thread-1", "we use about 600 kWh a month, maybe 250 of that is the car"
+    )
+    assert "350 kWh a month for the house + 250 kWh a month for the car" in reply.text

@@ -202,7 +202,7 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
         args.update(
             {
                 key: params[key]
-                for key in ("ev_miles_per_month", "house_kwh_per_month")
+                for key in ("ev_miles_per_month", "house_kwh_per_month", "ev_kwh_per_month")
                 if params.get(key) is not None
             }
         )

@@ -79,6 +79,9 @@ class RequestParams(BaseModel):
     house_kwh_per_month: float | None = Field(
         None, ge=0, le=20_000, description="household kWh a month, as said"
     )
+    ev_kwh_per_month: float | None = Field(
+        None, ge=0, le=20_000, description="the car's kWh a month, as said ('250 of that is the car')"
+    )
     system_kw: float | None = Field(
         None,
         gt=0,

@@ -106,6 +106,14 @@ _PRODUCE = re.compile(
 )
 
 
+# "maybe 250 of that is the car", "about 200 kwh of it goes to charging"
+_CAR_SHARE = re.compile(
+    r"\b(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?:kwh\s+)?of\s+(?:that|it|this|those)\s+(?:is|are|goes\s+to|for|being)\s+"
+    r"(?:the\s+|our\s+|my\s+)?(?:car|ev|tesla|charging|the\s+charger)\b",
+    re.I,
+)
+
+
 def read_params(text: str) -> RequestParams:
     data: dict[str, object] = {}
     deadline = _DEADLINE.search(text)
@@ -168,6 +176,12 @@ def read_params(text: str) -> RequestParams:
         data["house_kwh_per_month"] = round(
             float(house.group("n").replace(",", "")) * _PER_MONTH[house.group("unit").lower()]
         )
+    if (car := _CAR_SHARE.search(text)) and data.get("house_kwh_per_month"):
+        # "600 kWh a month, maybe 250 of that is the car": the car's share of the total, not extra
+        share = float(car.group("n").replace(",", ""))
+        if 0 < share < data["house_kwh_per_month"]:
+            data["ev_kwh_per_month"] = share
+            data["house_kwh_per_month"] -= share
     lowered = text.lower()
     if re.search(r"\btomorrow\b", lowered):
         data["day"] = "tomorrow"
