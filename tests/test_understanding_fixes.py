@@ -778,3 +778,34 @@ def test_the_cars_share_of_a_monthly_total_is_not_added_to_it(data_dir: Path) ->
         "T1-U11", "thread-1", "we use about 600 kWh a month, maybe 250 of that is the car"
     )
     assert "350 kWh a month for the house + 250 kWh a month for the car" in reply.text
+
+
+def test_a_range_needed_sets_the_charge_instead_of_80_percent(data_dir: Path) -> None:
+    """'what about by 6am, i need like 40 miles' still planned 30% -> 80% (31.9 kWh)."""
+    assert read_params("what about by 6am, i need like 40 miles").filled() == {
+        "ready_by_hour": 6,
+        "miles_needed": 40.0,
+    }
+    assert read_params("I drive 40 miles a day").miles_needed is None  # usage, not a range for this charge
+    runtime = make_runtime(data_dir, clock=clock)
+    runtime.advisor.profiles.import_profile(
+        {
+            "user_id": "T1-U12",
+            "equipment": {"ev_model": "Tesla Model 3"},
+            "location": {
+                "zip_code": "94102",
+                "city": "San Francisco",
+                "lat": 37.77,
+                "lon": -122.42,
+                "timezone": "America/Los_Angeles",
+                "utility_provider": "PG&E",
+                "rate_schedule": "EV2-A",
+            },
+        }
+    )
+    runtime.service.handle_turn("T1-U12", "thread-1", "When should I charge my EV?")
+    reply = runtime.service.handle_turn("T1-U12", "thread-1", "what about by 6am, i need like 40 miles")
+    assert (
+        "Needs 12.0 kWh from the grid" in reply.text and "40 miles of range at 0.3 kWh a mile" in reply.text
+    )
+    assert "before 06:00" in reply.text

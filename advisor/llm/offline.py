@@ -164,7 +164,7 @@ def _analyze(messages: list[BaseMessage], available: list[str]) -> AIMessage:
     params = (human.additional_kwargs.get(PARAMS_KEY) if human else None) or {}
     wants_plan = any(
         params.get(key) is not None
-        for key in ("ready_by_hour", "ready_in_minutes", "target_soc_pct", "current_soc_pct")
+        for key in ("ready_by_hour", "ready_in_minutes", "target_soc_pct", "current_soc_pct", "miles_needed")
     )
     text = str(human.content) if human else ""
     if params.get("appliance") and "appliance_advice" in available and not _EV_WORDS.search(text):
@@ -198,6 +198,8 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
             args["ready_in_minutes"] = int(params["ready_in_minutes"])  # "in 1 hour"
         if params.get("tonight"):
             args["tonight"] = True
+        if params.get("miles_needed") is not None:
+            args["miles_needed"] = params["miles_needed"]  # "I need like 40 miles": that much range
     if tool == "compare_rate_plans":
         args.update(
             {

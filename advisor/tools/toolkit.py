@@ -26,6 +26,7 @@ from advisor.energy.appliances import (
     cheapest_windows,
 )
 from advisor.energy.ev import (
+    DEFAULT_CHARGING_EFFICIENCY,
     DEFAULT_LEVEL2_CHARGER_KW,
     charge_duration_h,
     charge_now,
@@ -36,6 +37,7 @@ from advisor.energy.ev import (
     ev_energy_needed,
 )
 from advisor.energy.holidays import holiday_name
+from advisor.energy.plan_compare import KWH_PER_MILE
 from advisor.energy.pv import INVERTER_EFFICIENCY, SYSTEM_LOSSES, pv_forecast, surplus_windows
 from advisor.energy.tariff import Tariff, hourly_prices, period_label, period_windows
 from advisor.energy.vehicles import vehicle_spec
@@ -89,11 +91,13 @@ def build_tools(data: DataSources) -> list[BaseTool]:
         ready_by_day: str | None = None,
         ready_in_minutes: int | None = None,
         tonight: bool = False,
+        miles_needed: float | None = None,
     ) -> str:
         """Cheapest time to charge the user's EV before ready_by_hour:ready_by_minute (local) on
         ready_by_day ('today', 'tomorrow' or a weekday such as 'monday'; default: the next time that
         hour comes), or ready_in_minutes from now ('in 1 hour'); tonight=True when the user said
-        tonight (ready the morning after). With costs."""
+        tonight (ready the morning after); miles_needed when the user said how far they need to
+        drive instead of a charge level. With costs."""
         return plan_charging(
             data,
             runtime.context,
@@ -105,6 +109,7 @@ def build_tools(data: DataSources) -> list[BaseTool]:
             ready_by_day,
             ready_in_minutes=ready_in_minutes,
             tonight=tonight,
+            miles_needed=miles_needed,
         ).model_dump_json()
 
     @_tool(return_direct=True)
@@ -278,6 +283,7 @@ def plan_charging(
     *,
     ready_in_minutes: int | None = None,
     tonight: bool = False,
+    miles_needed: float | None = None,
 ) -> Observation:
     name = "plan_ev_charging"
     profile = context.profile
@@ -329,6 +335,15 @@ def plan_charging(
         if tonight and day is None and now_local.hour < 12:
             day = "tomorrow"  # "tonight" said at 4 am means this evening, ready the morning after
         deadline = _next_local_hour(now_local, ready_by_hour, ready_by_minute, day)
+    if miles_needed is not None and 0 < miles_needed <= 1000:
+        # "I need like 40 miles": the range, at the EPA-style kWh a mile from the wall (losses in),
+        # as a charge level from the current one
+        into_battery = miles_needed * KWH_PER_MILE * DEFAULT_CHARGING_EFFICIENCY
+        target_soc_pct = min(100.0, round(current_soc_pct + 100 * into_battery / battery_kwh, 1))
+        assumptions.append(
+            f"{miles_needed:g} miles of range at {KWH_PER_MILE:g} kWh a mile from the wall (a typical EV; "
+            "check your car's rating)"
+        )
     energy = ev_energy_needed(
         battery_kwh=battery_kwh, soc_now_pct=current_soc_pct, soc_target_pct=target_soc_pct
     )

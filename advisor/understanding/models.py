@@ -79,6 +79,12 @@ class RequestParams(BaseModel):
     house_kwh_per_month: float | None = Field(
         None, ge=0, le=20_000, description="household kWh a month, as said"
     )
+    miles_needed: float | None = Field(
+        None,
+        gt=0,
+        le=1000,
+        description="range the charge must add ('I need like 40 miles'), instead of a level",
+    )
     ev_kwh_per_month: float | None = Field(
         None, ge=0, le=20_000, description="the car's kWh a month, as said ('250 of that is the car')"
     )

@@ -114,6 +114,15 @@ _CAR_SHARE = re.compile(
 )
 
 
+# "I need like 40 miles", "gotta drive 60 miles tomorrow", "40 miles of range": the range the charge
+# must add (a distance a day/week/month is usage instead, `_MILES`)
+_MILES_NEEDED = re.compile(
+    r"\b(?:need|needs|want|get|add|drive|driving|go|going|do)\b[^.?!\d]{0,15}?\b(?P<n>\d{1,3})\s*(?:more\s+)?(?:miles?|mi)\b"
+    r"|\b(?P<m>\d{1,3})\s*(?:miles?|mi)\s+(?:of\s+)?range\b",
+    re.I,
+)
+
+
 def read_params(text: str) -> RequestParams:
     data: dict[str, object] = {}
     deadline = _DEADLINE.search(text)
@@ -172,6 +181,8 @@ def read_params(text: str) -> RequestParams:
         data["ev_miles_per_month"] = round(
             float(miles.group("n").replace(",", "")) * _PER_MONTH[miles.group("unit").lower()]
         )
+    if (need := _MILES_NEEDED.search(text)) and not _MILES.search(text):
+        data["miles_needed"] = float(need.group("n") or need.group("m"))
     if house := _HOUSE_KWH.search(text):
         data["house_kwh_per_month"] = round(
             float(house.group("n").replace(",", "")) * _PER_MONTH[house.group("unit").lower()]

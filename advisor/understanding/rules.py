@@ -122,7 +122,7 @@ _CHARGING_TIME = re.compile(
     re.I,
 )
 # A charge level or deadline stated after a charging plan: re-plan with it ("it's at 10% right now").
-_CHARGING_PARAMS = ("current_soc_pct", "target_soc_pct", "ready_by_hour", "ready_in_minutes")
+_CHARGING_PARAMS = ("current_soc_pct", "target_soc_pct", "ready_by_hour", "ready_in_minutes", "miles_needed")
 # What the household uses: describes the home, not one question, so it stays for the thread's later questions
 _USAGE_PARAMS = ("ev_miles_per_month", "house_kwh_per_month", "ev_kwh_per_month")
 _DEADLINE_PARAMS = ("ready_by_hour", "ready_by_minute", "ready_by_day", "ready_in_minutes", "tonight")
