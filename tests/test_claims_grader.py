@@ -602,9 +602,11 @@ def test_about_does_not_widen_past_its_rounding(answer: str, text: str) -> None:
 
 
 def test_a_saved_car_is_named_by_its_model_or_an_alias_of_its_maker(data_dir: Path) -> None:
-    """A real offline turn saves 'Chevrolet Bolt EV'; replies name it the way people do."""
+    """A real offline turn saves 'Chevrolet Bolt EV'; replies name it the way people do. (No
+    battery size stored: a changed car drops the old car's, a write the answers below do not name.)"""
     runtime = make_runtime(data_dir, clock=lambda: T0)
-    runtime.advisor.profiles.import_profile(CONFIGURED_PROFILE)
+    equipment = {k: v for k, v in CONFIGURED_PROFILE["equipment"].items() if k != "ev_battery_kwh"}
+    runtime.advisor.profiles.import_profile({**CONFIGURED_PROFILE, "equipment": equipment})
     reply = runtime.service.handle_turn("T1-U1", "thread-1", "I drive a chevy bolt now")
     assert reply.text.startswith("Updated: your EV is a Chevrolet Bolt EV")
     recorded = load_trace(runtime.service.traces.latest("T1-U1"))

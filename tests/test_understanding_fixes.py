@@ -809,3 +809,27 @@ def test_a_range_needed_sets_the_charge_instead_of_80_percent(data_dir: Path) ->
         "Needs 12.0 kWh from the grid" in reply.text and "40 miles of range at 0.3 kWh a mile" in reply.text
     )
     assert "before 06:00" in reply.text
+
+
+def test_correcting_the_car_after_a_plan_redoes_the_plan_for_the_new_car(data_dir: Path) -> None:
+    """'no wait its a model y not a 3' was saved and the Model 3's plan (and 57.5 kWh battery) left standing."""
+    from config.files import EvalConfig
+    from tests.advisor_helpers import CONFIGURED_PROFILE
+    from traces.graders import Verdict, grade_trace
+    from traces.storage import load_trace
+
+    runtime = make_runtime(data_dir, clock=clock)
+    runtime.advisor.profiles.import_profile(CONFIGURED_PROFILE)
+    first = runtime.service.handle_turn("T1-U1", "thread-1", "When should I charge my EV?")
+    assert "28.8 kWh into the battery" in first.text
+    reply = runtime.service.handle_turn("T1-U1", "thread-1", "no wait its a model y not a 3")
+    assert reply.text.startswith("Updated: your EV is a Tesla Model Y (was Tesla Model 3).")
+    assert "dropped the 57.5 kWh battery size" in reply.text
+    assert "37.5 kWh into the battery" in reply.text  # 30 -> 80 % of a typical Model Y's 75 kWh
+    profile = runtime.service.profiles.get("T1-U1")
+    assert profile.equipment.ev_model == "Tesla Model Y" and profile.equipment.ev_battery_kwh is None
+    grades = grade_trace(load_trace(runtime.service.traces.latest("T1-U1")), EvalConfig())
+    assert all(g.verdict is not Verdict.FAIL for g in grades), [(g.grader_name, g.evidence) for g in grades]
+    # a statement that changes nothing the last plan stood on is just saved
+    other = runtime.service.handle_turn("T1-U1", "thread-1", "we are 3 people now")
+    assert "Needs" not in other.text

@@ -37,6 +37,7 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
         notices = [TRUNCATED_NOTICE] if checked.truncated else []
         understanding = understander.understand(checked.text, reading_context(state), config)
         last = state.get("last_request") or {}
+        understanding = _replan_after_correction(understanding, last)
         question = understanding.question or checked.text
         if understanding.follow_up and last.get("question"):
             question = str(last["question"])  # re-plan the last request with the changed parameter
@@ -77,6 +78,45 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
         return update
 
     return intake
+
+
+# Profile fields the last live answer stood on, by its topic: correcting one re-runs that answer.
+_REPLAN_FIELDS = {
+    "ev_charging": (
+        "equipment.ev_model",
+        "equipment.ev_battery_kwh",
+        "equipment.ev_charger_kw",
+        "location.rate_schedule",
+        "location.utility_provider",
+        "location.flat_rate_usd_per_kwh",
+    ),
+    "rates": ("location.rate_schedule", "location.utility_provider", "location.flat_rate_usd_per_kwh"),
+    "solar": ("equipment.solar_capacity_kw", "location.zip_code", "location.city"),
+}
+
+
+def _replan_after_correction(understanding: Understanding, last: dict[str, Any]) -> Understanding:
+    """ "no wait, it's a Model Y not a 3" right after a charging plan: saved, and the plan redone
+    for the Model Y (it was saved and the old plan left standing)."""
+    fields = _REPLAN_FIELDS.get(str(last.get("topic")), ())
+    if (
+        understanding.intent not in ("correction", "profile_statement")
+        or understanding.asks
+        or understanding.remember
+        or last.get("intent") != "live_data"
+        or not last.get("question")
+        or not any(fact.field in fields for fact in understanding.facts)
+    ):
+        return understanding
+    return understanding.model_copy(
+        update={
+            "intent": "live_data",
+            "topic": last["topic"],
+            "follow_up": True,
+            "confidence": max(understanding.confidence, 0.8),
+            "params": RequestParams.model_validate(last.get("params") or {}),
+        }
+    )
 
 
 CLARIFY = "clarify"  # the pending "question" after a clarifying question: plan or explanation?

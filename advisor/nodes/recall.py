@@ -173,6 +173,13 @@ def make_recall(
             _record_removal(stale_place, "the user moved to a ZIP code the tables cannot place")
             for change in profiles.forget(user_id, stale_place, source=source):
                 _record_write(user_id, change)
+        old_battery = _old_car_battery(result, changes, profile)
+        if old_battery is not None:  # the stored battery size was the old car's, not the new one's
+            _record_removal(
+                ["equipment.ev_battery_kwh"], "the user changed their EV; the size was the old car's"
+            )
+            for change in profiles.forget(user_id, ["equipment.ev_battery_kwh"], source=source):
+                _record_write(user_id, change)
         if result.applied:
             profile = profiles.get(user_id)
         if result.refused and (trace := current_trace()) is not None:
@@ -183,6 +190,8 @@ def make_recall(
                 reason="did not validate; the reply says why",
             )
         said = _said(understanding, result, place_note)
+        if old_battery is not None:
+            said = f"{said} {old_battery}".strip()
         if kept_car:
             said = f"{said} {kept_car}".strip()
         moved = _utility_after_move(result, profile)
@@ -447,6 +456,28 @@ def _utility_after_move(result: AppliedChanges, profile: UserProfile | None) -> 
     return (
         f"Is {utility.name} still your utility? It serves {join(list(utility.states))}, and {where} is in "
         f"{state}. Tell me your utility (and rate plan) so prices are right."
+    )
+
+
+def _old_car_battery(
+    result: AppliedChanges, changes: list[tuple[str, Any]], profile: UserProfile | None
+) -> str | None:
+    """When the car changes and the message gave no battery size, the stored size described the old
+    car ("no wait, it's a Model Y not a 3" kept the Model 3's 57.5 kWh): dropped, and said."""
+    changed = next(
+        (c for c in result.applied if c.field == "equipment.ev_model" and c.operation == "updated"), None
+    )
+    equipment = profile.equipment if profile is not None else None
+    if (
+        changed is None
+        or any(field == "equipment.ev_battery_kwh" for field, _ in changes)
+        or equipment is None
+        or equipment.ev_battery_kwh is None
+    ):
+        return None
+    return (
+        f"I've dropped the {equipment.ev_battery_kwh:g} kWh battery size, which was your {changed.old_value}'s; "
+        f"until you tell me yours I'll use a typical {changed.new_value}'s."
     )
 
 
