@@ -37,7 +37,8 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
         notices = [TRUNCATED_NOTICE] if checked.truncated else []
         understanding = understander.understand(checked.text, reading_context(state), config)
         last = state.get("last_request") or {}
-        understanding = _replan_after_correction(understanding, last)
+        if not state.get("pending_slot"):  # an answer to our question resumes that question instead
+            understanding = _replan_after_correction(understanding, last)
         question = understanding.question or checked.text
         if understanding.follow_up and last.get("question"):
             question = str(last["question"])  # re-plan the last request with the changed parameter
