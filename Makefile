@@ -13,8 +13,10 @@ test: $(STAMP)
 	$(BIN)/ruff check --quiet .
 	@# Bytecode is cached even where the environment turns it off (PYTHONDONTWRITEBYTECODE=1): every
 	@# test worker and every command a test starts would otherwise recompile the project and
-	@# re-rewrite the tests (11 s of collection per worker here instead of 5).
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
+	@# re-rewrite the tests (11 s of collection per worker here instead of 5). One BLAS thread per
+	@# test worker: three workers each starting OpenBLAS threads on two cores fought over them (the
+	@# NumPy MiniLM retrieval test took 33 s on a first run instead of 21).
+	PYTHONDONTWRITEBYTECODE= OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest
 
 install: $(STAMP)
 
