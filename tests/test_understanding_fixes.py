@@ -833,3 +833,9 @@ def test_correcting_the_car_after_a_plan_redoes_the_plan_for_the_new_car(data_di
     # a statement that changes nothing the last plan stood on is just saved
     other = runtime.service.handle_turn("T1-U1", "thread-1", "we are 3 people now")
     assert "Needs" not in other.text
+
+
+def test_why_a_system_makes_less_is_an_explanation_not_an_estimate() -> None:
+    reading = understand("our 7.6 kw array produces less in winter, why?")
+    assert reading.intent == "knowledge"
+    assert {fact.field: fact.value for fact in reading.facts} == {"equipment.solar_capacity_kw": 7.6}

@@ -429,7 +429,7 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
             confidence = 0.8  # "prices on thursday?": a day named is a live question
         elif intent == "live_data" and confidence < 0.7 and _WH_QUESTION.match(question_text):
             intent, confidence = "knowledge", 0.7  # "what rate plans does Con Ed have?"
-        if params.system_kw is not None and not params.appliance:
+        if params.system_kw is not None and not params.appliance and not re.search(r"\bwhy\b", body, re.I):
             # "how much would a 6 kW system make here?": a typical-year estimate for that size (PVWatts),
             # a live answer even as a what-if; the size is the question's, never saved
             intent, confidence, topic = "live_data", 0.85, "solar"
