@@ -7,6 +7,7 @@ and at most the previous exchange (so prompt size stays flat over a long thread)
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -79,6 +80,13 @@ class RecommendContext(BaseModel):
     repeated_warnings: int = 0
 
 
+_NEWS = re.compile(
+    r"\b(?:no\s+\w+\s+forecast|unavailable|could\s+not|couldn'?t|failed|cached|earlier\s+copy|not\s+reached|"
+    r"timed?\s*out|needs\s+more\s+than)",
+    re.I,
+)
+
+
 def without_repeated_warnings(
     observations: list[dict[str, Any]], said_before: str
 ) -> tuple[list[dict[str, Any]], int]:
@@ -90,10 +98,12 @@ def without_repeated_warnings(
         if observation.get("ok") is False:  # what failed just now is said again: it is news each time
             kept.append(observation)
             continue
-        warnings = [str(w) for w in observation.get("warnings", [])]
-        fresh = [w for w in warnings if w not in said_before]
+        warnings = [str(w) for w in observation.get("warnings", []) if str(w).strip()]
+        # a notice of something that failed or is missing now is news each time, said again
+        fresh = [w for w in warnings if _NEWS.search(w) or w not in said_before]
         repeated += len(warnings) - len(fresh)
-        kept.append({**observation, "warnings": fresh} if len(fresh) != len(warnings) else observation)
+        original = observation.get("warnings", [])
+        kept.append({**observation, "warnings": fresh} if fresh != list(original) else observation)
     return kept, repeated
 
 

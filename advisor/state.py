@@ -72,6 +72,7 @@ class AdvisorState(TypedDict, total=False):
     session_facts: list[dict[str, Any]]  # facts stated this turn and what became of them
     prior_facts: list[dict[str, Any]]  # facts handled in earlier turns of the thread
     original_message: str  # the user's words as sent (stored in the session)
+    replan: bool  # a statement that changes what the last live answer stood on: redo that answer
     # --- output (TurnOutput) ---
     text: str
     turn: int

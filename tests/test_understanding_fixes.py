@@ -839,3 +839,102 @@ def test_why_a_system_makes_less_is_an_explanation_not_an_estimate() -> None:
     reading = understand("our 7.6 kw array produces less in winter, why?")
     assert reading.intent == "knowledge"
     assert {fact.field: fact.value for fact in reading.facts} == {"equipment.solar_capacity_kw": 7.6}
+
+
+# --- from a review of the changes above -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we have 7kw solar and want a powerwall",
+        "we have solar and a quote for a powerwall",
+        "we have 7kw solar and a powerwall, maybe next year",
+        "so got a quote for a model y",
+        "yo have u seen the new model 3",
+        "zip is 94110, got a model y test drive tomorrow",
+    ],
+)
+def test_no_battery_or_car_from_wishes_quotes_or_questions(text: str) -> None:
+    assert not {"equipment.has_battery_storage", "equipment.ev_model"} & set(facts(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I get about 4 miles per kwh",
+        "my car gets 250 miles of range",
+        "level 2 adds about 25 miles of range per hour",
+        "we use 900 kwh a month, 1/3 of that is the car",
+        "600 kwh a month, about $50 of that is the car",
+        "would a 6 kw system make sense for a 2 person home?",
+        "should I make my 6 kw system bigger?",
+    ],
+)
+def test_no_range_share_or_solar_size_read_from_ordinary_sentences(text: str) -> None:
+    params = read_params(text)
+    assert params.miles_needed is None and params.ev_kwh_per_month is None and params.system_kw is None
+
+
+def test_a_charge_level_said_with_a_distance_wins_and_a_later_level_replaces_it() -> None:
+    assert read_params("I want to get 50 miles, charge it to 80% by 7am").miles_needed is None
+    earlier = read_params("i need like 40 miles by 7am")
+    merged = read_params("actually charge it to 90%").merged_over(earlier)
+    assert merged.target_soc_pct == 90 and merged.miles_needed is None
+
+
+def test_a_yearly_share_is_a_monthly_share_of_a_yearly_total() -> None:
+    params = read_params("7,000 kwh a year, 2,000 of that is the ev")
+    assert params.ev_kwh_per_month == 167 and params.house_kwh_per_month == 416
+
+
+def test_a_range_longer_than_the_battery_says_so(data_dir: Path) -> None:
+    service = service_for(data_dir)
+    service.handle_turn("T1-U13", "thread-1", "zip 94110, pge ev2a, its a tesla model 3")
+    reply = service.handle_turn(
+        "T1-U13", "thread-1", "I need to drive 400 miles tomorrow, when should I charge tonight?"
+    )
+    assert "400 miles needs more than your battery holds" in reply.text and "plan a stop" in reply.text
+
+
+def test_a_correction_re_plans_only_right_after_the_plan_and_only_when_something_changed(
+    data_dir: Path,
+) -> None:
+    service = service_for(data_dir)
+    service.handle_turn("T1-U14", "thread-1", "zip 94110, pge ev2a, its a tesla model 3")
+    service.handle_turn("T1-U14", "thread-1", "When should I charge my EV tonight? I'm at 20% now")
+    confirmed = service.handle_turn("T1-U14", "thread-1", "we're with pge btw")
+    assert confirmed.text.startswith("Confirmed: your utility is PG&E.") and "Needs" not in confirmed.text
+    service.handle_turn("T1-U14", "thread-1", "thanks!")
+    later = service.handle_turn("T1-U14", "thread-1", "we actually have a model y")
+    assert later.text.startswith("Updated: your EV is a Tesla Model Y") and "Needs" not in later.text
+
+
+def test_a_size_the_user_gave_stays_when_the_car_is_refined(data_dir: Path) -> None:
+    service = service_for(data_dir)
+    service.handle_turn("T1-U15", "thread-1", "i drive a tesla model 3")
+    service.handle_turn("T1-U15", "thread-1", "my car's battery is 78 kwh")
+    reply = service.handle_turn("T1-U15", "thread-1", "it's a 2021 model 3 long range awd")
+    assert "dropped" not in reply.text
+    assert service.profiles.get("T1-U15").equipment.ev_battery_kwh == 78
+
+
+def test_a_stated_solar_size_after_an_estimate_answers_for_that_size(data_dir: Path) -> None:
+    service = service_for(data_dir)
+    service.handle_turn("T1-U16", "thread-1", "zip 94110, pge ev2a")
+    service.handle_turn("T1-U16", "thread-1", "how much would a 6 kW system make here?")
+    reply = service.handle_turn("T1-U16", "thread-1", "we have 4 kw solar")
+    assert "Saved: you have 4 kW of solar." in reply.text and "A 4 kW system here makes" in reply.text
+
+
+def test_a_failure_notice_is_repeated_and_an_empty_warning_is_not_counted() -> None:
+    from advisor.context import without_repeated_warnings
+
+    notice = "No solar forecast (timeout); the plan uses prices only."
+    kept, repeated = without_repeated_warnings([{"ok": True, "warnings": [notice, ""]}], f"⚠️ {notice}")
+    assert kept[0]["warnings"] == [notice] and repeated == 0
+
+
+def test_an_opinion_about_a_utility_is_not_the_users_utility() -> None:
+    context = ReadingContext(known_fields={"location.zip_code": "92101"})
+    assert understand("I guess sdge is expensive", context).facts == []

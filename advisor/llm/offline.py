@@ -172,7 +172,9 @@ def _analyze(messages: list[BaseMessage], available: list[str]) -> AIMessage:
         return _call("appliance_advice", _appliance_args(params, text))
     if wants_plan and "plan_ev_charging" in available:
         choice = ("plan_ev_charging", {})  # a deadline or charge level asks for a charging plan
-    elif params.get("system_kw") is not None and "get_typical_solar_production" in available:
+    elif (
+        params.get("system_kw") is not None or params.get("typical_year")
+    ) and "get_typical_solar_production" in available:
         choice = ("get_typical_solar_production", {})  # "what would a 6 kW system make here?"
     else:
         choice = choose_tool(str(human.content) if human else "", available)

@@ -37,8 +37,11 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
         notices = [TRUNCATED_NOTICE] if checked.truncated else []
         understanding = understander.understand(checked.text, reading_context(state), config)
         last = state.get("last_request") or {}
-        if not state.get("pending_slot"):  # an answer to our question resumes that question instead
-            understanding = _replan_after_correction(understanding, last)
+        replan = False
+        if not state.get("pending_slot") and last.get("turn") == state.get("turn_count", 0) - 1:
+            # right after that live answer (an answer to our question resumes that question instead)
+            replanned = _replan_after_correction(understanding, last)
+            replan, understanding = replanned is not understanding, replanned
         question = understanding.question or checked.text
         if understanding.follow_up and last.get("question"):
             question = str(last["question"])  # re-plan the last request with the changed parameter
@@ -60,6 +63,7 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
             "should_memorize": goodbye,
             "memorize_due": due and not goodbye,
             "route": "recall",
+            "replan": replan,  # recall answers it only if the statement changed something
         }
         resolved = _resolve_clarification(checked.text, state)
         if resolved is not None:  # "a plan for now" answers the clarifying question we asked
@@ -115,7 +119,10 @@ def _replan_after_correction(understanding: Understanding, last: dict[str, Any])
             "topic": last["topic"],
             "follow_up": True,
             "confidence": max(understanding.confidence, 0.8),
-            "params": RequestParams.model_validate(last.get("params") or {}),
+            # a size asked about before is not carried over a statement of their own
+            "params": RequestParams.model_validate(
+                {k: v for k, v in (last.get("params") or {}).items() if k not in ("system_kw",)}
+            ),
         }
     )
 

@@ -16,6 +16,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 
 from advisor.energy.utilities import utility_named
+from advisor.energy.vehicles import vehicle_spec
 from advisor.intent import classify
 from advisor.onboarding import missing_slots, question_for, suggested_utility
 from advisor.places import derived_place, find_city, place_fields, zip_state
@@ -202,6 +203,8 @@ def make_recall(
 
         # --- 2. what to answer: the question, the resumed question, or the next slot -------------
         message, intent, topic = state["message"], state["intent"], state.get("topic", "general")
+        if state.get("replan") and not any(change.operation != "confirmed" for change in result.applied):
+            intent = "profile_statement"  # "we're with pge btw": nothing changed, so the answer stands
         slot_answer = understanding.slot_answer
         pending_slot, pending_question = state.get("pending_slot"), state.get("pending_question")
         skipped = list(state.get("skipped_slots") or [])
@@ -475,6 +478,9 @@ def _old_car_battery(
         or equipment.ev_battery_kwh is None
     ):
         return None
+    old = vehicle_spec(str(changed.old_value)) if changed.old_value else None
+    if old is None or abs(old.battery_kwh - equipment.ev_battery_kwh) > 0.05:
+        return None  # a size the user gave (maybe for the new car): only the old car's typical size goes
     return (
         f"I've dropped the {equipment.ev_battery_kwh:g} kWh battery size, which was your {changed.old_value}'s; "
         f"until you tell me yours I'll use a typical {changed.new_value}'s."

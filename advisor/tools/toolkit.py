@@ -335,11 +335,21 @@ def plan_charging(
         if tonight and day is None and now_local.hour < 12:
             day = "tomorrow"  # "tonight" said at 4 am means this evening, ready the morning after
         deadline = _next_local_hour(now_local, ready_by_hour, ready_by_minute, day)
+    range_warning = None
     if miles_needed is not None and 0 < miles_needed <= 1000:
         # "I need like 40 miles": the range, at the EPA-style kWh a mile from the wall (losses in),
         # as a charge level from the current one
         into_battery = miles_needed * KWH_PER_MILE * DEFAULT_CHARGING_EFFICIENCY
-        target_soc_pct = min(100.0, round(current_soc_pct + 100 * into_battery / battery_kwh, 1))
+        wanted = current_soc_pct + 100 * into_battery / battery_kwh
+        target_soc_pct = min(100.0, round(wanted, 1))
+        if wanted > 100:  # "I need to drive 400 miles tomorrow": more than the battery holds
+            full_miles = (
+                battery_kwh * (100 - current_soc_pct) / 100 / DEFAULT_CHARGING_EFFICIENCY / KWH_PER_MILE
+            )
+            range_warning = (
+                f"{miles_needed:g} miles needs more than your battery holds from {current_soc_pct:g}%: this plans a "
+                f"full charge, about {full_miles:.0f} miles; plan a stop to charge on the way."
+            )
         assumptions.append(
             f"{miles_needed:g} miles of range at {KWH_PER_MILE:g} kWh a mile from the wall (a typical EV; "
             "check your car's rating)"
@@ -355,7 +365,7 @@ def plan_charging(
     planner = cheapest_contiguous_window if one_session else cheapest_slots
     plan = planner(prices, energy_kwh=energy.grid_kwh, power_kw=power, start=now_local, deadline=deadline)
     baseline = charge_now(prices, energy_kwh=energy.grid_kwh, power_kw=power, start=now_local)
-    warnings = list(lookup.warnings)
+    warnings = list(lookup.warnings) + ([range_warning] if range_warning else [])
     credit = None
     solar_kwh = 0.0
     location = profile.location

@@ -62,8 +62,7 @@ _CHARGER_WORDS = re.compile(
 _OWN = re.compile(
     r"\b(?:i|we)\s+(?:\w+\s+)?(?:have|has|own|drive|got|bought|leased|lease|share|use|run|installed|put\s+in|added)\b|"
     r"\b(?:my|our)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
-    r"^\s*(?:(?:yo|hey|hi|hello|ok(?:ay)?|so|well|and|also|now|just|recently)[,!]?\s+)*"
-    r"(?:drive|own|have|got|bought|leased?|use|run|installed|added)\b|"
+    r"^\s*(?:(?:also|now|just|recently)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added)\b|"
     r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:a|an)\b|"
     r"\b(?:i|we)\s+(?:heat|cool)\s+(?:the\s+house|the\s+home|our\s+(?:house|home|place)|my\s+(?:house|home|place))?\s*with\b",
     re.I,
@@ -429,6 +428,21 @@ def _price(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
 # --- equipment ------------------------------------------------------------------------------
 
 
+def _just_the_car(text: str, words: str) -> bool:
+    """ "yo got a model y", "zip is 94110, got a model y": a greeting or a list item that is only "got
+    a <car>" (nothing but a comma or the end after the car: "got a quote for a model y", "got a model
+    y test drive tomorrow" and "have u seen the new model 3" are not)."""
+    return (
+        re.search(
+            r"(?:^|,)\s*(?:(?:yo|hey|hi|ok(?:ay)?|so|well)[,!]?\s+)?(?:just\s+)?(?:got|have|drive|bought)\s+"
+            r"(?:a|an)\s+(?:\d{4}\s+)?(?:[a-z]+\s+)?" + re.escape(words) + r"\s*(?:[.!,]|$)",
+            text,
+            re.I,
+        )
+        is not None
+    )
+
+
 def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     found = find_vehicle(text)
     if found is None:
@@ -444,7 +458,6 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         return
     starts = (
         r"^\s*(?:(?:actually|no\s+wait|no|nope|sorry|oops|wait|i\s+meant)[,.!]?\s+)?(?:(?:it'?s|its|it\s+is|that'?s)\s+)?"
-        r"(?:(?:got|have|drive|bought|own)\s+)?"
         r"(?:a\s+|an\s+)?(?:\d{4}\s+)?(?:(?:tesla|chevy|chevrolet|nissan|hyundai|"
         r"kia|ford|vw|volkswagen|rivian|bmw|polestar|audi|toyota|subaru|honda|cadillac|gmc|volvo|jaguar|porsche|fiat|mini|"
         r"jeep|chrysler|lucid)\s+)?"
@@ -474,6 +487,7 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         or pending_slot == "ev"
         or re.match(starts + re.escape(words), text, re.I)
         or listed
+        or _just_the_car(text, words)
     ):
         return
     battery = _kwh_near_car(text)
@@ -547,9 +561,22 @@ def _batteries(text: str, *, message: str) -> Iterator[Reading]:
         return
     # "we have 7kw solar and a powerwall": the clause "a powerwall" has no subject of its own and
     # takes the message's (a neighbour's or a what-if clause is still ruled out by its flags)
-    subjectless = not re.search(
-        r"\b(?:i|we|my|our|he|she|they|his|her|their|it|neighbou?rs?|friends?)\b", text, re.I
+    subjectless = re.fullmatch(  # the clause is only the thing: "a powerwall", "a powerwall in 94110"
+        r"\s*(?:and\s+)?(?:a|an|one|two|\d)?\s*(?:tesla\s+)?(?:powerwalls?|home\s+batter(?:y|ies)|battery\s+storage)"
+        r"(?:\s+(?:in|at)\s+[\w-]+(?:\s+[\w-]+)?)?(?:\s*,\s*(?P<tail>[^,]*))?[\s.,!]*",
+        text,
+        re.I,
     )
+    if (
+        subjectless
+        and subjectless.group("tail")
+        and re.search(
+            r"\b(?:want|would|quote|order|getting|thinking|plan|maybe|soon|wish|like|if)\b",
+            subjectless.group("tail"),
+            re.I,
+        )
+    ):
+        subjectless = None  # "a powerwall, maybe next year": not theirs yet
     if (
         home_here
         and not kwh

@@ -101,6 +101,12 @@ class RequestParams(BaseModel):
         data.update({key: value for key, value in self.model_dump().items() if value is not None})
         if self.ready_by_hour is not None and self.ready_by_minute is None:
             data["ready_by_minute"] = None
+        if self.target_soc_pct is not None and self.miles_needed is None:
+            data["miles_needed"] = None  # "actually charge it to 90%" after "I need 40 miles": the level now
+        if self.miles_needed is not None and self.target_soc_pct is None:
+            data["target_soc_pct"] = None
+        if (self.day or self.ready_by_day) and self.system_kw is None and not self.typical_year:
+            data["system_kw"] = data["typical_year"] = None  # "and tomorrow?" after an estimate: a forecast
         return RequestParams.model_validate(data)
 
     def filled(self) -> dict[str, Any]:

@@ -101,14 +101,16 @@ _SYSTEM_SIZE = re.compile(
     r"\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)\s*(?:of\s+)?(?:solar|pv|panels?|system|array)"
     r"|\b(?:solar|pv)\s+(?:system|array)?\s*of\s+(\d{1,2}(?:\.\d+)?)\s*(?:kw|kilowatts?)\b(?!h)"
 )
+# what the size makes, said after it ("a 6 kw system make here", not "make sense" or "make it bigger")
 _PRODUCE = re.compile(
-    r"\b(?:make|makes|produce|produces|generate|generates|output|how\s+much\s+(?:power|energy|electricity))\b"
+    r"^[^.?!]{0,40}?\b(?:make|makes|produce|produces|generate|generates)\b(?!\s+(?:sense|it|my|the|a|an)\b)"
 )
+_HOW_MUCH_FROM = re.compile(r"\bhow\s+much\s+(?:power|energy|electricity|kwh)\b")
 
 
 # "maybe 250 of that is the car", "about 200 kwh of it goes to charging"
 _CAR_SHARE = re.compile(
-    r"\b(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?:kwh\s+)?of\s+(?:that|it|this|those)\s+(?:is|are|goes\s+to|for|being)\s+"
+    r"(?<![$/\d.,])\b(?P<n>\d[\d,]*(?:\.\d+)?)(?!\s*/)\s*(?:kwh\s+)?of\s+(?:that|it|this|those)\s+(?:is|are|goes\s+to|for|being)\s+"
     r"(?:the\s+|our\s+|my\s+)?(?:car|ev|tesla|charging|the\s+charger)\b",
     re.I,
 )
@@ -117,8 +119,8 @@ _CAR_SHARE = re.compile(
 # "I need like 40 miles", "gotta drive 60 miles tomorrow", "40 miles of range": the range the charge
 # must add (a distance a day/week/month is usage instead, `_MILES`)
 _MILES_NEEDED = re.compile(
-    r"\b(?:need|needs|want|get|add|drive|driving|go|going|do)\b[^.?!\d]{0,15}?\b(?P<n>\d{1,3})\s*(?:more\s+)?(?:miles?|mi)\b"
-    r"|\b(?P<m>\d{1,3})\s*(?:miles?|mi)\s+(?:of\s+)?range\b",
+    r"\b(?:need|needs|gotta|have\s+to|got\s+to|going\s+to|will)\b(?:\s+(?:to|like|about|around|maybe|only|just|drive|go|do|get))*"
+    r"\s+(?P<n>\d{1,3})\s*(?:more\s+)?(?:miles?|mi)\b(?!\s*(?:per|a\s|an\s|/|each|every|of\s+range|range))",
     re.I,
 )
 
@@ -181,15 +183,15 @@ def read_params(text: str) -> RequestParams:
         data["ev_miles_per_month"] = round(
             float(miles.group("n").replace(",", "")) * _PER_MONTH[miles.group("unit").lower()]
         )
-    if (need := _MILES_NEEDED.search(text)) and not _MILES.search(text):
-        data["miles_needed"] = float(need.group("n") or need.group("m"))
+    if (need := _MILES_NEEDED.search(text)) and not _MILES.search(text) and "target_soc_pct" not in data:
+        data["miles_needed"] = float(need.group("n"))  # a charge level said too wins
     if house := _HOUSE_KWH.search(text):
         data["house_kwh_per_month"] = round(
             float(house.group("n").replace(",", "")) * _PER_MONTH[house.group("unit").lower()]
         )
-    if (car := _CAR_SHARE.search(text)) and data.get("house_kwh_per_month"):
+    if (car := _CAR_SHARE.search(text)) and data.get("house_kwh_per_month") and house:
         # "600 kWh a month, maybe 250 of that is the car": the car's share of the total, not extra
-        share = float(car.group("n").replace(",", ""))
+        share = round(float(car.group("n").replace(",", "")) * _PER_MONTH[house.group("unit").lower()])
         if 0 < share < data["house_kwh_per_month"]:
             data["ev_kwh_per_month"] = share
             data["house_kwh_per_month"] -= share
@@ -207,7 +209,8 @@ def read_params(text: str) -> RequestParams:
     if re.search(r"\b(?:typical|per\s+year|yearly|annual(?:ly)?|a\s+year|average\s+year)\b", lowered):
         data["typical_year"] = True
     size = _SYSTEM_SIZE.search(lowered)
-    if size and (_PRODUCE.search(lowered) or data.get("typical_year")):  # "what would a 6 kw system make?"
+    produce = _PRODUCE.search(lowered[size.end() :]) if size else None  # the size, then what it makes
+    if size and (produce or _HOW_MUCH_FROM.search(lowered) or data.get("typical_year")):
         data["system_kw"] = float(size.group(1) or size.group(2))
         data["typical_year"] = True  # a size asked about gets a typical-year estimate, not a forecast
     if re.search(

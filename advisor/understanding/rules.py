@@ -282,7 +282,8 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
         found,
         message=body,
         pending_slot=context.pending_slot,
-        suggested={"location.utility_provider": usual} if usual else None,
+        # only a short answer ("sdge i guess"), not an opinion ("I guess sdge is expensive")
+        suggested={"location.utility_provider": usual} if usual and len(body.split()) <= 4 else None,
     )
     hedged = any(clause.hedged for clause in found)
     undo = bool(_UNDO.match(body)) and not facts
@@ -552,7 +553,12 @@ def _new_subject(body: str, params: RequestParams, context: ReadingContext) -> b
     if any(getattr(params, key) is not None for key in _CHARGING_PARAMS) or params.day:
         return False
     topic = topic_of(body)
-    return _KNOWLEDGE_SUBJECT.search(body) is not None or topic not in ("general", context.last_topic)
+    same_family = {context.last_topic, "general"} | (
+        {"rates"} if context.last_topic == "ev_charging" else set()
+    )
+    return (
+        _KNOWLEDGE_SUBJECT.search(body) is not None or topic not in same_family
+    )  # "what about the cost?" stays
 
 
 def follow_up_params(params: RequestParams, last: RequestParams) -> RequestParams:
