@@ -18,7 +18,7 @@ from advisor.energy.utilities import find_utility
 from advisor.energy.vehicles import find_vehicle, vehicle_spec
 from advisor.places import find_city, is_real_zip
 from advisor.understanding.models import Mention, StatedFact
-from advisor.understanding.text import Clause
+from advisor.understanding.text import NUMBER_WORDS, Clause
 
 # Level 2 chargers run at 240 V; a charger's continuous draw is 80 % of its circuit breaker
 # (NEC 625.41, as knowledge/docs/charger-circuit-sizing.md explains: a 40 A breaker feeds 32 A).
@@ -28,18 +28,7 @@ OUTLET_KW = 1.44  # Level 1: 12 A continuous on a 120 V household outlet
 POWERWALL_KWH = 13.5
 
 _NUMBER_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
+    **NUMBER_WORDS,
     "a single": 1,
     "just one": 1,
 }

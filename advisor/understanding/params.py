@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from advisor.understanding.models import WEEKDAYS, RequestParams
+from advisor.understanding.text import NUMBER_WORDS
 
 _DEADLINE = re.compile(
     r"\b(?:by|before|until|til|till|ready\s+(?:at|by|for)|leave\s+at|leaving\s+at|need\s+it\s+(?:at|by))\s+"
@@ -46,18 +47,7 @@ _BARE_CURRENT = re.compile(
 _COUNTS = {
     "a": 1,
     "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
+    **NUMBER_WORDS,
     "a couple of": 2,
     "a couple": 2,
     "couple of": 2,

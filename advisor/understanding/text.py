@@ -77,6 +77,22 @@ _CORRECTION_TAIL = re.compile(
     re.I,
 )
 _HEDGE_ONLY = re.compile(r"^\W*(?:" + _HEDGE.pattern + r")\W*$", re.I)
+# Numbers people write as words ("five of us", "in two hours"); readers add their own phrases.
+NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
+
 # Common typos people make in chat, read as meant (the stored message keeps what they typed).
 _TYPOS = {
     "hwo": "how",

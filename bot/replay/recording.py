@@ -72,12 +72,6 @@ class TurnRecording:
     retrievals: list[RecordedRetrieval] = field(default_factory=list)
     models: dict[str, str] = field(default_factory=dict)  # role -> recorded model name
 
-    @property
-    def uses_recorded_model(self) -> bool:
-        """True when some role was a real LLM (its answers must be served back); the offline
-        stand-in is deterministic code under test and runs live."""
-        return any(model not in OFFLINE_MODELS for model in self.models.values())
-
 
 def canonical(arguments: Any) -> str:
     """Tool arguments compared as canonical JSON: key order, spacing and 80 vs 80.0 (the tool's

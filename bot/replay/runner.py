@@ -213,7 +213,6 @@ def _build(root: Path, readings: list[TurnRecording], case: CaseFiles, config: A
             )
         elif role != "understanding":  # the deterministic stand-in runs live; its prompts are still checked
             models[role] = CheckedOfflineModel(role=role, cassette=cassette, tags=[f"role:{role}"])
-    cassette.served_roles = {role for role in ROLES if recorded[role]}
     labels = {role: (f"replay:{recorded[role]}" if recorded[role] else "offline") for role in ROLES}
     model_set = ModelSet(
         analyzer=models["analyzer"],

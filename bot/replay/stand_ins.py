@@ -41,7 +41,6 @@ class Cassette:
     def __init__(self) -> None:
         self.recording: TurnRecording | None = None
         self.divergences: list[str] = []
-        self.served_roles: set[str] = set()  # roles answered from the recording (real LLMs when recorded)
         self._tools_used: set[int] = set()
         self._retrievals_used: set[int] = set()
 
