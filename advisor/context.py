@@ -182,3 +182,11 @@ def render(context: RecommendContext) -> str:
 def clip(text: str, limit: int = PREVIOUS_CHARS) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_CITATION = re.compile(r"\[(\d{1,2})\]")
+
+
+def cited_passages(answer: str, numbers: int) -> list[int]:
+    """The passage numbers an answer cites as [n], each once, in order (1..numbers only)."""
+    return sorted({int(n) for n in _CITATION.findall(answer) if 1 <= int(n) <= numbers})

@@ -1,5 +1,5 @@
-"""The advisor graph (FR-001..009): load_session -> intake -> recall -> [analyzer] -> recommend
--> [memorizer] -> save_session.
+"""The advisor graph (FR-001..009): load_session -> intake -> [commands | remember -> onboarding
+-> [chat | retrieve -> recommend | analyzer -> recommend]] -> [memorizer] -> save_session.
 
 A turn is one invocation: `{"message": text}` in, `TurnOutput` out, the thread as
 `configurable.thread_id` and the user as the runtime context (`ThreadContext`), as in the
@@ -19,15 +19,19 @@ from langgraph.store.base import BaseStore
 from advisor.llm.factory import ModelSet
 from advisor.memorizer import Memorizer
 from advisor.nodes.analyzer import build_analyzers, make_analyzer
+from advisor.nodes.chat import chat
+from advisor.nodes.commands import is_command, make_commands
 from advisor.nodes.intake import make_intake
 from advisor.nodes.memorize import make_memorize
-from advisor.nodes.recall import make_recall
+from advisor.nodes.onboarding import make_onboarding
 from advisor.nodes.recommend import make_recommend
+from advisor.nodes.remember import make_remember
+from advisor.nodes.retrieve import make_retrieve
 from advisor.nodes.session import ThreadContext, make_load_session, make_save_session
 from advisor.state import AdvisorState, TurnInput, TurnOutput
 from advisor.tools.data import DataSources
 from advisor.understanding.model import ModelUnderstander
-from advisor.understanding.rules import RuleUnderstander, Understander
+from advisor.understanding.reader import LearnedReader, Understander
 from config.clock import Clock, utc_now
 from config.files import AppConfig
 from knowledge.models import Retriever
@@ -91,25 +95,17 @@ def build_advisor(
     graph = StateGraph(
         AdvisorState, context_schema=ThreadContext, input_schema=TurnInput, output_schema=TurnOutput
     )
-    graph.add_node("load_session", make_load_session(sessions))
+    graph.add_node("load_session", make_load_session(sessions, profiles))
     if understander is None:
         understander = (
-            ModelUnderstander(models.understanding)
-            if models.understanding is not None
-            else RuleUnderstander()
+            ModelUnderstander(models.understanding) if models.understanding is not None else LearnedReader()
         )
     graph.add_node("intake", make_intake(config.agents.memorizer, understander))
-    graph.add_node(
-        "recall",
-        make_recall(
-            profiles=profiles,
-            data=tools.data,
-            retriever=retriever,
-            evaluation=config.eval,
-            clock=clock,
-            retrieve_k=config.agents.retrieval.k,
-        ),
-    )
+    graph.add_node("commands", make_commands(profiles=profiles))
+    graph.add_node("remember", make_remember(profiles=profiles, data=tools.data))
+    graph.add_node("onboarding", make_onboarding(evaluation=config.eval, clock=clock))
+    graph.add_node("chat", chat)
+    graph.add_node("retrieve", make_retrieve(retriever=retriever, k=config.agents.retrieval.k))
     graph.add_node(
         "analyzer",
         make_analyzer(
@@ -126,8 +122,14 @@ def build_advisor(
 
     graph.add_edge(START, "load_session")
     graph.add_edge("load_session", "intake")
-    graph.add_conditional_edges("intake", _after_intake, ["recall", "memorizer", SAVE])
-    graph.add_conditional_edges("recall", _after_recall, ["analyzer", "recommend", "memorizer", SAVE])
+    graph.add_conditional_edges("intake", _after_intake, ["commands", "remember", "memorizer", SAVE])
+    graph.add_edge("commands", SAVE)
+    graph.add_edge("remember", "onboarding")
+    graph.add_conditional_edges(
+        "onboarding", _after_onboarding, ["chat", "retrieve", "analyzer", "memorizer", SAVE]
+    )
+    graph.add_conditional_edges("chat", _finish, ["memorizer", SAVE])
+    graph.add_edge("retrieve", "recommend")
     graph.add_edge("analyzer", "recommend")
     graph.add_conditional_edges("recommend", _finish, ["memorizer", SAVE])
     graph.add_edge("memorizer", SAVE)
@@ -144,9 +146,11 @@ def _finish(state: AdvisorState) -> str:
 
 
 def _after_intake(state: AdvisorState) -> str:
-    return "recall" if state.get("route") == "recall" else _finish(state)
+    if state.get("route") != "recall":
+        return _finish(state)  # nothing to read (empty) or a clarifying question
+    return "commands" if is_command(state["understanding"]) else "remember"
 
 
-def _after_recall(state: AdvisorState) -> str:
+def _after_onboarding(state: AdvisorState) -> str:
     route = state.get("route")
-    return route if route in ("analyzer", "recommend") else _finish(state)
+    return route if route in ("chat", "retrieve", "analyzer") else _finish(state)

@@ -27,7 +27,7 @@ from advisor.llm.errors import invoke_model
 from advisor.llm.payloads import CONVERSATION_KEY
 from advisor.prompts import MEMORIZER_SYSTEM, SUMMARIZE_SYSTEM
 from advisor.state import MemorizerState
-from advisor.understanding.rules import stated_facts
+from advisor.understanding.reader import stated_facts
 from config.files import MemorizerConfig
 from profiles.models import SECTION_MODELS, ExtractedFact, ProfileNote
 from profiles.repository import (

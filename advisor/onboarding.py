@@ -46,11 +46,25 @@ _NOT_SURE = re.compile(r"\b(?:not\s+sure|don'?t\s+know|no\s+idea|unsure|dunno)\b
 Geocoder = Callable[[str], Place | None]
 
 
-def missing_slots(profile: UserProfile | None, intent: Intent, topic: Topic) -> list[str]:
+# What each kind of live answer needs (the reader's `RequestParams.task`), when it named one
+_TASK_NEEDS: dict[str, list[str]] = {
+    "charging_plan": ["location", "utility", "rate_schedule", "ev"],
+    "prices": ["location", "utility", "rate_schedule"],
+    "appliance": ["location", "utility", "rate_schedule"],
+    "plan_comparison": ["location", "utility"],
+    "solar_forecast": ["location", "solar_size"],
+    "typical_solar": ["location", "solar_size"],
+    "weather": ["location"],
+}
+
+
+def missing_slots(
+    profile: UserProfile | None, intent: Intent, topic: Topic, *, task: str | None = None
+) -> list[str]:
     """Slots the question needs that the profile lacks, in onboarding order."""
     if intent != "live_data":
         return []
-    needed = _NEEDS.get(topic, [])
+    needed = _TASK_NEEDS.get(task or "", _NEEDS.get(topic, []))
     return [slot for slot in SLOT_ORDER if slot in needed and not _has(profile, slot)]
 
 

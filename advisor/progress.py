@@ -28,7 +28,7 @@ StepStatus = Literal["in_progress", "complete", "error"]
 # bookkeeping and shown only through their effect.
 NODE_TITLES: dict[str, str] = {
     "intake": "Reading your message",
-    "recall": "Reading your profile",
+    "remember": "Reading your profile",
     "recommend": "Writing the answer",
     "memorizer": "Noting what to remember",
 }
@@ -99,6 +99,11 @@ class TurnProgress:
 
     def _task(self, task: dict[str, Any]) -> None:
         name = task.get("name")
+        result = dict(task.get("result") or []) if "result" in task else None
+        if result is not None and "user_profile" in result and name in ("remember", "onboarding"):
+            self._plan = _plan_name(result.get("user_profile"))  # the plan the prices will be for
+        if result is not None and name == "retrieve":
+            self._retrieval(result)
         title = NODE_TITLES.get(name or "")
         if title is None:
             return
@@ -118,10 +123,6 @@ class TurnProgress:
                 sources=sources,
             )
         )
-        if name == "recall":
-            result = dict(task.get("result") or [])
-            self._plan = _plan_name(result.get("user_profile"))
-            self._retrieval(result)
 
     def _before_answer(self, state: dict[str, Any]) -> None:
         """What the reply says before the model's words (what was saved, notices) goes first, as
@@ -217,7 +218,7 @@ class TurnProgress:
 
 def _node_outcome(name: str, result: dict[str, Any]) -> tuple[str | None, tuple[Source, ...]]:
     """A short line of what the node found, from what it wrote to the state."""
-    if name == "recall":
+    if name == "remember":
         profile = result.get("user_profile")
         changes = result.get("profile_changes") or []
         parts = []

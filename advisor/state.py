@@ -7,29 +7,19 @@ accumulate across nodes (`messages`, `errors`).
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, Required, TypedDict
 
 from langchain_core.messages import BaseMessage
 
 from advisor.tools.models import RateSchedule, SolarEstimate, WeatherForecast
-from advisor.understanding.models import RequestParams, Understanding
+from advisor.understanding.models import Intent, RequestParams, Topic, Understanding
 from knowledge.models import RetrievedDocument
+from profiles.loaded import Loaded
 from profiles.models import ExtractedFact, UserProfile
+from profiles.session import Session
 from profiles.staleness import SectionAge
 
-Intent = Literal[
-    "live_data",
-    "knowledge",
-    "profile_statement",
-    "profile_query",
-    "correction",
-    "forget",
-    "smalltalk",
-    "goodbye",
-    "unclear",
-]
-Topic = Literal["ev_charging", "solar", "rates", "weather", "home", "general"]
-Route = Literal["analyzer", "recommend", "done"]
+Route = Literal["recall", "chat", "retrieve", "analyzer", "recommend", "done"]
 
 
 class AdvisorState(TypedDict, total=False):
@@ -73,6 +63,11 @@ class AdvisorState(TypedDict, total=False):
     prior_facts: list[dict[str, Any]]  # facts handled in earlier turns of the thread
     original_message: str  # the user's words as sent (stored in the session)
     replan: bool  # a statement that changes what the last live answer stood on: redo that answer
+    statement_changed: bool  # this turn's statements changed the profile (not only confirmed it)
+    place_unknown: bool  # a place was named that no table or geocoder could find: ask for the ZIP
+    said: bool  # the reply already says what became of this turn's statements
+    loaded_session: Loaded[Session]  # the session as read at the start (written back at the end)
+    profile_version: str | None  # the store's version of the profile as read at the start
     # --- output (TurnOutput) ---
     text: str
     turn: int
@@ -84,10 +79,13 @@ class AdvisorState(TypedDict, total=False):
     answered_by: str
 
 
-class TurnInput(TypedDict):
-    """What a turn is invoked with; the thread is `configurable.thread_id`, the user the runtime context."""
+class TurnInput(TypedDict, total=False):
+    """What a turn is invoked with; the thread is `configurable.thread_id`, the user the runtime
+    context. `loaded_session`: the session as the caller already read it (the service does, under
+    the thread's lock), so the turn does not read it again."""
 
-    message: str
+    message: Required[str]
+    loaded_session: Loaded[Session]
 
 
 class TurnOutput(TypedDict, total=False):

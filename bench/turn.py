@@ -33,7 +33,7 @@ from advisor.llm.payloads import UNDERSTANDING_KEY
 from advisor.tools.data import build_data_sources
 from advisor.tools.toolkit import build_tools
 from advisor.understanding.models import ReadingContext
-from advisor.understanding.rules import understand
+from advisor.understanding.reader import understand
 from bot.samples import CONFIGURED
 from bot.service import ConversationService
 from config.files import AgentsConfig, AppConfig, EvalConfig, ToolsConfig
@@ -64,7 +64,7 @@ class ScriptedModel(BaseChatModel):
         )
         self.calls.append(chars // 4)
         if self.role == "understanding":
-            # a competent reader's JSON (the rule reader's reading in the model's schema)
+            # a competent reader's JSON (the offline reader's reading in the model's schema)
             request = messages[-1].additional_kwargs.get(UNDERSTANDING_KEY) or {}
             context = ReadingContext.model_validate(request.get("context") or {})
             message = AIMessage(content=reading_json(understand(str(request.get("text", "")), context)))

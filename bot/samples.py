@@ -239,7 +239,7 @@ def generate(out: Path = SAMPLES_DIR) -> dict[str, Path]:
                 lambda f: _run(
                     f,
                     profile=CONFIGURED,
-                    question="Should I run my AC today given the forecast?",
+                    question="What's the weather forecast for today?",
                     config=_config(),
                     models=_offline_models(analyzer=RepeatingAnalyzer()),
                 ),

@@ -18,9 +18,9 @@ from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, Field
 
 from advisor.graph import Advisor
-from advisor.intent import validate_message
 from advisor.llm.errors import ModelUnavailableError
 from advisor.memorizer import MemorizeResult
+from advisor.message import validate_message
 from advisor.nodes.intake import EMPTY_REPLY
 from advisor.nodes.session import ThreadContext
 from advisor.progress import ProgressListener, TurnProgress
@@ -174,8 +174,8 @@ class ConversationService:
         """One graph run: the graph loads and saves the session itself (one write). With a listener
         it is streamed (tasks, messages, values with subgraphs) so the listener can follow it and
         the output is the last top-level values; without one it is a plain invoke."""
-        before = self._advisor.sessions.get(user_id, session_id)
-        turn = (before.turn_count if before else 0) + 1
+        before = self._advisor.sessions.load(user_id, session_id)  # the turn's one read of it
+        turn = (before.value.turn_count if before.value else 0) + 1
         recorder = self._recorder(user_id, session_id, turn, kind="turn")
         config = self._config(recorder, user_id, session_id, turn)
         config["configurable"] = {"thread_id": session_id}
@@ -186,11 +186,11 @@ class ConversationService:
             with recording(recorder):
                 if progress is None:  # nobody follows the turn: its output is all it needs
                     following.output = self._advisor.graph.invoke(
-                        {"message": text}, config=config, context=context
+                        {"message": text, "loaded_session": before}, config=config, context=context
                     )
                 else:
                     for namespace, mode, data in self._advisor.graph.stream(
-                        {"message": text},
+                        {"message": text, "loaded_session": before},
                         config=config,
                         context=context,
                         stream_mode=["tasks", "messages", "values"],
@@ -278,8 +278,8 @@ class ConversationService:
     ) -> tuple[Reply, Session]:
         """The user's message is kept (the idle memorizer still reads it). Facts saved before the
         failure are said, so the reply never hides a change it made."""
-        before = self._advisor.sessions.get(user_id, session_id)
-        turn = (before.turn_count if before else 0) + 1
+        before = self._advisor.sessions.load(user_id, session_id)  # the turn's one read of it
+        turn = (before.value.turn_count if before.value else 0) + 1
         try:
             saved = describe_saved(_changes_of_turn(self._advisor.profiles.get(user_id), session_id, turn))
         except Exception:  # the apology must go out whatever else is broken

@@ -69,7 +69,7 @@ class RetrievalConfig(_Strict):
 
 
 class AgentsConfig(_Strict):
-    # Reads each message into intent, facts and parameters (Ollama mode; offline the rule reader does).
+    # Reads each message into intent, facts and parameters (Ollama mode; offline the offline reader does: grammar for values, a learned model for meaning).
     understanding: RoleConfig = RoleConfig()
     analyzer: AnalyzerConfig = AnalyzerConfig()
     recommend: RecommendConfig = RecommendConfig()

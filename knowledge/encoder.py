@@ -111,7 +111,9 @@ class MiniLM:
         hidden = dense(x, "intermediate.dense")
         hidden = 0.5 * hidden * (1.0 + _erf(hidden / math.sqrt(2.0)))
         return _layer_norm(
-            dense(hidden, "output.dense") + x, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"]
+            dense(hidden, "output.dense") + x,
+            w[p + "output.LayerNorm.weight"],
+            w[p + "output.LayerNorm.bias"],
         )
 
 

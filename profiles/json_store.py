@@ -12,6 +12,10 @@ Safety rules:
   older than `STALE_TEMP_SECONDS` (a younger one may belong to another process writing right now);
 - a corrupt file is moved aside to `<name>.corrupt-<UTC timestamp>`, logged at ERROR and treated
   as missing, so it never crashes a caller;
+- `version(namespace, key)` names the file a write left (inode, modification time, size: a `stat`,
+  not a read), so a repository that read an item can tell at write time whether anyone wrote it
+  since, and skip reading it again when nobody did; a write keeps the item's `created_at` the same
+  way, from what it last read or wrote, reading the file only when it changed since;
 - namespace labels and keys must match strict patterns (`profiles.ids`), and every path is checked
   to lie inside the root after resolving links: a symbolic link planted inside the data directory that
   leads out of it is never followed (reads see nothing, writes raise `WriteRefusedError`; both
@@ -92,7 +96,15 @@ class JsonFileStore(BaseStore):
         self.lock_dir = self.root / LOCK_DIR  # created on first use
         self._locks = KeyedLocks(self.lock_dir / "items", inside=self.root)
         self.quarantined: list[Path] = []
+        self._created: dict[Path, tuple[str, datetime]] = {}  # path -> (version, created_at) last seen
         remove_stale_temp_files(self.root)
+
+    def version(self, namespace: tuple[str, ...], key: str) -> str | None:
+        """The stored item's version (None when there is none): it changes with every write."""
+        path = self._item_path(namespace, key)
+        if outside_root(self.root, path) is not None:
+            return None
+        return _file_version(path)
 
     # --- BaseStore ------------------------------------------------------------------------
 
@@ -137,12 +149,12 @@ class JsonFileStore(BaseStore):
             logger.warning("Refused to write %s: %s; nothing was saved.", self._shown(path), escape)
             raise WriteRefusedError(f"refused to write {self._shown(path)}: {escape}")
         with self._locks.hold((*namespace, key)):
-            previous = self._read(path, namespace, key)
             now = as_utc(self._clock())
+            created = self._created_at(path, namespace, key) or now
             envelope = {
                 "namespace": list(namespace),
                 "key": key,
-                "created_at": (previous.created_at if previous else now).isoformat(),
+                "created_at": created.isoformat(),
                 "updated_at": now.isoformat(),
                 "value": value,
             }
@@ -154,6 +166,23 @@ class JsonFileStore(BaseStore):
                     f"value for {'/'.join(namespace)}/{key} is not JSON-serializable: {exc}"
                 ) from None
             self._atomic_write(path, data)
+            self._remember(path, created)
+
+    def _created_at(self, path: Path, namespace: tuple[str, ...], key: str) -> datetime | None:
+        """The item's creation time, from the last read or write when the file has not changed
+        since (no second read of an item this process just read), else from the file."""
+        seen = self._created.get(path)
+        if seen is not None and seen[0] == _file_version(path):
+            return seen[1]
+        previous = self._read(path, namespace, key)
+        return previous.created_at if previous else None
+
+    def _remember(self, path: Path, created_at: datetime) -> None:
+        version = _file_version(path)
+        if version is not None:
+            self._created[path] = (version, created_at)
+            if len(self._created) > 4096:
+                self._created.pop(next(iter(self._created)))
 
     def _delete(self, namespace: tuple[str, ...], key: str) -> None:
         path = self._item_path(namespace, key)
@@ -248,6 +277,7 @@ class JsonFileStore(BaseStore):
         except (ValueError, KeyError, TypeError) as exc:
             self._quarantine(path, f"not a valid store item: {exc}")
             return None
+        self._remember(path, created_at)
         return Item(value=value, key=key, namespace=namespace, created_at=created_at, updated_at=updated_at)
 
     def _quarantine(self, path: Path, reason: str) -> None:
@@ -278,6 +308,15 @@ class JsonFileStore(BaseStore):
             Path(tmp_name).unlink(missing_ok=True)
             raise
         _fsync_directory(path.parent)
+
+
+def _file_version(path: Path) -> str | None:
+    """Inode, modification time and size: a write replaces the file (a new inode), so any write changes it."""
+    try:
+        stat = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    return f"{stat.st_ino}:{stat.st_mtime_ns}:{stat.st_size}"
 
 
 def outside_root(root: Path, path: Path, *, name: str = "the data directory") -> str | None:

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from config.clock import Clock, as_utc, utc_now
 from profiles.ids import validate_key, validate_label
 from profiles.json_store import WriteRefusedError
+from profiles.loaded import Loaded, still_current, store_version
 from profiles.locks import shared_locks
 from profiles.models import (
     HISTORY_LIMIT,
@@ -115,10 +116,11 @@ class RefusedChange(BaseModel):
 
 
 class AppliedChanges(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     applied: list[ChangeRecord] = Field(default_factory=list)
     refused: list[RefusedChange] = Field(default_factory=list)
+    profile: UserProfile | None = None  # the profile as stored after the write (None: no profile)
 
 
 def _last_group(history: list[HistoryEntry]) -> list[HistoryEntry]:
@@ -178,6 +180,17 @@ class ProfileRepository:
         except StoredProfileError:
             return self._recover(user_id)
 
+    def load(self, user_id: str) -> Loaded[UserProfile]:
+        """The profile with the store's version of it, for a turn that may write it later."""
+        version = store_version(self._store, self._namespace(user_id), PROFILE_KEY)
+        return Loaded(self.get(user_id), version)
+
+    def _current(self, user_id: str, base: Loaded[UserProfile] | None) -> UserProfile | None:
+        """The stored profile, under the user's lock: `base` when nobody wrote it since it was read."""
+        if still_current(self._store, self._namespace(user_id), PROFILE_KEY, base):
+            return base.value  # type: ignore[union-attr]
+        return self.get(user_id)
+
     def create(self, user_id: str) -> UserProfile:
         """Create an empty profile, or return the existing one (never overwrites)."""
         with self._locks.hold(user_id):
@@ -236,18 +249,36 @@ class ProfileRepository:
         return result.applied[0]
 
     def apply_changes(
-        self, user_id: str, changes: Sequence[tuple[str, Any]], *, source: ChangeSource
+        self,
+        user_id: str,
+        changes: Sequence[tuple[str, Any]],
+        *,
+        source: ChangeSource,
+        removals: Sequence[str] = (),
+        base: Loaded[UserProfile] | None = None,
     ) -> AppliedChanges:
-        """Set several fields in one write. Each value is validated on its own: an invalid one is
-        refused (with a reason the user can act on) and the others are still saved."""
-        for field_path, _ in changes:
+        """Set several fields, and remove others (`removals`: values a change made wrong, such as
+        the old car's battery size), in one write and one change group. Each value is validated on
+        its own: an invalid one is refused (with a reason the user can act on) and the others are
+        still saved. `base`: the profile as the caller read it (not read again if nobody wrote it since)."""
+        for field_path in [*(path for path, _ in changes), *removals]:
             split_field_path(field_path)  # unknown paths are a programming error: raise at once
         with self._locks.hold(user_id):
             now = self._clock()
-            profile = self.get(user_id) or UserProfile(user_id=user_id, created_at=now, updated_at=now)
+            stored = self._current(user_id, base)
+            profile = stored or UserProfile(user_id=user_id, created_at=now, updated_at=now)
             applied: list[ChangeRecord] = []
             refused: list[RefusedChange] = []
             group = _next_group(profile.history)
+            for field_path in dict.fromkeys(removals):
+                section_name, field_name = split_field_path(field_path)
+                section = profile.section(section_name)
+                old = getattr(section, field_name) if section is not None else None
+                if old is not None:
+                    profile, record = self._replace(
+                        profile, field_path, old, None, "forgotten", source=source, now=now, group=group
+                    )
+                    applied.append(record)
             for field_path, value in changes:
                 try:
                     profile, record = self._set(
@@ -264,24 +295,38 @@ class ProfileRepository:
                     refused += [
                         RefusedChange(field=r.field, value=r.new_value, reason=exc.reason, error=exc)
                         for r in applied
+                        if r.new_value is not None
                     ]
-                    applied = []
+                    applied, profile = [], stored
+            else:
+                profile = stored
         for record in applied:
             logger.info(
                 "Profile %s: %s %s (source: %s)", user_id, record.operation, record.field, source.kind
             )
-        return AppliedChanges(applied=applied, refused=refused)
+        return AppliedChanges(applied=applied, refused=refused, profile=profile)
 
     def forget(self, user_id: str, fields: Iterable[str], *, source: ChangeSource) -> list[ChangeRecord]:
         """Remove known values on the user's request (the one way a value becomes empty again).
         Fields that hold nothing are skipped; the change history keeps what was removed."""
+        return self.forget_with_profile(user_id, fields, source=source).applied
+
+    def forget_with_profile(
+        self,
+        user_id: str,
+        fields: Iterable[str],
+        *,
+        source: ChangeSource,
+        base: Loaded[UserProfile] | None = None,
+    ) -> AppliedChanges:
+        """`forget`, with the profile as the write left it (no second read to show it)."""
         paths = list(dict.fromkeys(fields))
         for field_path in paths:
             split_field_path(field_path)
         with self._locks.hold(user_id):
-            profile = self.get(user_id)
+            profile = self._current(user_id, base)
             if profile is None:
-                return []
+                return AppliedChanges()
             now = self._clock()
             records = []
             group = _next_group(profile.history)
@@ -297,18 +342,24 @@ class ProfileRepository:
                 records.append(record)
             if records:
                 self._write(profile)
-        return records
+        return AppliedChanges(applied=records, profile=profile)
 
     def undo_last(self, user_id: str, *, source: ChangeSource) -> list[ChangeRecord]:
         """Revert the most recent group of changes (those made by one source turn): each field
         goes back to its previous value, or is removed when it had none. Returns what changed."""
+        return self.undo_with_profile(user_id, source=source).applied
+
+    def undo_with_profile(
+        self, user_id: str, *, source: ChangeSource, base: Loaded[UserProfile] | None = None
+    ) -> AppliedChanges:
+        """`undo_last`, with the profile as the write left it."""
         with self._locks.hold(user_id):
-            profile = self.get(user_id)
+            profile = self._current(user_id, base)
             if profile is None:
-                return []
+                return AppliedChanges()
             group = _last_group(profile.history)
             if not group:
-                return []
+                return AppliedChanges(profile=profile)
             now = self._clock()
             records = []
             next_group = _next_group(profile.history)
@@ -332,7 +383,7 @@ class ProfileRepository:
                 records.append(record)
             if records:
                 self._write(profile)
-        return records
+        return AppliedChanges(applied=records, profile=profile)
 
     # --- internals ------------------------------------------------------------------------
 

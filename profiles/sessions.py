@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from config.clock import Clock, utc_now
 from profiles.ids import validate_key, validate_label
 from profiles.json_store import WriteRefusedError
+from profiles.loaded import Loaded, still_current, store_version
 from profiles.locks import shared_locks
 from profiles.repository import (
     SESSION_RESET_NOTICE,
@@ -75,6 +76,11 @@ class SessionRepository:
                 self.notices.record(user_id, "session", SESSION_RESET_NOTICE)
             return None
         return self._checked(user_id, session_id, item.value)
+
+    def load(self, user_id: str, session_id: str) -> Loaded[Session]:
+        """The session with the store's version of it, for a turn that writes it back at its end."""
+        version = store_version(self._store, self._namespace(user_id), validate_key(session_id))
+        return Loaded(self.get(user_id, session_id), version)
 
     def get_or_create(
         self,
@@ -162,13 +168,21 @@ class SessionRepository:
         updates: dict[str, Any] | None = None,
         channel: str | None = None,
         thread_ts: str | None = None,
+        base: Loaded[Session] | None = None,
     ) -> Session:
         """Store one whole turn in a single write: the user's message, the reply, and the session
         state the turn changed (`updates`: pending question, facts, last request, ...).
-        Creates the session on its first turn."""
+        Creates the session on its first turn. `base`: the session as the turn read it (not read
+        again when nobody wrote it since)."""
         with self._locks.hold((user_id, session_id)):
             now = self._clock()
-            session = self.get(user_id, session_id) or Session(
+            namespace = self._namespace(user_id)
+            current = (
+                base.value  # type: ignore[union-attr]
+                if still_current(self._store, namespace, validate_key(session_id), base)
+                else self.get(user_id, session_id)
+            )
+            session = current or Session(
                 session_id=session_id,
                 user_id=user_id,
                 channel=channel,

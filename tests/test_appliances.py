@@ -31,7 +31,7 @@ from advisor.llm.payloads import PARAMS_KEY
 from advisor.nodes import analyzer as analyzer_node
 from advisor.tools.data import build_data_sources
 from advisor.tools.toolkit import TurnContext, advise_appliance, build_tools
-from advisor.understanding.rules import understand
+from advisor.understanding.reader import understand
 from config.files import ToolsConfig
 from config.settings import Settings
 from profiles.models import UserProfile
@@ -315,7 +315,7 @@ def test_appliance_questions_reach_the_tool_offline(text: str, appliance: str) -
         reading.intent == "live_data" and reading.topic == "rates" and reading.params.appliance == appliance
     )
     assert analyzer_call(text, ALL_TOOLS) == ("appliance_advice", {"appliance": appliance})
-    assert choose_tool(text, ALL_TOOLS) == ("appliance_advice", {"appliance": appliance})
+    assert choose_tool(reading.params.filled(), ALL_TOOLS) == "appliance_advice"
 
 
 def test_a_deadline_goes_to_the_appliance_not_to_a_charging_plan() -> None:
@@ -335,7 +335,9 @@ def test_a_deadline_goes_to_the_appliance_not_to_a_charging_plan() -> None:
 def test_an_ev_question_does_not_reach_the_appliance_tool() -> None:
     assert analyzer_call("When should I charge my EV?", ALL_TOOLS)[0] == "plan_ev_charging"
     assert analyzer_call("charge my car to 80% by 7am", ALL_TOOLS)[0] == "plan_ev_charging"
-    assert choose_tool("is it cheaper to charge the car now?", ALL_TOOLS)[0] == "plan_ev_charging"
+    assert choose_tool(understand("is it cheaper to charge the car now?").params.filled(), ALL_TOOLS) == (
+        "plan_ev_charging"
+    )
 
 
 # --- end to end, offline ----------------------------------------------------------------------

@@ -16,10 +16,11 @@ from context_forge.core.types import AgentInfo, RetrievalResult
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from advisor.llm.offline import answering_part, offline_answer
+from advisor.llm.offline import offline_answer
 from bench.retrieval import cited_sections, print_cited_sections, section_labels
 from config.files import EvalConfig
 from knowledge.documents import load_documents
+from knowledge.excerpts import answering_part
 from knowledge.ingest import DOCS_DIR
 from knowledge.retriever import answering_chunk
 from tests.advisor_helpers import CONFIGURED_PROFILE, make_runtime

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from advisor.llm.offline import passage_excerpt
+from knowledge.excerpts import passage_excerpt
 
 EV_TOU_5 = """EV-TOU-5 has three price levels:
 

@@ -12,7 +12,7 @@ import pytest
 from advisor.energy.catalog import catalog_tariff
 from advisor.energy.plan_compare import Household, annual_cost, compare_plans, household_from
 from advisor.understanding.params import read_params
-from advisor.understanding.rules import PLAN_CHOICE, understand
+from advisor.understanding.reader import understand
 from tests.advisor_helpers import make_runtime
 
 LA = ZoneInfo("America/Los_Angeles")
@@ -104,9 +104,8 @@ def test_assumptions_are_sourced_and_missing_usage_is_said() -> None:
     ],
 )
 def test_plan_questions_are_read_as_plan_comparisons(text: str, expected: dict) -> None:
-    assert PLAN_CHOICE.search(text)
     reading = understand(text)
-    assert (reading.intent, reading.topic) == ("live_data", "rates")
+    assert (reading.intent, reading.params.task) == ("live_data", "plan_comparison")
     assert {k: v for k, v in read_params(text).filled().items() if k in expected} == expected
 
 
@@ -114,7 +113,7 @@ def test_plan_questions_are_read_as_plan_comparisons(text: str, expected: dict) 
     "text", ["what rate plans does Con Ed have?", "how does EV2-A work?", "charge my car by 7am"]
 )
 def test_other_questions_are_not_plan_comparisons(text: str) -> None:
-    assert not PLAN_CHOICE.search(text)
+    assert understand(text).params.task != "plan_comparison"
 
 
 def _service(data_dir: Path):

@@ -84,7 +84,8 @@ def test_a_turn_records_every_step_type_with_node_names(data_dir: Path) -> None:
 
     tool_trace = load_trace(service.traces.find("T1-U1", tool_reply.trace_id))
     kinds = [step.step_type.value for step in tool_trace.steps]
-    assert kinds[:2] == ["user_input", "state_change"] and kinds[-1] == "final_output"
+    # the input, then the turn's one read of the profile (load_session), then the reading (intake)
+    assert kinds[:3] == ["user_input", "memory_read", "state_change"] and kinds[-1] == "final_output"
     assert {"memory_read", "llm_call", "tool_call"} <= set(kinds)
     assert all(step.metadata and step.metadata.get("node") for step in tool_trace.steps)
     llm_steps = [s for s in tool_trace.steps if isinstance(s, LLMCallStep)]

@@ -12,7 +12,7 @@ import pytest
 
 from advisor.understanding.models import ReadingContext, RequestParams
 from advisor.understanding.params import read_params
-from advisor.understanding.rules import understand
+from advisor.understanding.reader import understand
 from bot.service import ConversationService
 from tests.advisor_helpers import make_runtime
 
@@ -84,11 +84,11 @@ def test_a_relative_deadline_after_a_plan_replaces_the_old_deadline() -> None:
         "in 30 minutes", after("ev_charging", ready_by_hour=7, current_soc_pct=20, tonight=True)
     )
     assert reading.follow_up and reading.intent == "live_data"
-    assert reading.params.filled() == {"current_soc_pct": 20.0, "ready_in_minutes": 30}
+    assert reading.params.said() == {"current_soc_pct": 20.0, "ready_in_minutes": 30}
     back = understand(
         "what about by 6am instead?", after("ev_charging", ready_in_minutes=30, current_soc_pct=20)
     )
-    assert back.params.filled() == {"ready_by_hour": 6, "current_soc_pct": 20.0}
+    assert back.params.said() == {"ready_by_hour": 6, "current_soc_pct": 20.0}
 
 
 # --- 2. a level wanted at a time is the target ---------------------------------------------------
@@ -184,12 +184,12 @@ def test_a_price_that_is_not_theirs_or_not_per_kwh_is_not_saved(text: str) -> No
 def test_a_stated_price_is_saved_and_the_question_answered(data_dir: Path) -> None:
     service = service_for(data_dir)
     service.handle_turn("T1-N", "t", "we're in atlanta w georgia power, i drive a ioniq 5")
-    asked = service.handle_turn("T1-N", "t", "what are prices today?")
-    assert asked.asked_for == "rate_schedule"
-    reply = service.handle_turn("T1-N", "t", "idk, we pay about 28 cents")
+    answered = service.handle_turn("T1-N", "t", "what are prices today?")
+    # no question about a rate plan we could not price anyway: the state's average, said so
+    assert answered.asked_for is None and "GA average price" in answered.text
+    reply = service.handle_turn("T1-N", "t", "we pay about 28 cents a kwh")
     assert reply.text.startswith("Saved: you pay about 28¢ per kWh.")
-    assert "No problem, I'll skip that" not in reply.text
-    assert "$0.28" in reply.text  # the question asked before, answered with their price
+    assert "$0.28" in reply.text  # the prices just given, redone with their price
     assert service.profiles.get("T1-N").location.flat_rate_usd_per_kwh == 0.28
     assert reply.asked_for is None
 
@@ -202,7 +202,7 @@ def test_usage_after_a_question_re_runs_it_with_the_usage() -> None:
     assert reading.follow_up and (reading.intent, reading.topic) == ("live_data", "rates")
     assert reading.params.house_kwh_per_month == 700
     miles = understand("I drive 30 miles a day", after("rates", house_kwh_per_month=700))
-    assert miles.follow_up and miles.params.filled() == {
+    assert miles.follow_up and miles.params.said() == {
         "house_kwh_per_month": 700.0,
         "ev_miles_per_month": 912.0,
     }
@@ -360,7 +360,7 @@ def test_short_follow_ups_change_the_last_request(text: str, topic: str, last: d
     reading = understand(text, after(topic, **last))
     assert reading.follow_up and (reading.intent, reading.topic) == ("live_data", topic)
     assert reading.confidence >= 0.7
-    assert reading.params.filled() == expected
+    assert reading.params.said() == expected
 
 
 @pytest.mark.parametrize(
@@ -440,7 +440,7 @@ def test_a_money_question_gets_a_charging_plan_not_a_passage(data_dir: Path) -> 
 def test_an_ev_listed_with_its_charger_is_saved() -> None:
     """'hey! 94110, pge ev2a, tesla model 3 w/ a 32 amp charger' saved the charger but not the car,
     then asked 'Which EV do you drive?' twice."""
-    from advisor.understanding.rules import understand as read
+    from advisor.understanding.reader import understand as read
 
     for message in (
         "hey! 94110, pge ev2a, tesla model 3 w/ a 32 amp charger",
@@ -456,7 +456,7 @@ def test_a_new_hour_after_tonight_keeps_the_night() -> None:
     """'whens the cheapest time to charge tonite?' at 5 am, then 'what about by 6am instead' planned
     to 06:00 that same morning (half an hour away) instead of the morning after tonight."""
     from advisor.understanding.models import RequestParams
-    from advisor.understanding.rules import follow_up_params
+    from advisor.understanding.params import follow_up_params
 
     last = RequestParams(tonight=True, current_soc_pct=25)
     assert follow_up_params(RequestParams(ready_by_hour=6), last).tonight is True

@@ -158,6 +158,7 @@ def test_follow_ups_re_plan_with_one_thing_changed(data_dir: Path) -> None:
     assert "Cheapest before 06:00" in less.text and "from 20% to 50%" in less.text  # the 6am and 20% stay
     last = service.sessions.get("T1-N", "t").last_request
     assert last.params == {
+        "task": "charging_plan",
         "ready_by_hour": 6,
         "target_soc_pct": 50.0,
         "current_soc_pct": 20.0,
@@ -490,15 +491,20 @@ def test_a_household_members_car_does_not_replace_the_users_and_a_correction_is_
 
 def test_the_question_asked_before_onboarding_is_answered_as_it_was_understood(data_dir: Path) -> None:
     service = make_runtime(data_dir, clock=clock).service
-    service.handle_turn("T1-N", "t", "we're in atlanta w georgia power, i drive a ioniq 5")
+    service.handle_turn("T1-N", "t", "we're in 94110 w pge, i drive a ioniq 5")
     asked = service.handle_turn(
         "T1-N", "t", "it's at 20% and i need to be full by 7am, when should i plug in?"
     )
-    assert asked.asked_for == "rate_schedule"
+    assert asked.asked_for == "rate_schedule"  # PG&E's plans we know: which one is asked, once
     assert service.sessions.get("T1-N", "t").pending_request == {
         "intent": "live_data",
         "topic": "ev_charging",
-        "params": {"ready_by_hour": 7, "target_soc_pct": 100.0, "current_soc_pct": 20.0},
+        "params": {
+            "task": "charging_plan",
+            "ready_by_hour": 7,
+            "target_soc_pct": 100.0,
+            "current_soc_pct": 20.0,
+        },
     }
     plan = service.handle_turn("T1-N", "t", "not sure")
     assert "Cheapest before 07:00" in plan.text and "from 20% to 100%" in plan.text

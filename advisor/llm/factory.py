@@ -18,7 +18,7 @@ class ModelSet:
     recommend: BaseChatModel
     memorizer: BaseChatModel
     labels: dict[str, str]  # role -> "ollama:llama3.1:8b" or "offline"
-    # None offline: the rule reader understands messages without a stand-in "model" call.
+    # None offline: the offline reader understands messages without a stand-in "model" call.
     understanding: BaseChatModel | None = None
 
     @property

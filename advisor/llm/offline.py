@@ -2,7 +2,7 @@
 
 It is a LangChain chat model so the graph runs the same code path (create_agent, callbacks,
 traces), but it is NOT a language model and says so in every answer:
-- analyzer: picks the tool from keywords in the question;
+- analyzer: calls the tool for the kind of answer the reader found (`RequestParams.task`);
 - recommend: writes the answer from the tool observations and passages with templates;
 - memorizer: extracts facts with patterns ("I work from home now", "we installed a heat pump").
 The recommend and memorizer nodes hand it their structured input in the human message's
@@ -12,7 +12,6 @@ The recommend and memorizer nodes hand it their structured input in the human me
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Literal
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -23,9 +22,8 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from advisor.llm.payloads import CONTEXT_KEY, CONVERSATION_KEY, PARAMS_KEY, UNDERSTANDING_KEY
 from advisor.understanding.models import ReadingContext, Understanding
-from advisor.understanding.params import read_params
-from advisor.understanding.rules import PLAN_CHOICE, stated_facts, understand
-from knowledge.documents import content_terms
+from advisor.understanding.reader import stated_facts, understand
+from knowledge.excerpts import answering_part, passage_excerpt
 
 OFFLINE_LABEL = "_(Offline mode: assembled from templates and calculations, without a language model.)_"
 
@@ -83,7 +81,7 @@ def _last_human(messages: list[BaseMessage]) -> HumanMessage | None:
     return next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
 
 
-# --- understanding: the rule reader, in the model reader's schema ---------------------------
+# --- understanding: the offline reader, in the model reader's schema ---------------------------
 
 
 def _understand(messages: list[BaseMessage]) -> str:
@@ -111,50 +109,30 @@ def reading_json(reading: Understanding) -> str:
 
 # --- analyzer: choose a tool ---------------------------------------------------------------
 
-_HOUR = re.compile(r"\b(?:by|before|until|at)\s+(\d{1,2})(?::00)?\s*(am|pm)?\b(?!\s*%)", re.IGNORECASE)
-_PERCENT = re.compile(r"\b(?:to|(?<!is )(?<!currently )at)\s+(\d{1,3})\s*%(?!\s+now)", re.IGNORECASE)
-_FROM_PERCENT = re.compile(
-    r"\b(?:from|is\s+at|currently(?:\s+at)?)\s+(\d{1,3})\s*%|\b(\d{1,3})\s*%\s+now\b", re.IGNORECASE
-)
+# The tool each kind of live answer calls (the reader decides the kind: `RequestParams.task`)
+TASK_TOOLS = {
+    "charging_plan": "plan_ev_charging",
+    "prices": "get_tariff_prices",
+    "appliance": "appliance_advice",
+    "solar_forecast": "get_solar_forecast",
+    "typical_solar": "get_typical_solar_production",
+    "weather": "get_weather_forecast",
+    "plan_comparison": "compare_rate_plans",
+}
+_CHARGING_PARAMS = ("ready_by_hour", "ready_in_minutes", "target_soc_pct", "current_soc_pct", "miles_needed")
 
 
-def choose_tool(text: str, available: list[str]) -> tuple[str, dict[str, Any]] | None:
-    """The tool a keyword reading of the question calls for, with arguments it states."""
-    lowered = text.lower()
-    wants = []
-    appliance = None
-    if PLAN_CHOICE.search(lowered):
-        wants.append("compare_rate_plans")
-    if re.search(r"\b(charg\w*|ev|car|tesla)\b", lowered):
-        wants.append("plan_ev_charging")
-    elif appliance := read_params(text).appliance:
-        wants.append("appliance_advice")  # "is it worth running the dryer now?": a verdict, not a price table
-    if re.search(r"\b(typical|per year|yearly|annual|a year)\b", lowered):
-        wants.append("get_typical_solar_production")
-    if re.search(r"\b(solar|panels?|pv)\b", lowered):
-        wants.append("get_solar_forecast")
-    if re.search(r"\b(weather|forecast|temperature|hot|cold|ac|a/c|rain|cloud\w*)\b", lowered):
-        wants.append("get_weather_forecast")
-    wants.append("get_tariff_prices")  # prices answer "is it worth running X now?" and rate questions
-    name = next((tool for tool in wants if tool in available), None)
-    if name is None:
-        return None
-    args: dict[str, Any] = {}
-    if name == "plan_ev_charging":
-        hour = _HOUR.search(text)
-        if hour and int(hour.group(1)) <= (12 if hour.group(2) else 23):
-            suffix = (hour.group(2) or "").lower()
-            number = int(hour.group(1))
-            args["ready_by_hour"] = number % 12 + (12 if suffix == "pm" else 0) if suffix else number
-        if target := _PERCENT.search(text):
-            args["target_soc_pct"] = min(100, int(target.group(1)))
-        if current := _FROM_PERCENT.search(text):
-            args["current_soc_pct"] = min(100, int(current.group(1) or current.group(2)))
-    if name in ("get_tariff_prices", "get_solar_forecast") and "tomorrow" in lowered:
-        args["day"] = "tomorrow"
-    if name == "appliance_advice":
-        args["appliance"] = appliance
-    return name, args
+def choose_tool(params: dict[str, Any], available: list[str]) -> str | None:
+    """The tool for the request's task, else the one its parameters point to, else prices."""
+    wanted = [TASK_TOOLS[params["task"]]] if params.get("task") in TASK_TOOLS else []
+    if params.get("appliance"):
+        wanted.append("appliance_advice")
+    if any(params.get(key) is not None for key in _CHARGING_PARAMS):
+        wanted.append("plan_ev_charging")
+    if params.get("system_kw") is not None or params.get("typical_year"):
+        wanted.append("get_typical_solar_production")
+    wanted.append("get_tariff_prices")  # prices answer rate questions and "is it worth running X now?"
+    return next((tool for tool in wanted if tool in available), None)
 
 
 def _analyze(messages: list[BaseMessage], available: list[str]) -> AIMessage:
@@ -162,29 +140,10 @@ def _analyze(messages: list[BaseMessage], available: list[str]) -> AIMessage:
         return AIMessage(content="Data gathered.")
     human = _last_human(messages)
     params = (human.additional_kwargs.get(PARAMS_KEY) if human else None) or {}
-    wants_plan = any(
-        params.get(key) is not None
-        for key in ("ready_by_hour", "ready_in_minutes", "target_soc_pct", "current_soc_pct", "miles_needed")
-    )
-    text = str(human.content) if human else ""
-    if params.get("appliance") and "appliance_advice" in available and not _EV_WORDS.search(text):
-        # "When should I run the dishwasher (before 10pm)?": a verdict for the appliance, never a charging plan
-        return _call("appliance_advice", _appliance_args(params, text))
-    if wants_plan and "plan_ev_charging" in available:
-        choice = ("plan_ev_charging", {})  # a deadline or charge level asks for a charging plan
-    elif (
-        params.get("system_kw") is not None or params.get("typical_year")
-    ) and "get_typical_solar_production" in available:
-        choice = ("get_typical_solar_production", {})  # "what would a 6 kW system make here?"
-    else:
-        choice = choose_tool(str(human.content) if human else "", available)
-    if choice is None:
+    name = choose_tool(params, available)
+    if name is None:
         return AIMessage(content="No tool needed.")
-    name, args = choice
-    args = {**args, **_tool_args(name, params)}
-    return AIMessage(
-        content="", tool_calls=[{"name": name, "args": args, "id": f"offline-{name}", "type": "tool_call"}]
-    )
+    return _call(name, _tool_args(name, params))
 
 
 def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -202,6 +161,8 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
             args["tonight"] = True
         if params.get("miles_needed") is not None:
             args["miles_needed"] = params["miles_needed"]  # "I need like 40 miles": that much range
+    if tool == "appliance_advice":
+        args = _appliance_args(params)
     if tool == "compare_rate_plans":
         args.update(
             {
@@ -219,32 +180,21 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
     return args
 
 
-_EV_WORDS = re.compile(r"\b(?:charg\w*|ev|car|tesla)\b", re.IGNORECASE)
-_BY_MORNING = re.compile(
-    r"\b(?:by|before|until|til|till)\s+(?:the\s+)?(?P<tomorrow>tomorrow\s+)?morning\b", re.IGNORECASE
-)
-MORNING_HOUR = 7  # "by tomorrow morning": done by 07:00, and the reply names that time
-
-
 def _call(name: str, args: dict[str, Any]) -> AIMessage:
     return AIMessage(
         content="", tool_calls=[{"name": name, "args": args, "id": f"offline-{name}", "type": "tool_call"}]
     )
 
 
-def _appliance_args(params: dict[str, Any], text: str) -> dict[str, Any]:
+def _appliance_args(params: dict[str, Any]) -> dict[str, Any]:
     """appliance_advice's arguments: the appliance and any deadline ("before 10pm", "by tomorrow
     morning"), or a day to run it ("tomorrow")."""
-    args: dict[str, Any] = {"appliance": params["appliance"]}
+    args: dict[str, Any] = {"appliance": params.get("appliance") or "dishwasher"}
     if params.get("ready_by_hour") is not None:
         args["ready_by_hour"] = int(params["ready_by_hour"])
         if params.get("ready_by_minute") is not None:
             args["ready_by_minute"] = int(params["ready_by_minute"])
         if params.get("ready_by_day") == "tomorrow":
-            args["day"] = "tomorrow"
-    elif morning := _BY_MORNING.search(text):
-        args["ready_by_hour"] = MORNING_HOUR
-        if morning.group("tomorrow"):
             args["day"] = "tomorrow"
     elif params.get("day") == "tomorrow":
         args["day"] = "tomorrow"
@@ -307,74 +257,7 @@ NO_TOOL_CHOSEN = (
     'charging, show your prices, check the forecast or estimate your solar: try "When should I charge my '
     'EV?", "What are my prices today?", "What\'s the weather tomorrow?" or "How much solar will I get today?"'
 )
-_ABBREVIATION_END = re.compile(r"(?:\b[ap]\.m\.|\be\.g\.|\bi\.e\.|\bvs\.|\betc\.|\bapprox\.|\bNo\.)$", re.I)
-EXCERPT_CHARS = 700
-
-
-def _sentences(text: str) -> list[str]:
-    """Sentences of a paragraph; "4-9 p.m. every day" is not two sentences."""
-    pieces = re.split(r"(?<=[.!?])\s+", " ".join(text.split()))
-    sentences: list[str] = []
-    for piece in pieces:
-        if sentences and _ABBREVIATION_END.search(sentences[-1]) and not piece[:1].isupper():
-            sentences[-1] += " " + piece
-        else:
-            sentences.append(piece)
-    return sentences
-
-
-def answering_part(question: str, passage: str) -> str:
-    """The passage's body ("Title — Section" line removed) from the paragraph that answers the
-    question. The first paragraph opens the section and stays first unless it holds none of the
-    question's own words (those the title and heading do not already say) and a later one does;
-    then the answer starts at the later paragraph holding the most. A lead-in ending in ":" stays
-    with the list after it."""
-    header, _, body = passage.partition("\n\n")
-    if not body:
-        return passage
-    paragraphs: list[str] = []
-    for paragraph in re.split(r"\n\s*\n", body.strip()):
-        if paragraphs and paragraphs[-1].rstrip().endswith(":"):
-            paragraphs[-1] += "\n\n" + paragraph
-        elif paragraph.strip():
-            paragraphs.append(paragraph)
-    distinctive = content_terms(question) - content_terms(header)
-    said = [len(distinctive & content_terms(paragraph)) for paragraph in paragraphs]
-    start = said.index(max(said)) if said and said[0] == 0 and max(said) > 0 else 0
-    return "\n\n".join(paragraphs[start:])
-
-
-def passage_excerpt(body: str, limit: int = EXCERPT_CHARS) -> str:
-    """The start of a passage as the answer: whole lines, a list kept whole (a list cut after
-    two of its three items says something the source does not), a long paragraph cut at a
-    sentence end."""
-    lines = [
-        line.rstrip() for line in body.splitlines() if line.strip() and not line.lstrip().startswith("#")
-    ]
-    kept: list[str] = []
-    size = 0
-    for index, line in enumerate(lines):
-        is_item = line.lstrip().startswith(("- ", "* ")) or bool(re.match(r"\s*\d+\.\s", line))
-        if kept and size + len(line) > limit and not (is_item and size + len(line) <= 2 * limit):
-            break
-        if not kept and len(line) > limit and not is_item:
-            sentences = _sentences(line)
-            taken = [sentences[0]]
-            for sentence in sentences[1:]:
-                if len(" ".join([*taken, sentence])) > limit:
-                    break
-                taken.append(sentence)
-            kept.append(" ".join(taken))
-            break
-        kept.append(line)
-        size += len(line)
-        # a list's lead-in ("EV-TOU-5 has three price levels:") must bring its items
-        if index + 1 < len(lines) and line.endswith(":"):
-            continue
-    return "\n".join(kept)
-
-
-# --- memorizer: the rule reader's facts ----------------------------------------------------
+# --- memorizer: the offline reader's facts ----------------------------------------------------
 
 
 def extract_facts(conversation: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -394,9 +277,7 @@ def summarize_turns(turns: list[dict[str, Any]]) -> str:
     """'Turns 1-5: asked about charging; rates.' from [{turn, text}] (the user's words only)."""
     if not turns:
         return ""
-    from advisor.intent import topic_of  # local import: intent imports the graph's state types
-
-    topics = sorted({topic_of(str(turn["text"])).replace("_", " ") for turn in turns} - {"general"})
+    topics = sorted({understand(str(turn["text"])).topic.replace("_", " ") for turn in turns} - {"general"})
     numbers = [int(turn["turn"]) for turn in turns]
     about = "; ".join(topics) if topics else "general questions"
     return f"Turns {min(numbers)}-{max(numbers)} (offline summary): the user asked about {about}."

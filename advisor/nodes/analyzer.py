@@ -28,6 +28,7 @@ from advisor.prompts import ANALYZER_SYSTEM
 from advisor.state import AdvisorState
 from advisor.tools.models import Observation, RateSchedule, SolarEstimate, WeatherForecast
 from advisor.tools.toolkit import TurnContext
+from advisor.understanding.meaning import TASK_TOPIC
 from config.clock import Clock
 from traces.recorder import current_trace
 
@@ -72,13 +73,20 @@ class Analyzers:
             return self._built[topic]
 
 
+def tools_topic(state: AdvisorState) -> str:
+    """Whose tools the analyzer gets: the task's when the reader named one, else the topic's."""
+    params = state.get("params")
+    task = params.task if params is not None else None
+    return TASK_TOPIC.get(task or "", state.get("topic", "general"))
+
+
 def build_analyzers(model: BaseChatModel, tools: list[BaseTool]) -> Analyzers:
     return Analyzers(model, tools)
 
 
 def make_analyzer(*, agents: Analyzers, recursion_limit: int, clock: Clock):
     def analyzer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
-        agent = agents.get(state.get("topic", "general"))
+        agent = agents.get(tools_topic(state))
         context = TurnContext(user_id=state["user_id"], profile=state["user_profile"], now=clock())
         errors: list[dict[str, Any]] = []
         last: dict[str, Any] | None = None

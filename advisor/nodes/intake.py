@@ -1,19 +1,24 @@
 """Intake: validate the text and understand it once (intent, stated facts, slot answer, request
-parameters); every later node reads the `Understanding` instead of re-parsing the words."""
+parameters); every later node reads the `Understanding` instead of re-parsing the words.
+
+A clarifying question only when the reader is torn between two readings (a plan for their home
+or a general explanation): it names both in the user's own words, and the answer resumes the
+question with the reading they chose.
+"""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
-from advisor.intent import CLARIFY_BELOW, IntentResult, clarifying_question, classify, validate_message
+from advisor.message import validate_message
 from advisor.state import AdvisorState
 from advisor.understanding.models import ReadingContext, RequestParams, Understanding
-from advisor.understanding.rules import Understander
+from advisor.understanding.reader import Understander
 from config.files import MemorizerConfig
+from profiles.models import SECTION_MODELS, UserProfile
 from traces.recorder import current_trace
 
 EMPTY_REPLY = (
@@ -21,6 +26,18 @@ EMPTY_REPLY = (
     '"Is it worth running the dryer now?" or "How do heat pumps work?"'
 )
 TRUNCATED_NOTICE = "Your message was very long, so I read only its first 1000 words."
+CLARIFY = "clarify"  # the pending "slot" after a clarifying question: which of two readings?
+_READINGS = {  # what each reading gives, by topic, for the clarifying question
+    "live_data": {
+        "ev_charging": "a charging plan for your car (when to plug in and what it costs)",
+        "rates": "your own prices and cheapest hours",
+        "solar": "what your panels will make",
+        "weather": "the forecast where you live",
+        "home": "advice for your home with today's prices",
+        "general": "an answer worked out for your home with today's data",
+    },
+    "knowledge": "a general explanation of how it works",
+}
 
 
 def make_intake(memorizer: MemorizerConfig, understander: Understander):
@@ -34,8 +51,8 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
                 "intent": "unclear",
                 "intent_confidence": 0.0,
             }
-        notices = [TRUNCATED_NOTICE] if checked.truncated else []
         understanding = understander.understand(checked.text, reading_context(state), config)
+        understanding = _chosen_reading(understanding, state)
         last = state.get("last_request") or {}
         replan = False
         if not state.get("pending_slot") and last.get("turn") == state.get("turn_count", 0) - 1:
@@ -57,7 +74,7 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
             "intent": understanding.intent,
             "intent_confidence": understanding.confidence,
             "topic": understanding.topic,
-            "notices": notices,
+            "notices": [*state.get("notices", []), *([TRUNCATED_NOTICE] if checked.truncated else [])],
             # Goodbye memorizes inside the turn (what the idle job would catch); stated facts were
             # already saved by recall. The turn threshold only flags a run after the reply.
             "should_memorize": goodbye,
@@ -65,24 +82,71 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
             "route": "recall",
             "replan": replan,  # recall answers it only if the statement changed something
         }
-        resolved = _resolve_clarification(checked.text, state)
-        if resolved is not None:  # "a plan for now" answers the clarifying question we asked
-            update.update(resolved)
-        elif _needs_clarification(understanding, state):
-            result = IntentResult(
-                intent=understanding.intent, confidence=understanding.confidence, topic=understanding.topic
-            )
-            # remember what was asked, so the answer to the clarifying question resolves it
-            update.update(
-                response=clarifying_question(result),
-                route="done",
-                pending_slot=CLARIFY,
-                pending_question=question,
-            )
+        if (
+            understanding.alternative is not None
+            and not understanding.facts
+            and not state.get("pending_slot")
+        ):
+            update.update(_clarify(understanding, question))
         _record(checked.text, understanding, update, turn)
         return update
 
     return intake
+
+
+def _clarify(understanding: Understanding, question: str) -> dict[str, Any]:
+    """One question naming the two readings, quoting the user; the answer picks one."""
+    readings = [_reading(understanding.intent, understanding.topic)]
+    readings.append(_reading(str(understanding.alternative), understanding.topic))
+    quoted = " ".join(question.split()[:12])
+    return {
+        "response": f'For "{quoted}", do you want {readings[0]}, or {readings[1]}?',
+        "route": "done",
+        "pending_slot": CLARIFY,
+        "pending_question": question,
+        "pending_request": {
+            "intent": understanding.intent,
+            "alternative": understanding.alternative,
+            "topic": understanding.topic,
+            "params": understanding.params.filled(),
+        },
+    }
+
+
+def _reading(intent: str, topic: str) -> str:
+    described = _READINGS.get(intent, _READINGS["knowledge"])
+    return described if isinstance(described, str) else described.get(topic, described["general"])
+
+
+def _chosen_reading(understanding: Understanding, state: AdvisorState) -> Understanding:
+    """After "do you want A or B?": the reply that reads as one of the two (or says "the first" /
+    "the second") resumes the question asked before with that reading."""
+    request = state.get("pending_request") or {}
+    question = state.get("pending_question")
+    if state.get("pending_slot") != CLARIFY or not question or not request.get("alternative"):
+        return understanding
+    options = [request["intent"], request["alternative"]]
+    chosen = (
+        options[understanding.choice - 1]
+        if understanding.choice in (1, 2)
+        else understanding.intent
+        if understanding.intent in options and not understanding.facts
+        else None
+    )
+    if chosen is None:
+        return understanding  # not an answer to it: the message on its own
+    return understanding.model_copy(
+        update={
+            "intent": chosen,
+            "topic": request.get("topic") or understanding.topic,
+            "asks": True,
+            "question": question,
+            "params": RequestParams.model_validate(request.get("params") or {}),
+            "follow_up": False,
+            "alternative": None,
+            "confidence": 0.9,
+        }
+    )
 
 
 # Profile fields the last live answer stood on, by its topic: correcting one re-runs that answer.
@@ -102,15 +166,22 @@ _REPLAN_FIELDS = {
 
 def _replan_after_correction(understanding: Understanding, last: dict[str, Any]) -> Understanding:
     """ "no wait, it's a Model Y not a 3" right after a charging plan: saved, and the plan redone
-    for the Model Y (it was saved and the old plan left standing)."""
+    for the Model Y (it was saved and the old plan left standing). "whichever plan is the default"
+    right after an answer priced without their plan: redone on the utility's usual plan."""
     fields = _REPLAN_FIELDS.get(str(last.get("topic")), ())
+    plan_unknown = (
+        understanding.slot_answer is not None
+        and understanding.slot_answer.slot == "rate_schedule"
+        and understanding.slot_answer.status == "skipped"
+        and "location.rate_schedule" in fields
+    )
     if (
         understanding.intent not in ("correction", "profile_statement")
         or understanding.asks
         or understanding.remember
         or last.get("intent") != "live_data"
         or not last.get("question")
-        or not any(fact.field in fields for fact in understanding.facts)
+        or not (plan_unknown or any(fact.field in fields for fact in understanding.facts))
     ):
         return understanding
     return understanding.model_copy(
@@ -127,39 +198,6 @@ def _replan_after_correction(understanding: Understanding, last: dict[str, Any])
     )
 
 
-CLARIFY = "clarify"  # the pending "question" after a clarifying question: plan or explanation?
-_WANTS_PLAN = re.compile(
-    r"\b(?:plan|now|tonight|today|tomorrow|when|schedule|my\s+(?:car|ev|home|house)|first|the\s+first)\b",
-    re.I,
-)
-_WANTS_INFO = re.compile(
-    r"\b(?:explain|explanation|info|information|general|in\s+general|how\s+it\s+works|learn|second|the\s+second|"
-    r"curious|just\s+wondering)\b",
-    re.I,
-)
-
-
-def _resolve_clarification(text: str, state: AdvisorState) -> dict[str, Any] | None:
-    """After "a plan or an explanation?", the reply picks one for the question asked before."""
-    question = state.get("pending_question")
-    if state.get("pending_slot") != CLARIFY or not question:
-        return None
-    info, plan = bool(_WANTS_INFO.search(text)), bool(_WANTS_PLAN.search(text))
-    if info == plan:
-        return None  # not an answer to it: read the message on its own
-    topic = classify(question).topic
-    intent = "knowledge" if info else "live_data"
-    if intent == "live_data" and topic == "general":
-        topic = "ev_charging" if re.search(r"\b(?:ev|car|charg\w*)\b", question, re.I) else "rates"
-    return {
-        "message": question,
-        "intent": intent,
-        "topic": topic,
-        "intent_confidence": 0.9,
-        "pending_slot": None,
-    }
-
-
 def reading_context(state: AdvisorState) -> ReadingContext:
     last = state.get("last_request") or {}
     params = last.get("params") or {}
@@ -167,31 +205,40 @@ def reading_context(state: AdvisorState) -> ReadingContext:
         f"{'advisor' if isinstance(message, AIMessage) else 'user'}: {str(message.content)[:300]}"
         for message in state.get("messages", [])[-4:]
     ]
+    pending = state.get("pending_slot")
     return ReadingContext(
-        pending_slot=state.get("pending_slot"),
+        pending_slot=pending if pending != CLARIFY else None,
         last_intent=last.get("intent"),
         last_topic=last.get("topic"),
         last_params=RequestParams.model_validate(params) if last else None,
         recent=recent,
-        # what this thread already saved (the profile itself is read later, by recall)
+        # what the profile holds, and what this thread saved since
         known_fields={
-            str(fact["field"]): fact.get("value")
-            for fact in state.get("prior_facts") or []
-            if isinstance(fact, dict) and fact.get("field") and fact.get("status") in ("saved", "confirmed")
+            **profile_values(state.get("user_profile")),
+            **{
+                str(fact["field"]): fact.get("value")
+                for fact in state.get("prior_facts") or []
+                if isinstance(fact, dict)
+                and fact.get("field")
+                and fact.get("status") in ("saved", "confirmed")
+            },
         },
     )
 
 
-def _needs_clarification(understanding: Understanding, state: AdvisorState) -> bool:
-    if state.get("pending_slot") or understanding.facts or understanding.slot_answer is not None:
-        return False
-    if understanding.intent == "unclear":
-        return True
-    return (
-        understanding.wants_answer
-        and understanding.confidence < CLARIFY_BELOW
-        and not understanding.follow_up
-    )
+def profile_values(profile: UserProfile | None) -> dict[str, Any]:
+    """The profile's values by field path ("equipment.solar_capacity_kw": 8.4)."""
+    if profile is None:
+        return {}
+    values = {}
+    for section in SECTION_MODELS:
+        data = getattr(profile, section)
+        if data is None:
+            continue
+        for name, value in data.model_dump(exclude={"updated_at"}).items():
+            if value is not None:
+                values[f"{section}.{name}"] = value
+    return values
 
 
 def _record(text: str, understanding: Understanding, update: dict[str, Any], turn: int) -> None:
@@ -200,7 +247,6 @@ def _record(text: str, understanding: Understanding, update: dict[str, Any], tur
     trace = current_trace()
     if trace is None:
         return
-    trace.user_input(text)
     trace.state_change(
         "intent",
         {

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -13,6 +12,7 @@ from langchain_core.runnables import RunnableConfig
 from advisor.context import (
     Passage,
     RecommendContext,
+    cited_passages,
     clip,
     profile_facts,
     render,
@@ -25,8 +25,6 @@ from advisor.prompts import RECOMMEND_SYSTEM
 from advisor.state import AdvisorState
 from traces.recorder import current_trace
 
-_CITATION = re.compile(r"\[(\d{1,2})\]")
-
 
 def make_recommend(model: BaseChatModel, *, history_tokens: int = 400):
     def recommend(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
@@ -38,7 +36,7 @@ def make_recommend(model: BaseChatModel, *, history_tokens: int = 400):
         reply = invoke_model(model, messages, role="recommend", config=config)
         answer = str(reply.content).strip() or "Sorry, I couldn't put an answer together this time."
         numbers = len(context.passages)
-        cited = sorted({int(n) for n in _CITATION.findall(answer) if 1 <= int(n) <= numbers})
+        cited = cited_passages(answer, numbers)
         if numbers and (trace := current_trace()) is not None:
             trace.state_change(
                 "cited_passages", cited, node="recommend", reason=f"{numbers} passage(s) given"

@@ -16,7 +16,10 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
+from advisor.message import validate_message
 from advisor.state import AdvisorState
+from profiles.models import SECTION_MODELS, UserProfile
+from profiles.repository import ProfileRepository
 from profiles.session import Session
 from profiles.sessions import SessionRepository
 from traces.recorder import current_trace
@@ -39,13 +42,29 @@ def thread_id(config: RunnableConfig) -> str:
     return str(value)
 
 
-def make_load_session(sessions: SessionRepository):
+def make_load_session(sessions: SessionRepository, profiles: ProfileRepository):
+    """The turn's one read of the thread's session and of the user's profile (every node reads
+    them from the state; writes go through the repositories, each at most once a turn)."""
+
     def load_session(
         state: AdvisorState, runtime: Runtime[ThreadContext], config: RunnableConfig
     ) -> dict[str, Any]:
         user_id, session_id = runtime.context.user_id, thread_id(config)
-        session = sessions.get(user_id, session_id)
+        loaded = state.get("loaded_session") or sessions.load(user_id, session_id)
+        session = loaded.value
+        stored = profiles.load(user_id)
+        profile = stored.value
+        checked = validate_message(state.get("message"))
+        if not checked.empty and (trace := current_trace()) is not None:
+            trace.user_input(checked.text)  # the turn's first step: what the user said
+        _record_read(user_id, profile)
         return {
+            "loaded_session": loaded,
+            "user_profile": profile,
+            "profile_version": stored.version,
+            # A damaged profile or conversation was set aside: the reply starts by saying so (once;
+            # the service marks it said when the reply is out).
+            "notices": profiles.notices.pending(user_id),
             "user_id": user_id,
             "session_id": session_id,
             "messages": _as_messages(session),
@@ -76,6 +95,7 @@ def make_save_session(sessions: SessionRepository):
             updates=session_updates(state),
             channel=runtime.context.channel,
             thread_ts=runtime.context.thread_ts,
+            base=state.get("loaded_session"),
         )
         if (trace := current_trace()) is not None:
             trace.state_change("session_saved", {"turn": session.turn_count}, node="save_session")
@@ -105,14 +125,17 @@ def session_updates(state: AdvisorState) -> dict[str, Any]:
     facts = state.get("session_facts") or []
     if facts:
         updates["facts"] = [*state.get("prior_facts", []), *facts][-200:]
-    if state.get("route") == "analyzer":
+    if state.get("route") in ("analyzer", "retrieve"):
+        # the request this turn answered: what the next message is read against ("and tomorrow?",
+        # "why?", "thanks"); only a live answer's parameters carry over to a follow-up
         params = state.get("params")
+        live = state.get("route") == "analyzer"
         updates["last_request"] = {
             "turn": state["turn_count"],
-            "intent": "live_data",
+            "intent": "live_data" if live else "knowledge",
             "topic": state.get("topic", "general"),
             "question": str(state.get("message", ""))[:2000],
-            "params": params.filled() if params is not None else {},
+            "params": params.filled() if params is not None and live else {},
         }
     if state.get("intent") == "goodbye":
         updates["status"] = "ended"
@@ -122,8 +145,11 @@ def session_updates(state: AdvisorState) -> dict[str, Any]:
 
 
 def _answering_node(state: AdvisorState) -> str:
+    """The node whose words are the reply (the trace's final output names it)."""
     route = state.get("route")
-    return "recommend" if route in ("analyzer", "recommend") else "recall" if route == "done" else "intake"
+    if route in ("analyzer", "recommend", "retrieve"):
+        return "recommend"
+    return state.get("answered_by") or "intake"
 
 
 def _as_messages(session: Session | None) -> list[BaseMessage]:
@@ -131,3 +157,25 @@ def _as_messages(session: Session | None) -> list[BaseMessage]:
     budget, and older turns live on as profile notes."""
     recent = session.messages if session else []
     return [HumanMessage(m.content) if m.role == "user" else AIMessage(m.content) for m in recent]
+
+
+def _record_read(user_id: str, profile: UserProfile | None) -> None:
+    """Trace the profile read with each section's timestamp (what the staleness grader judges)."""
+    trace = current_trace()
+    if trace is None:
+        return
+    results = []
+    if profile is not None:
+        sections = {
+            name: (section.updated_at.isoformat() if section.updated_at else None)
+            for name in SECTION_MODELS
+            if (section := getattr(profile, name)) is not None
+        }
+        results = [
+            {
+                "user_id": user_id,
+                "sections": sections,
+                "profile": profile.model_dump(mode="json", exclude={"notes", "history"}),
+            }
+        ]
+    trace.memory_read(("profiles", user_id), "profile", results, node="load_session")

@@ -51,7 +51,7 @@ _CHARGER_WORDS = re.compile(
 _OWN = re.compile(
     r"\b(?:i|we)\s+(?:\w+\s+)?(?:have|has|own|drive|got|bought|leased|lease|share|use|run|installed|put\s+in|added)\b|"
     r"\b(?:my|our)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
-    r"^\s*(?:(?:also|now|just|recently)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added)\b|"
+    r"^\s*(?:(?:also|now|just|recently|finally)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added|picked\s+up|took\s+delivery\s+of)\b|"
     r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:a|an)\b|"
     r"\b(?:i|we)\s+(?:heat|cool)\s+(?:the\s+house|the\s+home|our\s+(?:house|home|place)|my\s+(?:house|home|place))?\s*with\b",
     re.I,
@@ -78,7 +78,7 @@ def read_clause(clause: Clause, *, message: str, pending_slot: str | None = None
     yield from _plan(text, pending_slot=pending_slot)
     yield from _price(text, pending_slot=pending_slot)
     yield from _vehicle(text, pending_slot=pending_slot)
-    yield from _batteries(text, message=message)
+    yield from _batteries(text, message=message, pending_slot=pending_slot)
     yield from _charger(text, message=message)
     yield from _solar(text, pending_slot=pending_slot)
     owns = bool(_OWN.search(message)) or bool(_HOME_WORDS.search(text))
@@ -130,6 +130,7 @@ def facts_in(
                     unit=reading.unit,
                     words=clause.text[:500],
                     assumption=reading.assumption,
+                    household=clause.household,
                 )
             )
     # "it's me, my wife and our 3 kids" spans clauses: count the household over the whole message
@@ -193,28 +194,31 @@ def _not_a_fact(clause: Clause, reading: Reading, *, pending_slot: str | None = 
 
 
 def _statement_inside_question(text: str, reading: Reading) -> bool:
-    """'With my 11 kW charger, when should I charge?' states the charger inside a question."""
-    return (
-        bool(re.search(r"\b(?:my|our|we'?re|we\s+are|i'?m|i\s+am)\b", text, re.I))
-        and reading.field
-        not in (
-            "equipment.heating_type",
-            "equipment.cooling_type",
-            "household.work_schedule",
-            "preferences.budget_priority",
-            "preferences.comfort_priority",
-            "preferences.green_priority",
-        )
-        and not re.search(
-            r"\b(?:should|could|would)\s+(?:i|we)\s+(?:get|buy|switch|install|change)\b", text, re.I
-        )
-    )
+    """'With my 11 kW charger, when should I charge?' states the charger inside a question; 'how long
+    will a powerwall run my house' does not state a Powerwall (the "my" is the house's)."""
+    if reading.field in (
+        "equipment.heating_type",
+        "equipment.cooling_type",
+        "household.work_schedule",
+        "preferences.budget_priority",
+        "preferences.comfort_priority",
+        "preferences.green_priority",
+    ) or re.search(r"\b(?:should|could|would)\s+(?:i|we)\s+(?:get|buy|switch|install|change)\b", text, re.I):
+        return False
+    if re.search(
+        r"\b(?:we'?re|we\s+are|i'?m|i\s+am|i\s+have|we\s+have|i'?ve\s+got|we'?ve\s+got)\b", text, re.I
+    ):
+        return True
+    said = text.lower().find(reading.said.lower()) if reading.said else -1
+    before = text[:said] if said >= 0 else ""
+    # the possessive belongs to the value: "my 11 kW charger", "our ev2-a plan", "my zip 94110"
+    return re.search(r"\b(?:my|our)\s+(?:[\w.&/-]+\s+){0,2}$", before, re.I) is not None
 
 
 # --- location ------------------------------------------------------------------------------
 
 _ZIP = re.compile(
-    r"(?<![\d$.,-])(\d{5})(?:-\d{4})?(?!\d|\.\d|,\d|\s*(?:kwh|kw|miles|mi\b|dollars|bucks|\$|watts|w\b|%|sq|square|ft|feet|lbs?))",
+    r"(?<![\d$.,-])(\d{5})(?:-\d{4})?(?!\d|\.\d|,\d|\s*(?:kwh|kw|miles|mi\b|dollars|bucks|\$|watts|w\b(?!/?\s*[a-z])|%|sq|square|ft|feet|lbs?))",
     re.I,
 )
 _ZIP_CONTEXT = re.compile(
@@ -332,7 +336,10 @@ def _utility(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     switched = _SWITCH_TO.search(text)
     scope = switched.group("rest") if switched and find_utility(switched.group("rest")) else text
     about_utility = re.search(
-        r"\b(?:utility|provider|customer|power\s+company|electric\s+company|service\s+from)\b", text, re.I
+        r"\b(?:utility|provider|customer|power\s+company|electric\s+company|service\s+from)\b|"
+        r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\b[^,.;!?]{0,30}?\b(?:with|w/?|on)\s+\w",
+        text,
+        re.I,
     )
     found = find_utility(
         scope, answer=pending_slot == "utility" or bool(about_utility), about_utility=bool(about_utility)
@@ -385,17 +392,26 @@ _DOLLAR_PRICE = re.compile(r"\$\s*(-?\d?\.\d{1,4}|\d)\b" + _PER_KWH, re.I)
 _NOT_PER_KWH = r"(?!\s*(?:a|an|per|/|each|every)\s*(?:mile|mi\b|therm|gallon|gal\b|month|mo\b|day|week|year|hour|minute|min\b|kw\b|load|cycle))"
 _BARE_CENTS = re.compile(r"(?<![\w.$])(\d{1,2}(?:\.\d+)?)\s*(?:cents?\b|¢|c\b)" + _NOT_PER_KWH, re.I)
 _BARE_DOLLARS = re.compile(r"\$\s*(0?\.\d{1,4})\b" + _NOT_PER_KWH, re.I)
+_FIRST_PERSON_ON = re.compile(r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\s+on\b", re.I)
 _PRICE_OWNER = re.compile(
     r"\b(?:i|we)\s+(?:\w+\s+)?(?:pay|paying|get\s+charged|are\s+charged)\b|\b(?:my|our)\s+(?:rate|price|electricity|power)\b|"
     r"^\s*(?:about|around|roughly|approximately|like|maybe)?\s*[$\d]|"
-    r"^\s*(?:and\s+)?(?:pay|paying)\b",  # "I'm in 02134 with Eversource and pay 31 cents per kWh": the clause's subject is the user
+    r"^\s*(?:and\s+)?(?:pay|paying)\b|"
+    r"(?:\b(?:we'?re|i'?m|we\s+are|i\s+am)\b.*,\s*paying\b)",  # "I'm in 02134 with Eversource and pay 31 cents per kWh": the clause's subject is the user
+    re.I,
+)
+
+
+# "we're on txu, flat 14 cents": a flat price is per kWh even unsaid
+_FLAT_CENTS = re.compile(
+    r"\bflat(?:\s+rate)?(?:\s+of)?(?:\s+(?:is|at))?\s+(?:about\s+|around\s+|like\s+)?(-?\d{1,2}(?:\.\d+)?)\s*(?:cents?\b|¢|c\b)",
     re.I,
 )
 
 
 def _price(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     """'we pay about 30 cents a kWh' / '$0.28/kWh' -> 0.30 $/kWh (a flat price, said so)."""
-    match = _CENTS_PRICE.search(text)
+    match = _CENTS_PRICE.search(text) or _FLAT_CENTS.search(text)
     value = float(match.group(1)) / 100 if match else None
     if match is None and (dollars := _DOLLAR_PRICE.search(text)):
         match, value = dollars, float(dollars.group(1))
@@ -407,7 +423,7 @@ def _price(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
             match, value = bare, float(bare.group(1))
     if match is None or value is None:
         return
-    if not (_PRICE_OWNER.search(text) or pending_slot == "rate_schedule"):
+    if not (_PRICE_OWNER.search(text) or pending_slot == "rate_schedule" or _FIRST_PERSON_ON.search(text)):
         return
     if re.search(r"\b(?:peak|off[-\s]?peak|night|day)\b", text, re.I):
         return  # peak/off-peak prices need their hours: not one flat price
@@ -432,6 +448,24 @@ def _just_the_car(text: str, words: str) -> bool:
     )
 
 
+_REPLACED_CAR = re.compile(r"\b(?:traded(?:\s+in)?|sold|swapped|replaced|got\s+rid\s+of|returned)\b", re.I)
+# "the car is a model y", "our ev's a bolt": the user's car named as what it is
+_THE_CAR_IS = re.compile(r"(?:\b(?:the|my|our)\s+|^\W*)(?:car|ev|vehicle|truck|suv)\s*(?:is|'s)\b", re.I)
+_CAR_FILLER = frozenset(
+    "a an the my our here its it's it is mine ours new used w/ with now also and just".split()
+    + "tesla chevy chevrolet nissan hyundai kia ford vw volkswagen rivian bmw polestar audi toyota".split()
+    + "subaru honda cadillac gmc volvo jaguar porsche fiat mini jeep chrysler lucid mustang".split()
+)
+
+
+def _only_the_car(text: str, words: str) -> bool:
+    """A clause that names nothing but the car ("mustang mach-e.", "2023 ioniq 5"): a list item of
+    the user's own facts, as in "nyc 10025, con ed. mustang mach-e. when should I charge?"."""
+    rest = re.sub(re.escape(words), " ", text, flags=re.I)
+    left = [w for w in re.findall(r"[a-z0-9/'&-]+", rest.lower()) if not re.fullmatch(r"(?:19|20)\d\d", w)]
+    return all(word in _CAR_FILLER for word in left)
+
+
 def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     found = find_vehicle(text)
     if found is None:
@@ -441,13 +475,20 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     second = find_vehicle(rest)
     if second is not None and re.search(r"\bnot\b", rest[: rest.lower().find(second[1].lower())], re.I):
         second = None  # "a model y not a model 3": a correction, not two cars
+    if (
+        second is not None
+        and second[0].name != spec.name
+        and _REPLACED_CAR.search(text[: text.lower().find(words.lower())])
+    ):
+        spec, words = second  # "traded in the model 3 for a lightning": the second car is theirs now
+        second = None
     if second is not None and second[0].name != spec.name:
         yield Reading("equipment.ev_model", _as_said(spec.name, words), said=words)
         yield Reading("equipment.ev_model", _as_said(second[0].name, second[1]), said=second[1])
         return
     starts = (
         r"^\s*(?:(?:actually|no\s+wait|no|nope|sorry|oops|wait|i\s+meant)[,.!]?\s+)?(?:(?:it'?s|its|it\s+is|that'?s)\s+)?"
-        r"(?:a\s+|an\s+)?(?:\d{4}\s+)?(?:(?:tesla|chevy|chevrolet|nissan|hyundai|"
+        r"(?:a\s+|an\s+|the\s+)?(?:\d{4}\s+)?(?:(?:tesla|chevy|chevrolet|nissan|hyundai|"
         r"kia|ford|vw|volkswagen|rivian|bmw|polestar|audi|toyota|subaru|honda|cadillac|gmc|volvo|jaguar|porsche|fiat|mini|"
         r"jeep|chrysler|lucid)\s+)?"
     )
@@ -477,6 +518,9 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         or re.match(starts + re.escape(words), text, re.I)
         or listed
         or _just_the_car(text, words)
+        or _THE_CAR_IS.search(text)
+        or _only_the_car(text, words)
+        or _REPLACED_CAR.search(text)
     ):
         return
     battery = _kwh_near_car(text)
@@ -510,8 +554,9 @@ def _kwh_near_car(text: str) -> float | None:
     return float(match.group(1)) if match else None
 
 
-def _batteries(text: str, *, message: str) -> Iterator[Reading]:
-    car_here = bool(_CAR_WORDS.search(text)) or find_vehicle(text) is not None
+def _batteries(text: str, *, message: str, pending_slot: str | None = None) -> Iterator[Reading]:
+    # answering "which EV do you drive?", a bare kWh figure is the car's battery
+    car_here = bool(_CAR_WORDS.search(text)) or find_vehicle(text) is not None or pending_slot == "ev"
     home_here = bool(_HOME_BATTERY_WORDS.search(text))
     kwh = re.search(_NUM + r"\s*-?\s*kwh\b", text, re.I)
     powerwalls = re.search(_COUNT + r"\s+powerwalls?\b", text, re.I)
@@ -697,8 +742,32 @@ def _charger(text: str, *, message: str = "") -> Iterator[Reading]:
         )
 
 
+# "24 panels at 400w each", "20 x 350 W panels": the size is their product
+_PANEL_COUNT = re.compile(
+    r"\b(?P<count>\d{1,3})\s*(?:x\s*)?(?:solar\s+)?panels?\s*(?:at|x|of|@|,)?\s*(?P<watts>\d{3})\s*(?:w|watts?)\b",
+    re.I,
+)
+# "a 7.4 kW system", "10 kW on the roof": a size with nothing but solar it could be
+_ROOFTOP = re.compile(
+    r"\d\s*-?\s*kw\s+(?:system|array|setup)\b|\bon\s+(?:the|our|my)\s+roof\b|\brooftop\b", re.I
+)
+
+
 def _solar(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
-    solar_here = re.search(r"\b(?:solar|pv|panels?|photovoltaic|array)\b", text, re.I)
+    solar_here = re.search(r"\b(?:solar|pv|panels?|photovoltaic|array)\b", text, re.I) or (
+        _ROOFTOP.search(text)
+        and _OWN.search(text)
+        and not _CHARGER_WORDS.search(text)
+        and not _HOME_BATTERY_WORDS.search(text)
+    )
+    if (panels := _PANEL_COUNT.search(text)) and (solar_here or pending_slot == "solar_size"):
+        count, watts = int(panels.group("count")), float(panels.group("watts"))
+        kw = round(count * watts / 1000, 2)
+        said = panels.group(0)
+        yield Reading(
+            "equipment.solar_capacity_kw", kw, said=said, unit="kW", assumption=f"{count} × {watts:g} W"
+        )
+        return
     if not solar_here and pending_slot != "solar_size":
         return
     kw = _solar_kw(text)

@@ -1,11 +1,11 @@
 """The model reader (Ollama mode): a language model turns the message into the `Understanding`.
 
-Rules take only the unambiguous fast path (goodbye, "forget …", "undo"); everything else goes to
-the model, which answers with JSON constrained by `ModelReading`'s schema (Ollama's `format`).
-Its facts then pass the same precision guards as the rule reader's: the words it quotes must be
-in the message, the field must exist, and a clause about someone else or a hypothetical never
-yields a fact. A reply that does not validate (or a model that does not answer) falls back to the
-rule reader, and the trace records why.
+The model reads every message (nothing else reads it first) and answers with JSON constrained by
+`ModelReading`'s schema (Ollama's `format`). Its facts then pass the same precision guards as
+the offline reader's: the words it quotes must be in the message, the field must exist, and a
+clause the grammar marks as about someone else or hypothetical never yields a fact. A reply that
+does not validate (or a model that does not answer) falls back to the offline reader (grammar and
+meaning model), and the trace records why.
 """
 
 from __future__ import annotations
@@ -34,14 +34,10 @@ from advisor.understanding.models import (
     Topic,
     Understanding,
 )
-from advisor.understanding.rules import (
-    SLOT_FIELDS,
-    RuleUnderstander,
-    follow_up_params,
-    is_command,
-    with_household_usage,
-)
+from advisor.understanding.params import follow_up_params, with_household_usage
+from advisor.understanding.reader import LearnedReader, command_reading
 from advisor.understanding.text import clauses, clean
+from advisor.understanding.values import SLOT_FIELDS, Values, read_values
 from profiles.repository import editable_fields
 from profiles.wording import DERIVED_FIELDS
 from traces.recorder import current_trace
@@ -78,18 +74,15 @@ READING_SCHEMA = ModelReading.model_json_schema()
 
 
 class ModelUnderstander:
-    def __init__(self, model: BaseChatModel, *, fallback: RuleUnderstander | None = None) -> None:
+    def __init__(self, model: BaseChatModel, *, fallback: LearnedReader | None = None) -> None:
         self._model = model
-        self._fallback = fallback or RuleUnderstander()
+        self._fallback = fallback or LearnedReader()
         self._fields = set(editable_fields()) - DERIVED_FIELDS  # coordinates come from the ZIP or city
         self._system = understanding_system()
 
     def understand(
         self, text: str, context: ReadingContext, config: RunnableConfig | None = None
     ) -> Understanding:
-        rules = self._fallback.understand(text, context)  # read once: commands, clause flags, fallback
-        if is_command(rules):
-            return rules
         try:
             reply = invoke_model(
                 self._model,
@@ -108,25 +101,30 @@ class ModelUnderstander:
             )
             reading = ModelReading.model_validate_json(_json_part(str(reply.content)))
         except (ValidationError, ValueError) as exc:
-            return self._fall_back(rules, f"the model's reading did not validate: {_first_error(exc)}")
-        except Exception as exc:  # the model is down: the rules still read the message
-            return self._fall_back(rules, f"the model did not answer ({type(exc).__name__})")
-        return self._guarded(reading, rules, text, context)
+            why = f"the model's reading did not validate: {_first_error(exc)}"
+        except Exception as exc:  # the model is down: the offline reader still reads the message
+            why = f"the model did not answer ({type(exc).__name__})"
+        else:
+            return self._guarded(reading, read_values(text, context), text, context)
+        return self._fall_back(self._fallback.understand(text, context, config), why)
 
     # --- internals ------------------------------------------------------------------------
 
     @staticmethod
-    def _fall_back(rules: Understanding, why: str) -> Understanding:
-        logger.warning("Understanding falls back to the rule reader: %s", why)
+    def _fall_back(reading: Understanding, why: str) -> Understanding:
+        logger.warning("Understanding falls back to the offline reader: %s", why)
         if (trace := current_trace()) is not None:
             trace.error(node="intake", kind="understanding_fallback", message=why)
-        return rules
+        return reading
 
     def _guarded(
-        self, reading: ModelReading, rules: Understanding, text: str, context: ReadingContext
+        self, reading: ModelReading, values: Values, text: str, context: ReadingContext
     ) -> Understanding:
         """The model's facts, kept only when they are the user's own, quoted and known fields
-        (the rule reading supplies the clause flags and place names)."""
+        (the grammar supplies the clause flags and place names)."""
+        command = command_reading(reading.intent, 0.9, values)
+        if command is not None:
+            return command.model_copy(update={"source": "model"})
         message = clean(text)
         found = clauses(message)
         facts: list[StatedFact] = []
@@ -157,7 +155,7 @@ class ModelUnderstander:
             slot = SlotAnswer(slot=context.pending_slot, status=reading.slot_status or "not_answered")
         params = reading.params
         if reading.follow_up and context.last_params is not None:
-            params = follow_up_params(params, context.last_params)  # the rule reader's merge, one definition
+            params = follow_up_params(params, context.last_params)  # the offline reader's merge, one definition
         else:
             params = with_household_usage(params, context)  # miles and kWh said earlier in the thread
         intent = reading.intent
@@ -170,15 +168,18 @@ class ModelUnderstander:
             asks=intent in ("live_data", "knowledge", "profile_query"),
             question=reading.question or (message if intent in ("live_data", "knowledge") else None),
             facts=facts,
-            mentions=rules.mentions,
+            mentions=values.mentions,
             slot_answer=slot,
             params=params,
             follow_up=reading.follow_up,
             remember=reading.remember,
-            hedged=rules.hedged,
-            place_query=rules.place_query
+            hedged=values.hedged,
+            place_query=values.place_query
             if not any(f.field.startswith("location.") for f in facts)
             else None,
+            thanks=values.thanks,
+            affirmed=values.affirmed,
+            choice=values.choice,
             confidence=0.9,
             source="model",
         )

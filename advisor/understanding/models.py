@@ -20,9 +20,20 @@ Intent = Literal[
     "profile_query",  # "what plan am I on?", "what do you know about me?"
     "smalltalk",  # greetings, thanks
     "goodbye",
+    "off_topic",  # not about home energy: one line on what the advisor does
     "unclear",
 ]
 Topic = Literal["ev_charging", "solar", "rates", "weather", "home", "general"]
+# The kind of live answer a request wants (one analyzer tool each)
+Task = Literal[
+    "charging_plan",  # plan_ev_charging
+    "prices",  # get_tariff_prices
+    "appliance",  # appliance_advice
+    "solar_forecast",  # get_solar_forecast
+    "typical_solar",  # get_typical_solar_production
+    "weather",  # get_weather_forecast
+    "plan_comparison",  # compare_rate_plans
+]
 SlotStatus = Literal["answered", "skipped", "not_answered"]
 Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 WEEKDAYS: tuple[str, ...] = get_args(Weekday)  # Monday first, as date.weekday() counts
@@ -43,6 +54,7 @@ class StatedFact(BaseModel):
     assumption: str | None = Field(
         None, max_length=200, description="how the value was derived, said to the user"
     )
+    household: bool = Field(False, description="said of a household member, not the user")
 
 
 class Mention(BaseModel):
@@ -60,6 +72,7 @@ class RequestParams(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
+    task: Task | None = Field(None, description="the kind of live answer wanted")
     ready_by_hour: int | None = Field(None, ge=0, le=23, description="local hour the car must be ready")
     ready_by_minute: int | None = Field(None, ge=0, le=59)
     ready_by_day: Weekday | Literal["today", "tomorrow"] | None = None
@@ -94,6 +107,11 @@ class RequestParams(BaseModel):
         le=100,
         description="size of a solar system asked about ('what would 6 kW make'), never saved",
     )
+    place: str | None = Field(
+        None,
+        max_length=80,
+        description="a place the question is about ('… make per year in san diego'), never saved",
+    )
 
     def merged_over(self, earlier: RequestParams) -> RequestParams:
         """These parameters with the earlier question's filling the gaps (a follow-up)."""
@@ -111,6 +129,10 @@ class RequestParams(BaseModel):
 
     def filled(self) -> dict[str, Any]:
         return {key: value for key, value in self.model_dump().items() if value is not None}
+
+    def said(self) -> dict[str, Any]:
+        """What the user's words set (the task is the reader's decision, not their words)."""
+        return {key: value for key, value in self.filled().items() if key != "task"}
 
 
 class SlotAnswer(BaseModel):
@@ -139,11 +161,22 @@ class Understanding(BaseModel):
     forget: list[str] = Field(default_factory=list, description="field paths the user asks to forget")
     forget_everything: bool = False
     undo: bool = Field(False, description='"that\'s wrong" / "undo" about the last saved facts')
+    fix: list[str] = Field(
+        default_factory=list, description="fields the user says are wrong without a value we could read"
+    )
     hedged: bool = Field(False, description='the user was not sure ("I think", "maybe")')
+    thanks: bool = Field(False, description="the message thanks us")
+    choice: int | None = Field(
+        None, ge=1, le=2, description='"the first" / "the second" of two readings offered'
+    )
+    affirmed: bool = Field(False, description='"yes" to what we suggested')
     place_query: str | None = Field(
         None, description="a place name answering the location question, to geocode"
     )
     confidence: float = Field(0.9, ge=0, le=1)
+    alternative: Intent | None = Field(
+        None, description="the runner-up reading, when the reader was unsure between two"
+    )
     source: Literal["rules", "model"] = "rules"
 
     @property

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.understanding.models import WEEKDAYS, RequestParams
+from advisor.understanding.models import WEEKDAYS, ReadingContext, RequestParams
 from advisor.understanding.text import NUMBER_WORDS
 
 _DEADLINE = re.compile(
@@ -20,9 +20,14 @@ _DEADLINE = re.compile(
 _SHORT_TIME = re.compile(
     r"(?<![\d:])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>a\.?m\.?|p\.?m\.?)(?![\w])", re.I
 )
+# "by (tomorrow) morning", "before work in the morning": done by 07:00, and the reply names that time
+MORNING_HOUR = 7
+_BY_MORNING = re.compile(
+    r"\b(?:by|before|until|til|till)\s+(?:the\s+)?(?:tomorrow\s+|tmrw\s+)?morning\b", re.I
+)
 _NOON = re.compile(r"\b(?:by|before|until|ready\s+(?:at|by))\s+(?P<word>noon|midnight)\b", re.I)
 _TARGET = re.compile(
-    r"\b(?:to|only\s+need|need(?:\s+only)?|(?:need|want)(?:\s+it)?\s+at|want|up\s+to|charge\s+to|get\s+to|get\s+it\s+to|reach|"
+    r"\b(?:to|only\s+need|need(?:\s+only)?|(?:need|want)(?:\s+it)?\s+at|want|up\s+to|charge\s+to|get\s+to|get\s+it\s+to|reach|be\s+at|"
     r"target(?:\s+of)?|at\s+least)\s+(?:about\s+|around\s+)?(?P<pct>-?\d{1,3})\s*(?:%|percent)(?!\s+now)",
     re.I,
 )
@@ -33,7 +38,9 @@ _FULL = re.compile(
 )
 _CURRENT = re.compile(
     r"\b(?:from|is\s+at|currently(?:\s+at)?|at|it'?s\s+at|sitting\s+at|have)\s+(?P<pct>\d{1,3})\s*(?:%|percent)\s+(?:now|right\s+now|currently|left)\b|"
-    r"\b(?:from|is\s+at|currently(?:\s+at)?|it'?s\s+at|it\s+is\s+at|sits\s+at|at|usually\s+at)\s+(?P<pct2>\d{1,3})\s*(?:%|percent)",
+    r"\b(?:from|is\s+at|currently(?:\s+at)?|it'?s\s+at|it\s+is\s+at|sits\s+at|(?<!be\s)at|usually\s+at)\s+(?P<pct2>\d{1,3})\s*(?:%|percent)|"
+    # "gotta be at 80% by 6:45, at 35 now": a bare level said with "now" is the level now
+    r"\b(?:at|only\s+at|sitting\s+at)\s+(?P<pct3>\d{1,3})\s+(?:now|rn|right\s+now|currently|atm)\b",
     re.I,
 )
 # "its at 20" (no %) beside a charge level stated with one: the level now, in a charging request
@@ -116,79 +123,112 @@ _MILES_NEEDED = re.compile(
 
 
 def read_params(text: str) -> RequestParams:
-    data: dict[str, object] = {}
-    deadline = _DEADLINE.search(text)
-    if deadline is None and len(text.split()) <= 6:
-        deadline = _SHORT_TIME.search(text)  # "make that 7am", "6:30 instead"
-    if deadline:
-        hour, half = int(deadline.group("hour")), (deadline.group("half") or "").lower().replace(".", "")
-        if half and 1 <= hour <= 12:
-            data["ready_by_hour"] = hour % 12 + (12 if half == "pm" else 0)
-        elif not half and 0 <= hour <= 23:
-            data["ready_by_hour"] = hour
-        if "ready_by_hour" in data and deadline.group("minute"):
-            minute = int(deadline.group("minute"))
-            if minute <= 59:
-                data["ready_by_minute"] = minute
-    elif noon := _NOON.search(text):
-        data["ready_by_hour"] = 12 if noon.group("word").lower() == "noon" else 0
+    """The request's parameters, one reader per slot; a slot the text does not fill stays None."""
+    text = _hour_words(text)
+    data: dict[str, object] = {**_deadline(text)}
     if (minutes := _minutes_from_now(text)) is not None:
         data["ready_in_minutes"] = minutes
-    target_span: tuple[int, int] | None = None
-    if span := _FROM_TO.search(text):  # "from 10 to 80 percent", "charge from 20 to 100 percent by 10pm"
-        data["current_soc_pct"], data["target_soc_pct"] = float(span.group(1)), float(span.group(2))
-    elif _FULL.search(text):
-        data["target_soc_pct"] = 100.0
-    elif target := _TARGET.search(text):
-        data["target_soc_pct"] = float(target.group("pct"))
-        target_span = target.span("pct")
-    elif "%" in text and (
-        bare := re.search(
-            r"\b(?:get|charge|go)\s+(?:it\s+)?to\s+(\d{1,3})\b(?!\s*(?:kw|am|pm|:|%))", text, re.I
-        )
-    ):
-        data["target_soc_pct"] = float(bare.group(1))
-        target_span = bare.span(1)
-    if "current_soc_pct" not in data:
-        for current in _CURRENT.finditer(text):
-            group = "pct" if current.group("pct") is not None else "pct2"
-            if target_span is None or not _overlaps(
-                current.span(group), target_span
-            ):  # "need it at 90%" is the target
-                data["current_soc_pct"] = float(current.group(group))
-                break
-    if "current_soc_pct" not in data and target_span is not None:
-        # "can I get to 100%? its at 20": a bare number beside a stated target is the level now
-        for bare_current in _BARE_CURRENT.finditer(text):
-            if not _overlaps(bare_current.span("pct"), target_span) and int(bare_current.group("pct")) <= 100:
-                data["current_soc_pct"] = float(bare_current.group("pct"))
-                break
+    data.update(_levels(text))
     if appliance := _APPLIANCES.search(text):
         data["appliance"] = (
             "water heater"
             if appliance.group("heat_water")
             else re.sub(r"\s+", " ", appliance.group(1).lower())
         )
+    data.update(_usage(text))
+    if (need := _MILES_NEEDED.search(text)) and not _MILES.search(text) and "target_soc_pct" not in data:
+        data["miles_needed"] = float(need.group("n"))  # a charge level said too wins
+    lowered = text.lower()
+    data.update(_days(lowered))
+    data.update(_solar_size(lowered))
+    if _ONE_SESSION.search(lowered):
+        data["one_session"] = True
+    return RequestParams.model_validate(data)
+
+
+_HOUR_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")(?=\s*(?:a\.?m\.?|p\.?m\.?|o'?clock)\b)", re.I)
+_ONE_SESSION = re.compile(
+    r"\b(?:one|single|a\s+single|one\s+continuous|uninterrupted)\s+(?:session|block|go|stretch)\b|\bin\s+one\s+go\b"
+)
+
+
+def _hour_words(text: str) -> str:
+    """ "by six am" -> "by 6 am": hours people write as words."""
+    return _HOUR_WORD.sub(lambda m: str(NUMBER_WORDS[m.group(1).lower()]), text)
+
+
+def _deadline(text: str) -> dict[str, object]:
+    """ "by 6:30", "before 7am", "leave at 6", "by noon", "by tomorrow morning"."""
+    deadline = _DEADLINE.search(text)
+    if deadline is None and len(text.split()) <= 6:
+        deadline = _SHORT_TIME.search(text)  # "make that 7am", "6:30 instead"
+    if deadline is None:
+        if noon := _NOON.search(text):
+            return {"ready_by_hour": 12 if noon.group("word").lower() == "noon" else 0}
+        return {"ready_by_hour": MORNING_HOUR} if _BY_MORNING.search(text) else {}
+    hour, half = int(deadline.group("hour")), (deadline.group("half") or "").lower().replace(".", "")
+    if half and 1 <= hour <= 12:
+        data: dict[str, object] = {"ready_by_hour": hour % 12 + (12 if half == "pm" else 0)}
+    elif not half and 0 <= hour <= 23:
+        data = {"ready_by_hour": hour}
+    else:
+        return {}
+    if deadline.group("minute") and int(deadline.group("minute")) <= 59:
+        data["ready_by_minute"] = int(deadline.group("minute"))
+    return data
+
+
+def _levels(text: str) -> dict[str, object]:
+    """The charge level wanted and the level now ("from 30 to 80%", "need 80%, it's at 20")."""
+    data: dict[str, object] = {}
+    target_span: tuple[int, int] | None = None
+    if span := _FROM_TO.search(text):  # "from 10 to 80 percent", "charge from 20 to 100 percent by 10pm"
+        return {"current_soc_pct": float(span.group(1)), "target_soc_pct": float(span.group(2))}
+    if _FULL.search(text):
+        data["target_soc_pct"] = 100.0
+    elif (target := _TARGET.search(text)) or ("%" in text and (target := _BARE_TARGET.search(text))):
+        group = "pct" if "pct" in target.groupdict() else 1
+        data["target_soc_pct"] = float(target.group(group))
+        target_span = target.span(group)
+    for current in _CURRENT.finditer(text):
+        group = next(name for name in ("pct", "pct2", "pct3") if current.group(name) is not None)
+        if target_span is None or not _overlaps(current.span(group), target_span):
+            return {**data, "current_soc_pct": float(current.group(group))}  # "need it at 90%" is the target
+    if target_span is not None:
+        # "can I get to 100%? its at 20": a bare number beside a stated target is the level now
+        for bare in _BARE_CURRENT.finditer(text):
+            if not _overlaps(bare.span("pct"), target_span) and int(bare.group("pct")) <= 100:
+                return {**data, "current_soc_pct": float(bare.group("pct"))}
+    return data
+
+
+_BARE_TARGET = re.compile(r"\b(?:get|charge|go)\s+(?:it\s+)?to\s+(\d{1,3})\b(?!\s*(?:kw|am|pm|:|%))", re.I)
+
+
+def _usage(text: str) -> dict[str, object]:
+    """Miles driven and kWh used a month, and the car's share of a stated total."""
+    data: dict[str, object] = {}
     if miles := _MILES.search(text):
         data["ev_miles_per_month"] = round(
             float(miles.group("n").replace(",", "")) * _PER_MONTH[miles.group("unit").lower()]
         )
-    if (need := _MILES_NEEDED.search(text)) and not _MILES.search(text) and "target_soc_pct" not in data:
-        data["miles_needed"] = float(need.group("n"))  # a charge level said too wins
-    if house := _HOUSE_KWH.search(text):
-        data["house_kwh_per_month"] = round(
-            float(house.group("n").replace(",", "")) * _PER_MONTH[house.group("unit").lower()]
-        )
-    if (car := _CAR_SHARE.search(text)) and data.get("house_kwh_per_month") and house:
+    house = _HOUSE_KWH.search(text)
+    if house is None:
+        return data
+    total = round(float(house.group("n").replace(",", "")) * _PER_MONTH[house.group("unit").lower()])
+    data["house_kwh_per_month"] = total
+    if car := _CAR_SHARE.search(text):
         # "600 kWh a month, maybe 250 of that is the car": the car's share of the total, not extra
         share = round(float(car.group("n").replace(",", "")) * _PER_MONTH[house.group("unit").lower()])
-        if 0 < share < data["house_kwh_per_month"]:
-            data["ev_kwh_per_month"] = share
-            data["house_kwh_per_month"] -= share
-    lowered = text.lower()
+        if 0 < share < total:
+            data["ev_kwh_per_month"], data["house_kwh_per_month"] = share, total - share
+    return data
+
+
+def _days(lowered: str) -> dict[str, object]:
+    data: dict[str, object] = {}
     if re.search(r"\btomorrow\b", lowered):
-        data["day"] = "tomorrow"
-        data.setdefault("ready_by_day", "tomorrow")
+        data["day"] = data["ready_by_day"] = "tomorrow"
     elif re.search(r"\b(?:today|tonight|tonite|tonigh|now)\b", lowered):
         data["day"] = "today"
     if re.search(r"\b(?:tonight|tonite|tonigh)\b", lowered):
@@ -196,19 +236,21 @@ def read_params(text: str) -> RequestParams:
     for day in WEEKDAYS:
         if re.search(rf"\b{day}\b", lowered):
             data["ready_by_day"] = day
-    if re.search(r"\b(?:typical|per\s+year|yearly|annual(?:ly)?|a\s+year|average\s+year)\b", lowered):
-        data["typical_year"] = True
+    return data
+
+
+def _solar_size(lowered: str) -> dict[str, object]:
+    """A typical year asked about, and a system size asked about ("what would 6 kW make")."""
+    typical = bool(
+        re.search(r"\b(?:typical|per\s+year|yearly|annual(?:ly)?|a\s+year|average\s+year)\b", lowered)
+    )
+    data: dict[str, object] = {"typical_year": True} if typical else {}
     size = _SYSTEM_SIZE.search(lowered)
     produce = _PRODUCE.search(lowered[size.end() :]) if size else None  # the size, then what it makes
-    if size and (produce or _HOW_MUCH_FROM.search(lowered) or data.get("typical_year")):
+    if size and (produce or _HOW_MUCH_FROM.search(lowered) or typical):
         data["system_kw"] = float(size.group(1) or size.group(2))
         data["typical_year"] = True  # a size asked about gets a typical-year estimate, not a forecast
-    if re.search(
-        r"\b(?:one|single|a\s+single|one\s+continuous|uninterrupted)\s+(?:session|block|go|stretch)\b|\bin\s+one\s+go\b",
-        lowered,
-    ):
-        data["one_session"] = True
-    return RequestParams.model_validate(data)
+    return data
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -233,3 +275,41 @@ def _minutes_from_now(text: str) -> int | None:
     else:
         minutes = _amount(match.group("minutes"))
     return round(minutes) if 1 <= minutes <= 10_080 else None
+
+
+# What the household uses: describes the home, not one question, so it stays for the thread's later questions
+_USAGE_PARAMS = ("ev_miles_per_month", "house_kwh_per_month", "ev_kwh_per_month")
+_DEADLINE_PARAMS = ("ready_by_hour", "ready_by_minute", "ready_by_day", "ready_in_minutes", "tonight")
+
+
+def follow_up_params(params: RequestParams, last: RequestParams) -> RequestParams:
+    """A follow-up's parameters over the last request's; a new deadline replaces the old one
+    ("in 30 minutes" after "by 7am"), a weekday replaces "today"."""
+    data = params.merged_over(last).model_dump()
+    if params.ready_in_minutes is not None:
+        for key in _DEADLINE_PARAMS:
+            if key != "ready_in_minutes" and getattr(params, key) is None:
+                data[key] = None
+    elif params.ready_by_hour is not None or params.ready_by_day is not None or params.tonight:
+        data["ready_in_minutes"] = None
+        if params.ready_by_day is not None or params.day is not None:
+            data["tonight"] = None  # "by saturday 7am instead" names the day itself
+        # "what about by 6am instead?" after "tonight" changes the hour, not the night
+    if params.ready_by_day in WEEKDAYS and params.day is None:
+        data["day"] = None  # "and on saturday?": that day, not the earlier "today"
+    elif params.day is not None and params.ready_by_day is None and last.ready_by_day in WEEKDAYS:
+        data["ready_by_day"] = None  # "and today?" after "on saturday"
+    return RequestParams.model_validate(data)
+
+
+def with_household_usage(params: RequestParams, context: ReadingContext) -> RequestParams:
+    """Miles driven and kWh used, stated earlier in the thread, for a new question that doesn't restate them."""
+    last = context.last_params
+    if last is None:
+        return params
+    kept = {
+        key: getattr(last, key)
+        for key in _USAGE_PARAMS
+        if getattr(params, key) is None and getattr(last, key) is not None
+    }
+    return params.model_copy(update=kept) if kept else params

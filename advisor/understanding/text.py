@@ -22,14 +22,14 @@ _SENTENCE = re.compile(r"(?<=[!?;\n])\s*|(?<=[^\d\s.]\.)\s+|(?<=\d\.)\s+(?=[A-Za
 # Clause joints inside a sentence: ", and", " and ", " but ", ", so". Kept coarse on purpose: a
 # clause without its own subject inherits the previous one's ("...plan and drive a Model Y").
 _JOINT = re.compile(
-    r",?\s+(?:and|but|so|plus|also|though|while)\s+(?=[a-z])|,\s+(?=(?:i|we|my|our|he|she|they|it|when|what|how|why|which|should|can|could|is|are|do|does|will)\b)|"
+    r",?\s+(?:and|but|so|plus|also|though|while)\s+(?=[a-z])|,\s+(?=(?:i|we|my|our|he|she|they|it|when|what|how|why|which|should|can|could|would|is|are|do|does|will)\b)|"
     # "we're in 95814, thinking about a heat pump": the what-if starts its own clause (the ZIP is a fact)
-    r",\s+(?=(?:thinking|considering|planning|wondering|hoping|looking\s+(?:at|into))\b)",
+    r",\s+(?=(?:thinking|considering|planning|wondering|hoping|looking\s+(?:at|into)|might|may)\b)",
     re.I,
 )
 
 QUESTION_START = re.compile(
-    r"^\s*(?:when|what|how|why|where|which|who|whats|what's|is|are|can|could|should|would|will|do|does|did|"
+    r"^\s*(?:when|what|how|why|where|which|who|whats|what's|is|are|can|could|should(?!\s+be\b)|would|will|do|does|did|"
     r"tell\s+me|explain|give\s+me|plan|help|any\s+tips|compare|"
     # an indirect question: "(I) want to know when to charge", "wondering if a heat pump is worth it"
     r"(?:(?:i|we)\s+)?(?:really\s+)?(?:want|need|would\s+like|'?d\s+like)\s+to\s+(?:know|find\s+out|figure\s+out)|"
@@ -42,7 +42,8 @@ _HYPOTHETICAL = re.compile(
     r"(?:let'?s\s+)?say\s+(?:i|we)\s+(?:had|have|got)|hypothetically|haven'?t\s+decided|not\s+sold\s+yet|"
     r"we'?ll\s+(?:get|buy)|i'?ll\s+(?:get|buy)|someday|eventually|"
     r"want\s+to\s+(?:get|buy|install|add)|might|may\s+(?:get|buy)|looking\s+(?:at|into)|someday|one\s+day|"
-    r"hoping\s+to|going\s+to\s+(?:get|buy|install)|about\s+to\s+(?:get|buy)|wish)\b",
+    r"hoping\s+to|going\s+to\s+(?:get|buy|install)|about\s+to\s+(?:get|buy)|wish|"
+    r"quotes?|quoted|bids?|proposal|estimate\s+for|vs\.?|versus)\b",
     re.I,
 )
 # Someone outside the household. A spouse, partner or kids share the home, so their car or their
@@ -51,12 +52,20 @@ _SOMEONE_ELSE = re.compile(
     r"\b(?:(?:my|our|the)\s+(?:neighbou?rs?|friends?|brother|sister|mom|mum|dad|mother|father|parents?|"
     r"in-?laws?|cousins?|uncle|aunt|boss|co-?workers?|colleagues?|landlord|buddy|coworker|grandparents?)|"
     r"(?:he|she|they)\s+(?:has|have|had|drives?|lives?|uses?|got|is|are|'s|'re)|"
-    r"(?:a|one)\s+(?:friend|neighbou?r|colleague)\s+of\s+mine|(?:a|my)\s+(?:friend|buddy|coworker|co-worker|colleague)\b|people\s+(?:who|with)|(?:someone|somebody)\s+(?:has|had|have|drives|owns|told|said|with)|next\s+door|"
+    r"(?:a|one)\s+(?:friend|neighbou?r|colleague)\s+of\s+mine|\w+\s+of\s+mine|borrow\w*|"
+    r"(?:the|a|my|our)\s+(?:sales\s*(?:guy|man|person|rep)|salesman|installer|contractor|rep|tech|technician)\s+(?:said|says|told|claims?)|(?:a|my)\s+(?:friend|buddy|coworker|co-worker|colleague)\b|people\s+(?:who|with)|(?:someone|somebody)\s+(?:has|had|have|drives|owns|told|said|with)|next\s+door|"
     r"(?:the|a)\s+(?:guy|lady|woman|man|family|folks|people|couple)\s+(?:next|across|down|up|on)|"
     r"(?:the|our|my)\s+(?:previous|former|old|last)\s+(?:owners?|house|home|place|apartment|landlord|rental)|"
     r"(?:my|our)\s+(?:mom|mum|dad|mother|father|parents|grandma|grandpa|brother|sister)\b)\b",
     re.I,
 )
+# Someone inside the household: their car or schedule counts, but a profile keeps one EV, so a
+# household member's car does not silently replace the user's own
+_HOUSEHOLD_MEMBER = re.compile(
+    r"\b(?:wife|husband|partner|spouse|hubby|son|daughter|kid|teen|roommate|girlfriend|boyfriend|fiance|fiancee)\b",
+    re.I,
+)
+_SUBJECT_LEADS = re.compile(r"^\W*(?:i|we|i'?m|im|we'?re|i'?ve|we'?ve|my|our)\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|we|we're|we've|my|our|me|us)\b", re.I)
 _NEGATION = re.compile(
     r"\b(?:don'?t|do\s+not|doesn'?t|does\s+not|no\s+longer|never|not|isn'?t|aren'?t|haven'?t|hasn'?t|"
@@ -74,6 +83,11 @@ _HEDGE = re.compile(
 _CORRECTION_TAIL = re.compile(
     r",?\s*(?:and\s+)?not\s+(?:the\s+|a\s+|an\s+)?[\w.&-]+(?:\s+[\w.&-]+){0,2}(?:\s*(?:kw|kwh|%|amps?|a|people|plan))?"
     r"\s*(?:anymore)?[.!]?\s*$",
+    re.I,
+)
+# "that's not right, the charger is 32 amps": the "not" is about what we saved, not the new value
+_CORRECTION_LEAD = re.compile(
+    r"^\s*(?:(?:no|nope|nah)[,.!]?\s+)?(?:that'?s|thats|that\s+is|it'?s|its)\s+(?:not\s+(?:right|correct|it)|wrong)\b[\s,.!:-]*",
     re.I,
 )
 _HEDGE_ONLY = re.compile(r"^\W*(?:" + _HEDGE.pattern + r")\W*$", re.I)
@@ -255,6 +269,7 @@ class Clause:
     someone_else: bool
     negated: bool
     hedged: bool
+    household: bool = False  # names a household member ("my wife drives a Model Y")
 
     @property
     def about_user(self) -> bool:
@@ -266,12 +281,34 @@ def sentences(text: str) -> list[str]:
     return [part.strip() for part in _SENTENCE.split(text) if part and part.strip()]
 
 
+_KEEP_TOGETHER = "\u2060"  # a word joiner: not whitespace, so no clause joint matches inside a name
+
+
+def _names_kept_whole(sentence: str) -> str:
+    """Vehicle names with a trim ("Leaf Plus", "Model 3 Long Range") are one value, never two
+    clauses: their spaces are joined before the sentence is split (and restored after)."""
+    from advisor.energy.vehicles import find_vehicle  # the vehicle table is a vocabulary of the grammar
+
+    rest, out = sentence, []
+    while (found := find_vehicle(rest)) is not None:
+        words = found[1]
+        start = rest.lower().find(words.lower())
+        if start < 0 or " " not in words:
+            break
+        out.append(rest[:start] + rest[start : start + len(words)].replace(" ", _KEEP_TOGETHER))
+        rest = rest[start + len(words) :]
+    return "".join(out) + rest
+
+
 def clauses(text: str) -> list[Clause]:
     """Each clause with its flags; a clause without its own subject takes the previous one's
     (so "my neighbour has solar and a battery" keeps both out of the user's profile)."""
     found: list[Clause] = []
     for sentence in sentences(text):
-        parts = [part.strip(" ,") for part in _JOINT.split(sentence) if part.strip(" ,")]
+        joined = _names_kept_whole(sentence)
+        parts = [
+            part.strip(" ,").replace(_KEEP_TOGETHER, " ") for part in _JOINT.split(joined) if part.strip(" ,")
+        ]
         # "We're on EV2-A, not sure": a doubt on its own qualifies the clause before it.
         trailing_doubt = {index - 1 for index, part in enumerate(parts) if index and _HEDGE_ONLY.match(part)}
         sentence_question = sentence.rstrip().endswith("?")
@@ -281,7 +318,13 @@ def clauses(text: str) -> list[Clause]:
             someone_else = bool(_SOMEONE_ELSE.search(part)) and not _first_person_leads(part)
             if not own_subject and previous is not None:
                 someone_else = previous.someone_else
-            question = bool(QUESTION_START.match(part)) or (sentence_question and part == _last(sentence))
+            question = (
+                bool(QUESTION_START.match(part))
+                or (sentence_question and part == _last(sentence))
+                # "compare e-tou-c and e-elec for my usage", "difference between EV-TOU-5 and TOU-DR1?"
+                or (previous is not None and previous.question and not _SUBJECT_LEADS.match(part))
+                or (sentence_question and not own_subject)
+            )
             hypothetical = bool(_HYPOTHETICAL.search(part)) or (
                 previous is not None and previous.hypothetical and not own_subject
             )
@@ -290,8 +333,9 @@ def clauses(text: str) -> list[Clause]:
                 question=question,
                 hypothetical=hypothetical,
                 someone_else=someone_else,
-                negated=bool(_NEGATION.search(_CORRECTION_TAIL.sub("", part))),
+                negated=bool(_NEGATION.search(_CORRECTION_TAIL.sub("", _CORRECTION_LEAD.sub("", part)))),
                 hedged=bool(_HEDGE.search(part)) or index in trailing_doubt,
+                household=bool(_HOUSEHOLD_MEMBER.search(part)),
             )
             found.append(clause)
             previous = clause

@@ -80,7 +80,7 @@ class FakeOllama(LocalHTTPServer):
         self.script: list[Step] = list(script or [])
         self.chat_requests: list[dict[str, Any]] = []  # every role but understanding
         # The understanding role's requests (JSON-schema `format` titled ModelReading) have their own
-        # script; with none left, the server answers as a competent model would (the rule reader's
+        # script; with none left, the server answers as a competent model would (the offline reader's
         # reading), so tests of the other roles keep their own scripts.
         self.understanding_requests: list[dict[str, Any]] = []
         self.understanding_script: list[Step] = []
@@ -174,10 +174,10 @@ def _is_understanding(body: dict[str, Any]) -> bool:
 
 
 def _read_like_a_model(body: dict[str, Any]) -> Step:
-    """A competent model's reading: the rule reader's, in the schema the advisor asked for."""
+    """A competent model's reading: the offline reader's, in the schema the advisor asked for."""
     from advisor.llm.offline import reading_json
     from advisor.understanding.models import ReadingContext, RequestParams
-    from advisor.understanding.rules import understand
+    from advisor.understanding.reader import understand
 
     request = json.loads(body["messages"][-1]["content"])
     last = request.get("last_request") or {}

@@ -1,0 +1,29 @@
+"""Chat: the replies that need no data and no model — a greeting, thanks, goodbye, and one line on
+what the advisor does for a message outside home energy or one it could not read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.replies import FIRST_GREETING, GOODBYE, GREETING, OFF_TOPIC, THANKS_REPLY, UNCLEAR
+from advisor.state import AdvisorState
+from advisor.understanding.models import Understanding
+
+
+def chat(state: AdvisorState) -> dict[str, Any]:
+    understanding: Understanding = state["understanding"]
+    intent = state.get("intent")
+    if intent == "goodbye":
+        reply = GOODBYE
+    elif intent == "off_topic":
+        reply = OFF_TOPIC
+    elif intent == "unclear":
+        reply = UNCLEAR
+    elif understanding.thanks and not state.get("profile_changes"):
+        reply = THANKS_REPLY
+    elif state.get("user_profile") is None:
+        reply = FIRST_GREETING
+    else:
+        answered = understanding.slot_answer is not None and understanding.slot_answer.status == "answered"
+        reply = "You're all set up. " + GREETING if state.get("profile_changes") and answered else GREETING
+    return {"response": reply, "route": "done", "answered_by": "chat"}

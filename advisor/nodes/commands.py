@@ -1,0 +1,132 @@
+"""Commands about the profile itself: forget a fact, undo the last change, say what is known.
+
+Each changes the profile in one write (or none) and says what it did in plain words; a write the
+store refuses is said as such, never as "Forgotten" or "Undone".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.nodes.remember import change_source, loaded_profile, record_write
+from advisor.replies import EMPTY_PROFILE, FORGET_WHAT, holds
+from advisor.state import AdvisorState
+from advisor.understanding.models import Understanding
+from advisor.understanding.values import SLOT_FIELDS
+from profiles.models import ChangeSource
+from profiles.repository import AppliedChanges, ProfileNotSavedError, ProfileRepository, editable_fields
+from profiles.wording import NOUNS, describe_removed, join
+from traces.recorder import current_trace
+
+COMMAND_INTENTS = ("forget", "profile_query")
+
+
+def is_command(understanding: Understanding) -> bool:
+    """Forget / undo / "what do you know about me", said without new facts (those are saved first)."""
+    return not understanding.facts and (
+        understanding.undo or bool(understanding.fix) or understanding.intent in COMMAND_INTENTS
+    )
+
+
+def make_commands(*, profiles: ProfileRepository):
+    def commands(state: AdvisorState) -> dict[str, Any]:
+        understanding: Understanding = state["understanding"]
+        user_id, profile = state["user_id"], state.get("user_profile")
+        source = change_source(state, understanding).model_copy(update={"kind": "user_statement"})
+        if understanding.undo:
+            return _undo(profiles, user_id, source, state)
+        if understanding.fix:
+            return _ask_right_value(understanding.fix, profile)
+        if understanding.intent == "forget":
+            if not (understanding.forget or understanding.forget_everything):
+                return {"response": FORGET_WHAT, "route": "done", "answered_by": "commands"}
+            return _forget(profiles, user_id, understanding, source, state)
+        text = holds(profile, lead="Here's what I have for you:", empty=EMPTY_PROFILE)
+        return {
+            "response": text if text == EMPTY_PROFILE else text + " Tell me if anything is wrong.",
+            "route": "done",
+            "answered_by": "commands",
+        }
+
+    return commands
+
+
+def _forget(
+    profiles: ProfileRepository,
+    user_id: str,
+    understanding: Understanding,
+    source: ChangeSource,
+    state: AdvisorState,
+) -> dict[str, Any]:
+    fields = editable_fields() if understanding.forget_everything else understanding.forget
+    _record_removal(fields, f"the user asked: {source.text!r}")
+    try:
+        result = profiles.forget_with_profile(user_id, fields, source=source, base=loaded_profile(state))
+    except ProfileNotSavedError as exc:
+        return _write_refused(user_id, "forget that", exc, state.get("user_profile"))
+    records = result.applied
+    if records:
+        text = describe_removed(records)
+    else:
+        text = "Noted: your profile has nothing saved for " + (
+            "you yet."
+            if understanding.forget_everything
+            else f"{join([NOUNS.get(f, f) for f in fields[:2]])}."
+        )
+    return _done(user_id, result, text)
+
+
+def _undo(
+    profiles: ProfileRepository, user_id: str, source: ChangeSource, state: AdvisorState
+) -> dict[str, Any]:
+    try:
+        result = profiles.undo_with_profile(user_id, source=source, base=loaded_profile(state))
+    except ProfileNotSavedError as exc:
+        return _write_refused(user_id, "undo that", exc, state.get("user_profile"))
+    records = result.applied
+    _record_removal([r.field for r in records if r.new_value is None], f"the user asked: {source.text!r}")
+    if records:
+        text = describe_removed(records, verb="Undone")
+    else:
+        text = "There's nothing of yours I saved that I could undo. Tell me what's wrong and I'll fix it."
+    return _done(user_id, result, text)
+
+
+def _ask_right_value(fields: list[str], profile: Any) -> dict[str, Any]:
+    """ "the 8.4 kW you have is wrong" without the right value (or one we could not read): nothing
+    changes; we ask for it, and the next message is read as the answer."""
+    slot = next((slot for slot, named in SLOT_FIELDS.items() if set(named) & set(fields)), None)
+    nouns = join(sorted({NOUNS.get(field, field) for field in fields if field in NOUNS})[:2]) or "that"
+    text = f"Sorry about that. What should {nouns} be? I haven't changed anything yet."
+    update: dict[str, Any] = {"response": text, "route": "done", "answered_by": "commands"}
+    if slot is not None:
+        update.update(pending_slot=slot, pending_question=None, pending_request=None)
+    return update
+
+
+def _write_refused(user_id: str, what: str, exc: ProfileNotSavedError, profile: Any) -> dict[str, Any]:
+    """The store refused the write: say nothing changed (the profile as loaded stands)."""
+    if (trace := current_trace()) is not None:
+        trace.state_change("write_refused", {"user_id": user_id}, node="commands", reason=exc.reason)
+    text = f"I couldn't {what}: {exc.reason}. {holds(profile)}".strip()
+    return {"response": text, "route": "done", "answered_by": "commands", "profile_changes": []}
+
+
+def _done(user_id: str, result: AppliedChanges, text: str) -> dict[str, Any]:
+    for record in result.applied:
+        record_write(user_id, record, node="commands")
+    return {
+        "user_profile": result.profile,
+        "response": f"{text} {holds(result.profile)}".strip(),
+        "profile_changes": [record.model_dump(mode="json") for record in result.applied],
+        "pending_slot": None,
+        "pending_question": None,
+        "route": "done",
+        "answered_by": "commands",
+    }
+
+
+def _record_removal(fields: list[str], reason: str) -> None:
+    """Deleting a value is corruption unless the user asked for it: say that they did."""
+    if (trace := current_trace()) is not None:
+        trace.state_change("removal_requested", {"fields": fields}, node="commands", reason=reason)

@@ -1,0 +1,262 @@
+"""Onboarding: decide what this turn answers, and ask only for what that answer still needs.
+
+After the turn's statements are saved (`remember`): the question asked before our onboarding
+question resumes once it is answered; a skipped question is not asked again in the thread (the
+answer says what it assumes instead); a live question asks for the first slot it still needs, one
+at a time; a pure statement is acknowledged. Everything else goes on to the node that answers it:
+`chat` (small talk, goodbye, off-topic), `retrieve` (an explanation) or the analyzer (live data).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.energy.catalog import normalize_utility, plans_of
+from advisor.energy.utilities import utility_named
+from advisor.onboarding import missing_slots, question_for
+from advisor.places import find_city, place_fields
+from advisor.replies import NOTHING_TO_SAVE, OFF_TOPIC, SKIP_NOTE, not_saved
+from advisor.state import AdvisorState
+from advisor.understanding.models import RequestParams, Understanding
+from advisor.understanding.values import SLOT_FIELDS
+from config.clock import Clock
+from config.files import EvalConfig
+from profiles.models import Location, UserProfile
+from profiles.staleness import stale_sections
+from traces.recorder import current_trace
+
+STATEMENTS = ("profile_statement", "correction", "forget")
+CHAT = ("smalltalk", "goodbye", "off_topic", "unclear")
+# What an answer to an onboarding question may add to the question it resumes: the car's charge
+# level ("it's a Model 3, battery at 20%") and the household's usage ("E-TOU-C, we use 700 kWh a
+# month"). Never its day or deadline words ("I'm on EV2-A now" does not make the question today's).
+_RESUMED_PARAMS = ("current_soc_pct", "target_soc_pct", "ev_miles_per_month", "house_kwh_per_month")
+
+
+def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
+    def onboarding(state: AdvisorState) -> dict[str, Any]:
+        understanding: Understanding = state["understanding"]
+        request = _request(state, understanding)
+        skipped, skip_notice = _skipped(state, understanding)
+        update: dict[str, Any] = {
+            **request,
+            "pending_slot": None,
+            "pending_question": None,
+            "skipped_slots": skipped,
+            "notices": [*state.get("notices", []), *skip_notice],
+            "missing_slots": [],
+        }
+        reask = _reask(state, understanding)
+        if reask is not None:
+            return {**update, **reask}
+        profile = state.get("user_profile")
+        update["stale_sections"] = (
+            stale_sections(profile, evaluation.staleness_days, clock()) if profile else []
+        )
+        assumed = _assumed_plan(profile, skipped)
+        if assumed is not None and request["intent"] == "live_data":
+            profile = update["user_profile"] = assumed[0]  # this turn's view only: nothing is saved
+        elsewhere = _asked_place(profile, request)
+        if elsewhere is not None:
+            profile = update["user_profile"] = elsewhere[0]  # this turn's view only: nothing is saved
+            update["notices"].append(elsewhere[1])
+        ask = _ask(state, understanding, update, profile)
+        if ask is not None:
+            return {**update, **ask}
+        if update["intent"] in STATEMENTS:
+            return {**update, **_acknowledge(state, understanding)}
+        if update["intent"] in CHAT:
+            return {**update, "route": "chat"}
+        route = "analyzer" if update["intent"] == "live_data" else "retrieve"
+        if route == "analyzer" and assumed is not None:
+            update["notices"].append(assumed[1])
+        if (trace := current_trace()) is not None:
+            trace.state_change("route", "analyzer" if route == "analyzer" else "recommend", node="onboarding")
+        return {**update, "route": route}
+
+    return onboarding
+
+
+def _request(state: AdvisorState, understanding: Understanding) -> dict[str, Any]:
+    """This turn's question, or the one asked before our onboarding question (as it was
+    understood then) once the user has answered ours."""
+    message, intent, topic = state["message"], state["intent"], state.get("topic", "general")
+    params = state.get("params") or RequestParams()
+    if state.get("replan") and not state.get("statement_changed"):
+        intent = "profile_statement"  # "we're with pge btw": nothing changed, so the answer stands
+    slot_answer = understanding.slot_answer
+    answered = slot_answer is not None and slot_answer.status != "not_answered"
+    pending_question = state.get("pending_question")
+    if not understanding.wants_answer and pending_question and (answered or state.get("profile_changes")):
+        request = state.get("pending_request") or {}
+        message = pending_question
+        intent, topic = request.get("intent", "live_data"), request.get("topic", "general")
+        params = _with_stated_levels(RequestParams.model_validate(request.get("params") or {}), understanding)
+    return {"message": message, "intent": intent, "topic": topic, "params": params}
+
+
+def _with_stated_levels(params: RequestParams, understanding: Understanding) -> RequestParams:
+    stated = {
+        key: value for key in _RESUMED_PARAMS if (value := getattr(understanding.params, key)) is not None
+    }
+    return params.model_copy(update=stated) if stated else params
+
+
+# Questions whose answer can be assumed and said (the utility's usual plan, the state's average
+# price): asked once; a user who asks something else instead is not asked again in the thread.
+ASSUMABLE = ("utility", "rate_schedule")
+
+
+def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[str], list[str]]:
+    """Onboarding questions skipped in this thread; without the utility its plan cannot be asked."""
+    skipped = list(state.get("skipped_slots") or [])
+    answer = understanding.slot_answer
+    if (
+        answer is not None
+        and answer.status == "not_answered"
+        and answer.slot in ASSUMABLE
+        and understanding.intent == "live_data"
+        and answer.slot not in skipped
+    ):
+        # asked our question back with another request: answer it, assuming what we asked for
+        return [*skipped, answer.slot, *(["rate_schedule"] if answer.slot == "utility" else [])], []
+    if answer is None or answer.status != "skipped" or answer.slot in skipped:
+        return skipped, []
+    skipped += [answer.slot] + (["rate_schedule"] if answer.slot == "utility" else [])
+    return skipped, ["No problem, I'll skip that. " + SKIP_NOTE.get(answer.slot, "")]
+
+
+def _reask(state: AdvisorState, understanding: Understanding) -> dict[str, Any] | None:
+    """Our question got no answer and nothing else to act on: say so and ask it again."""
+    pending_slot, answer = state.get("pending_slot"), understanding.slot_answer
+    if (
+        pending_slot not in SLOT_FIELDS
+        or answer is None
+        or answer.status != "not_answered"
+        or understanding.wants_answer
+        or understanding.intent in ("smalltalk", "goodbye")
+        or state.get("profile_changes")
+        or state.get("said")
+    ):
+        return None
+    if understanding.intent == "off_topic":
+        lead = OFF_TOPIC + " "
+    elif understanding.mentions:
+        lead = not_saved(understanding) + " "
+    else:
+        lead = "Sorry, I didn't catch that. "
+    return {
+        "response": lead + question_for(str(pending_slot), state.get("user_profile")),
+        "pending_slot": pending_slot,
+        "pending_question": state.get("pending_question"),
+        "pending_request": state.get("pending_request"),
+        "route": "done",
+        "answered_by": "onboarding",
+    }
+
+
+def _ask(
+    state: AdvisorState, understanding: Understanding, update: dict[str, Any], profile: UserProfile | None
+) -> dict[str, Any] | None:
+    """The first slot the answer needs and the profile lacks (one question at a time)."""
+    intent, topic, params = update["intent"], update["topic"], update["params"]
+    needed = missing_slots(profile, intent, topic, task=params.task)
+    if params.system_kw is not None:
+        needed = [slot for slot in needed if slot != "solar_size"]  # the size they asked about
+    skipped = update["skipped_slots"]
+    missing = [
+        slot
+        for slot in needed
+        if slot not in skipped and not (slot == "rate_schedule" and not _plans_known(profile))
+    ]
+    if (
+        intent == "live_data"
+        and not missing
+        and any(s in ("location", "ev", "solar_size") for s in skipped if s in needed)
+    ):
+        # The user skipped something the plan needs: the general picture, honestly labelled.
+        update["intent"] = "knowledge"
+        update["notices"].append("So instead of a plan, here's the general picture:")
+        return None
+    if not missing:
+        return None  # a greeting is greeted (chat), not questioned: onboarding asks what an answer needs
+    slot = missing[0]
+    if (trace := current_trace()) is not None:
+        trace.state_change("slot_request", slot, node="onboarding", reason=f"missing: {', '.join(missing)}")
+    said = bool(state.get("said"))
+    return {
+        "missing_slots": missing,
+        "response": question_for(
+            slot, profile, first_contact=profile is None and not said and state.get("turn_count", 1) == 1
+        ),
+        "pending_slot": slot,
+        "pending_question": update["message"] if intent == "live_data" else None,
+        "pending_request": {"intent": intent, "topic": topic, "params": params.filled()},
+        "route": "done",
+        "answered_by": "onboarding",
+    }
+
+
+def _plans_known(profile: UserProfile | None) -> bool:
+    """The rate plan is asked only when we know the utility's plans: otherwise the answer uses the
+    state's average price (and says so) instead of asking a question the user rarely can answer."""
+    location = profile.location if profile else None
+    utility = normalize_utility(location.utility_provider) if location and location.utility_provider else None
+    return bool(utility and plans_of(utility))
+
+
+def _acknowledge(state: AdvisorState, understanding: Understanding) -> dict[str, Any]:
+    """A pure statement: what was saved is the answer; else say why nothing was."""
+    skipped_now = understanding.slot_answer is not None and understanding.slot_answer.status == "skipped"
+    response = (
+        ""
+        if state.get("said")
+        else "What would you like to know?"  # the skip notice already answered "idk the plan"
+        if skipped_now and not understanding.remember
+        else (NOTHING_TO_SAVE if understanding.remember else not_saved(understanding))
+    )
+    update: dict[str, Any] = {"response": response, "route": "done", "answered_by": "onboarding"}
+    if state.get("place_unknown"):  # we just asked for the ZIP: read the next message as the answer
+        update.update(
+            pending_slot="location",
+            pending_question=state.get("pending_question"),
+            pending_request=state.get("pending_request"),
+        )
+    return update
+
+
+def _asked_place(profile: UserProfile | None, request: dict[str, Any]) -> tuple[UserProfile, str] | None:
+    """A live question about a named town ("what would 7 kW make per year in san diego?") is
+    answered for that town, whoever asks and wherever they live; the profile keeps its own place."""
+    place_name = request["params"].place
+    place = find_city(place_name) if place_name and request["intent"] == "live_data" else None
+    if place is None:
+        return None
+    base = profile or UserProfile(user_id="asked-place")
+    fields = {"city": place.name, "zip_code": None, **{f.split(".")[1]: v for f, v in place_fields(place)}}
+    location = (base.location or Location()).model_copy(update=fields)
+    return base.model_copy(update={"location": location}), (
+        f"This is for {place_name}, the place you asked about (not saved to your profile)."
+    )
+
+
+def _assumed_plan(profile: UserProfile | None, skipped: list[str]) -> tuple[UserProfile, str] | None:
+    """A skipped rate plan: plan with the utility's most common plan, said and never saved."""
+    location = profile.location if profile else None
+    if (
+        "rate_schedule" not in skipped
+        or location is None
+        or location.rate_schedule
+        or not location.utility_provider
+    ):
+        return None
+    utility = utility_named(location.utility_provider)
+    if utility is None or utility.default_plan is None:
+        return None
+    view = profile.model_copy(
+        update={"location": location.model_copy(update={"rate_schedule": utility.default_plan})}
+    )  # type: ignore[union-attr]
+    return view, (
+        f"You weren't sure of your rate plan, so this assumes {utility.name}'s most common plan, "
+        f"{utility.default_plan} (not saved to your profile; tell me your plan for exact hours)."
+    )

@@ -1,0 +1,283 @@
+"""Remember: apply what the user just stated to their profile, before anything decides what is
+missing (FR-012). One write per turn: the stated values, the place derived from a ZIP or city,
+and what those make wrong (the old town's coordinates, the old car's battery size) go in one
+change group, and the reply says exactly what was saved, refused or left alone (`profiles.wording`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from advisor.energy.utilities import utility_named
+from advisor.energy.vehicles import vehicle_spec
+from advisor.onboarding import suggested_utility
+from advisor.places import derived_place, find_city, place_fields, zip_state
+from advisor.replies import second_values
+from advisor.state import AdvisorState
+from advisor.tools.data import DataSources
+from advisor.tools.http import ApiError
+from advisor.tools.open_meteo import Place
+from advisor.understanding.models import Understanding
+from profiles.loaded import Loaded
+from profiles.models import ChangeSource, UserProfile
+from profiles.repository import AppliedChanges, ChangeRecord, ProfileRepository
+from profiles.wording import describe_refused, describe_saved, join, statement
+from traces.recorder import current_trace
+
+logger = logging.getLogger(__name__)
+Changes = list[tuple[str, Any]]
+
+
+def make_remember(*, profiles: ProfileRepository, data: DataSources):
+    def geocode(query: str) -> Place | None:
+        try:
+            return data.open_meteo.geocode(query)
+        except ApiError as exc:
+            logger.info("Geocoding failed (%s); using the built-in tables", exc.reason)
+            return None
+
+    def remember(state: AdvisorState) -> dict[str, Any]:
+        understanding: Understanding = state["understanding"]
+        profile = state.get("user_profile")
+        understanding, kept_car = _household_car(understanding, profile)
+        changes, place_note = _changes(understanding, geocode)
+        agreed = _agrees_to_suggestion(state, understanding, profile)
+        if agreed is not None:  # "yes" to "Around 94102 that's usually PG&E"
+            changes.append(("location.utility_provider", agreed))
+            answered = understanding.slot_answer.model_copy(update={"status": "answered"})  # type: ignore[union-attr]
+            understanding = understanding.model_copy(update={"slot_answer": answered})
+        removals, old_battery = _made_wrong(changes, profile)
+        result = AppliedChanges(profile=profile)
+        if changes:
+            result = profiles.apply_changes(
+                state["user_id"],
+                changes,
+                source=change_source(state, understanding),
+                removals=removals,
+                base=loaded_profile(state),
+            )
+            _record(state["user_id"], result, removals)
+        if not any(r.field == "equipment.ev_battery_kwh" and r.new_value is None for r in result.applied):
+            old_battery = None
+        said = " ".join(
+            part
+            for part in (
+                _said(understanding, result, place_note),
+                old_battery,
+                kept_car,
+                _utility_after_move(result, result.profile),
+            )
+            if part
+        )
+        return {
+            "understanding": understanding,
+            "user_profile": result.profile,
+            "notices": [*state.get("notices", []), *([said] if said else [])],
+            "session_facts": _session_facts(understanding, result, state.get("turn_count") or 1),
+            "profile_changes": [change.model_dump(mode="json") for change in result.applied],
+            "statement_changed": any(change.operation != "confirmed" for change in result.applied),
+            "place_unknown": place_note is not None,
+            "said": bool(said),
+        }
+
+    return remember
+
+
+def loaded_profile(state: AdvisorState) -> Loaded[UserProfile]:
+    """The profile as this turn read it, with its version (a write then needs no second read)."""
+    return Loaded(state.get("user_profile"), state.get("profile_version"))
+
+
+def change_source(state: AdvisorState, understanding: Understanding) -> ChangeSource:
+    """Where the turn's changes come from: the user's words, in this session and turn."""
+    answered = understanding.slot_answer is not None and understanding.slot_answer.status == "answered"
+    return ChangeSource(
+        kind="onboarding" if answered else "user_statement",
+        session_id=state.get("session_id"),
+        turn=state.get("turn_count") or None,
+        text=state["messages"][-1].content[:2000] if state.get("messages") else None,
+    )
+
+
+def _changes(understanding: Understanding, geocode) -> tuple[Changes, str | None]:
+    """The field changes a message's facts make, with a place's coordinates and timezone derived
+    from the ZIP or city (geocoder first, then the built-in tables)."""
+    changes: Changes = [(fact.field, fact.value) for fact in understanding.facts]
+    fields = {field for field, _ in changes}
+    if fields & {"location.zip_code", "location.city"}:
+        extra, _ = derived_place(changes, geocode)
+        return changes + extra, None
+    if understanding.place_query:
+        place = geocode(understanding.place_query) or find_city(understanding.place_query)
+        if place is None:
+            return (
+                changes,
+                f"I couldn't pin down where {understanding.place_query!r} is. What's your ZIP code?",
+            )
+        return changes + [("location.city", place.name), *place_fields(place)], None
+    return changes, None
+
+
+def _household_car(
+    understanding: Understanding, profile: UserProfile | None
+) -> tuple[Understanding, str | None]:
+    """'my wife drives a Model Y' when the profile already has the user's own EV: the profile keeps one
+    EV, so the user's is not replaced by someone else's in the household without asking."""
+    equipment = profile.equipment if profile else None
+    current = equipment.ev_model if equipment else None
+    fact = next((f for f in understanding.facts if f.field == "equipment.ev_model"), None)
+    if fact is None or not current or fact.value == current or not fact.household:
+        return understanding, None
+    kept = [
+        f for f in understanding.facts if f.field not in ("equipment.ev_model", "equipment.ev_battery_kwh")
+    ]
+    note = (
+        f'I keep one EV per home and yours is the {current}, so I left it; say "my EV is a {fact.value}" '
+        "if that's the one you charge at home."
+    )
+    return understanding.model_copy(update={"facts": kept}), note
+
+
+def _agrees_to_suggestion(
+    state: AdvisorState, understanding: Understanding, profile: UserProfile | None
+) -> str | None:
+    if state.get("pending_slot") != "utility" or understanding.facts or understanding.slot_answer is None:
+        return None
+    return suggested_utility(profile) if understanding.affirmed else None
+
+
+def _made_wrong(changes: Changes, profile: UserProfile | None) -> tuple[list[str], str | None]:
+    """Stored values the changes make wrong, removed in the same write: a new ZIP the tables cannot
+    place must not keep the old town's coordinates; a new car must not keep the old car's typical
+    battery size (a size the user gave stays)."""
+    new = dict(changes)
+    location = profile.location if profile else None
+    equipment = profile.equipment if profile else None
+    removals: list[str] = []
+    if (
+        location is not None
+        and location.zip_code
+        and new.get("location.zip_code") not in (None, location.zip_code)
+        and not {"location.lat", "location.city"} & new.keys()
+    ):
+        removals += ["location.city", "location.lat", "location.lon"]
+    old_car = equipment.ev_model if equipment else None
+    battery = equipment.ev_battery_kwh if equipment else None
+    new_car = new.get("equipment.ev_model")
+    if not old_car or new_car in (None, old_car) or battery is None or "equipment.ev_battery_kwh" in new:
+        return removals, None
+    spec = vehicle_spec(str(old_car))
+    if spec is None or abs(spec.battery_kwh - battery) > 0.05:
+        return (
+            removals,
+            None,
+        )  # a size the user gave (maybe for the new car): only the old car's typical size goes
+    note = (
+        f"I've dropped the {battery:g} kWh battery size, which was your {old_car}'s; "
+        f"until you tell me yours I'll use a typical {new_car}'s."
+    )
+    return [*removals, "equipment.ev_battery_kwh"], note
+
+
+def _utility_after_move(result: AppliedChanges, profile: UserProfile | None) -> str | None:
+    """The place or utility changed this turn and the utility on file does not serve that state:
+    ask, never guess or erase."""
+    changed = {c.field for c in result.applied if c.operation in ("set", "updated")}
+    location = profile.location if profile else None
+    if not changed & {"location.zip_code", "location.city", "location.utility_provider"} or location is None:
+        return None
+    utility = utility_named(location.utility_provider) if location.utility_provider else None
+    place = find_city(location.city) if location.city else None
+    state = (zip_state(location.zip_code) if location.zip_code else None) or (place.state if place else None)
+    if utility is None or state is None or state in utility.states:
+        return None
+    where = location.zip_code or location.city
+    return (
+        f"Is {utility.name} still your utility? It serves {join(list(utility.states))}, and {where} is in "
+        f"{state}. Tell me your utility (and rate plan) so prices are right."
+    )
+
+
+def _said(understanding: Understanding, result: AppliedChanges, place_note: str | None) -> str:
+    """Exactly what happened to each stated fact, in plain words."""
+    stated = [c for c in result.applied if c.new_value is not None]  # removals are said by their own note
+    parts = [describe_saved(stated)] if describe_saved(stated) else []
+    assumptions = [
+        f"{fact.said} → {statement(fact.field, fact.value)} (assuming {fact.assumption})"
+        for fact in understanding.facts
+        if fact.assumption and any(change.field == fact.field for change in result.applied)
+    ]
+    if assumptions:
+        parts.append("I read " + join(assumptions) + "; tell me if that's off.")
+    facts = {fact.field: fact for fact in understanding.facts}
+    for refused in result.refused:
+        fact = facts.get(refused.field)
+        parts.append(
+            describe_refused(
+                refused.field,
+                refused.value,
+                refused.reason,
+                fact.unit if fact else None,
+                said=fact.said if fact and fact.assumption else None,  # "-40 amps", not "-9.6 A"
+            )
+        )
+    if place_note:
+        parts.append(place_note)
+    if result.applied and (second := second_values(understanding)):
+        parts.append(second)
+    return " ".join(parts)
+
+
+def _session_facts(understanding: Understanding, result: AppliedChanges, turn: int) -> list[dict[str, Any]]:
+    """What became of each stated fact this turn (the memorizer skips these later)."""
+    outcome: dict[str, str] = {
+        change.field: "confirmed" if change.operation == "confirmed" else "saved" for change in result.applied
+    }
+    outcome.update({refused.field: "refused" for refused in result.refused})
+    return [
+        {
+            "turn": turn,
+            "field": fact.field,
+            "value": fact.value,
+            "status": outcome[fact.field],
+            "words": fact.words,
+        }
+        for fact in understanding.facts
+        if fact.field in outcome
+    ]
+
+
+def _record(user_id: str, result: AppliedChanges, removals: list[str]) -> None:
+    trace = current_trace()
+    if trace is None:
+        return
+    if removed := [r.field for r in result.applied if r.new_value is None and r.field in removals]:
+        trace.state_change(
+            "removal_requested",
+            {"fields": removed},
+            node="remember",
+            reason="the user's new ZIP or car made the stored value wrong",
+        )
+    for change in result.applied:
+        record_write(user_id, change, node="remember")
+    if result.refused:
+        trace.state_change(
+            "refused_facts",
+            [{"field": r.field, "value": r.value, "reason": r.reason} for r in result.refused],
+            node="remember",
+            reason="did not validate; the reply says why",
+        )
+
+
+def record_write(user_id: str, change: ChangeRecord, *, node: str) -> None:
+    trace = current_trace()
+    if trace is not None:
+        trace.memory_write(
+            ("profiles", user_id),
+            "profile",
+            operation="delete" if change.new_value is None else "update",
+            data={change.field: change.new_value},
+            changes=[(change.field, change.old_value, change.new_value)],
+            node=node,
+        )

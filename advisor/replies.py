@@ -1,0 +1,123 @@
+"""What the advisor says when no model writes the answer: greetings, off-topic, what it knows, and
+why something was not saved. Shared by the nodes that answer without a model."""
+
+from __future__ import annotations
+
+from advisor.understanding.models import Understanding
+from profiles.models import SECTION_MODELS, UserProfile
+from profiles.wording import DERIVED_FIELDS, join, statement
+
+GREETING = (
+    "Hi! I can plan EV charging around your rates, tell you what your solar will make today, and explain "
+    "things like heat pumps or time-of-use pricing. What would you like to know?"
+)
+# A new user's greeting: what the advisor does, and what to tell it (an invitation, not a question
+# that holds anything up: onboarding asks only what an answer needs)
+FIRST_GREETING = (
+    "Hi! I'm your home energy advisor. I can plan EV charging around your rates, tell you what your "
+    "solar will make, and explain things like heat pumps or time-of-use pricing. Tell me your ZIP code "
+    "and utility whenever you like (I'll remember them), or just ask a question."
+)
+GOODBYE = "Bye! Thanks for chatting."
+THANKS_REPLY = "You're welcome! Ask me anything else about your energy use whenever you like."
+OFF_TOPIC = (
+    "That's outside what I can help with: I'm a home energy advisor. I plan EV charging around your "
+    "rates, tell you when to run appliances, estimate your solar, and explain things like heat pumps "
+    'and time-of-use pricing. Try "When should I charge my EV tonight?" or "Is a heat pump cheaper '
+    'to run than gas?"'
+)
+UNCLEAR = (
+    "Sorry, I didn't understand that. I can plan EV charging around your rates, tell you when to run "
+    'appliances, estimate your solar and explain energy topics. For example: "When should I charge my '
+    'EV?" or "How do heat pumps work?"'
+)
+FORGET_WHAT = (
+    'What should I forget? For example "forget my ZIP code", "forget my car" or "forget everything".'
+)
+NOTHING_TO_SAVE = (
+    "I couldn't find anything in that I can save. I keep: your ZIP code or city, utility and rate plan, "
+    "EV, charger, solar, home battery, heating and cooling, household size, work schedule and priorities."
+)
+NOTHING_KEPT = (
+    "Noted. That isn't something I keep in your profile, so I haven't saved it. What would you like to know?"
+)
+EMPTY_PROFILE = (
+    "I don't have anything saved about you yet. Tell me your ZIP code, utility or car "
+    "(or ask a question) and I'll remember what you say."
+)
+SKIP_NOTE = {
+    "location": "Without a ZIP code or city I can't look up your weather, solar or local prices.",
+    "utility": "Without your utility I can't look up your prices.",
+    "rate_schedule": "I'll use your utility's most common plan if I know it, else your state's average price, and say so.",
+    "ev": "Without your EV's model or battery size I can't work out how long charging takes.",
+    "solar_size": "Without your system's size I can't estimate what your panels make.",
+}
+TOPIC_OF = {  # what a not-saved fact is about, in a few words
+    "equipment.ev_model": "the EV",
+    "equipment.ev_battery_kwh": "the EV",
+    "equipment.ev_charger_kw": "the charger",
+    "equipment.solar_capacity_kw": "the solar panels",
+    "equipment.has_battery_storage": "the home battery",
+    "equipment.battery_capacity_kwh": "the home battery",
+    "equipment.heating_type": "the heating",
+    "equipment.cooling_type": "the cooling",
+    "location.zip_code": "the ZIP code",
+    "location.city": "the city",
+    "location.utility_provider": "the utility",
+    "location.rate_schedule": "the rate plan",
+    "household.occupants": "the household size",
+    "household.work_schedule": "the work schedule",
+    "household.typical_usage_pattern": "energy habits",
+}
+_REASONS = {
+    "someone_else": "it sounds like it's about someone else's home, and I only keep facts about yours",
+    "hypothetical": "it sounds like something you're considering, not something you have",
+    "unverified": "you didn't sound sure; tell me once you've checked",
+}
+
+
+def not_saved(understanding: Understanding) -> str:
+    """Why a statement saved nothing (about someone else, hypothetical, unsure)."""
+    reasons = []
+    for reason, text in _REASONS.items():
+        fields = [mention.field for mention in understanding.mentions if mention.reason == reason]
+        if fields:
+            nouns = join(sorted({TOPIC_OF[field] for field in fields if field in TOPIC_OF}))
+            reasons.append(
+                f"I haven't saved anything about {nouns}: {text}."
+                if nouns
+                else f"I haven't saved that: {text}."
+            )
+    return " ".join(reasons) or NOTHING_KEPT
+
+
+def second_values(understanding: Understanding) -> str:
+    """'a Bolt and a Model 3': the profile keeps one value per field; say which was kept."""
+    fields = [m.field for m in understanding.mentions if m.reason == "second_value"]
+    if not fields:
+        return ""
+    nouns = join(sorted({TOPIC_OF.get(field, "that") for field in fields}))
+    return (
+        f"I can keep only one value for {nouns} for now, so I saved the first one you named; "
+        "tell me if it should be the other."
+    )
+
+
+def holds(
+    profile: UserProfile | None,
+    *,
+    lead: str = "Your profile now holds:",
+    empty: str = "Your profile is now empty.",
+) -> str:
+    """'Your profile now holds: your ZIP code is 94110, ...' in plain words."""
+    facts = []
+    for section in SECTION_MODELS:
+        data = getattr(profile, section) if profile else None
+        if data is None:
+            continue
+        for name in SECTION_MODELS[section].model_fields:
+            field = f"{section}.{name}"
+            value = getattr(data, name)
+            if name != "updated_at" and value is not None and field not in DERIVED_FIELDS:
+                facts.append(statement(field, value))
+    return f"{lead} {join(facts)}." if facts else empty

@@ -1,0 +1,142 @@
+"""The values a command carries, one table per slot: which profile fields "forget my X" names,
+which equipment "we sold the Tesla" removes, and the few words that mark a turn's form
+("remember that …", thanks, yes). Whether a message *is* a command is the meaning model's call;
+these tables only say what it is about.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PLACE_FIELDS = ("location.zip_code", "location.city", "location.lat", "location.lon", "location.timezone")
+PREFERENCE_FIELDS = (
+    "preferences.budget_priority",
+    "preferences.comfort_priority",
+    "preferences.green_priority",
+)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Words naming something in the profile, and the fields they name. `alone`: once matched, no
+    later entry is read ("forget my ZIP" is not the whole place; "home battery" is not the EV's)."""
+
+    words: str
+    fields: tuple[str, ...]
+    alone: bool = False
+    consumes: bool = (
+        False  # the words are removed before later entries read ("the rate I pay" is not the plan)
+    )
+
+
+FORGET_TARGETS: tuple[Target, ...] = (
+    Target(r"zip|zipcode|postcode|postal", ("location.zip_code",), alone=True),
+    Target(r"city|location|address|where\s+i\s+live|town|place", PLACE_FIELDS),
+    Target(r"utility|provider|power\s+company|electric\s+company", ("location.utility_provider",)),
+    Target(
+        r"price|prices|(?:rate|price)\s+(?:i|we)\s+pay|what\s+(?:i|we)\s+pay|per\s+kwh|cents|flat\s+rate",
+        ("location.flat_rate_usd_per_kwh",),
+        consumes=True,
+    ),
+    Target(r"plan|rate|tariff|schedule\s+code", ("location.rate_schedule",)),
+    Target(r"charger|charging\s+speed", ("equipment.ev_charger_kw",), alone=True),
+    Target(
+        r"home\s+battery|powerwall|battery\s+storage|storage",
+        ("equipment.has_battery_storage", "equipment.battery_capacity_kwh"),
+        alone=True,
+    ),
+    Target(
+        r"ev|car|vehicle|tesla|model|bolt|leaf|truck|rivian|ioniq|mach-?e|lightning",
+        ("equipment.ev_model", "equipment.ev_battery_kwh"),
+    ),
+    Target(r"battery", ("equipment.has_battery_storage", "equipment.battery_capacity_kwh")),
+    Target(r"solar|panels?", ("equipment.solar_capacity_kw",)),
+    Target(r"heating|heat\s+pump|furnace|heat", ("equipment.heating_type",)),
+    Target(r"cooling|ac|a/c|air\s+conditioning", ("equipment.cooling_type",)),
+    Target(r"work|job|schedule", ("household.work_schedule",)),
+    Target(r"household|people|occupants|family", ("household.occupants",)),
+    Target(r"usage|habits", ("household.typical_usage_pattern",)),
+    Target(r"preferences?|priorities", PREFERENCE_FIELDS),
+)
+
+# "forget everything", "delete all my data": the whole profile
+EVERYTHING = re.compile(
+    r"\b(?:everything|all\s+(?:of\s+)?(?:it|my\s+data|my\s+info\w*|that)|my\s+(?:whole\s+)?profile|"
+    r"all\s+my\s+data|(?:about|on)\s+me|all\s+you\s+know)\b",
+    re.I,
+)
+# "forget that", "scratch it": the last change, not a field
+LAST_CHANGE = re.compile(
+    r"\b(?:forget|delete|remove|erase|scratch|drop|undo|cancel|take\s+back|reverse)\s+(?:it|that|this|"
+    r"(?:the\s+)?last\s+(?:thing|one|change)|what\s+i\s+(?:just\s+)?said)\b",
+    re.I,
+)
+# "we sold the Tesla", "no longer have solar", "got rid of the powerwall": equipment that is gone
+GONE = re.compile(
+    r"\b(?:(?:i|we)\s+(?:(?:no\s+longer)\s+(?:have|own|drive|use)|"
+    r"(?:don'?t|do\s+not)\s+(?:have|own|drive|use)(?=.*\b(?:anymore|any\s+more)\b)|"
+    r"(?:just\s+)?(?:sold|got\s+rid\s+of|removed|returned|traded\s+in|totaled|totalled))|"
+    r"(?:sold|got\s+rid\s+of|traded\s+in))\s+(?:a\s+|an\s+|the\s+|any\s+|our\s+|my\s+|that\s+)?(?:old\s+)?"
+    r"(?P<what>solar(?:\s+panels)?|panels|ev|car|tesla|bolt|leaf|model\s*[3ysx]|home\s+battery|battery|powerwall|"
+    r"heat\s+pump|truck|rivian|ioniq|mach-?e)\b",
+    re.I,
+)
+REMEMBER = re.compile(
+    r"^\s*(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+)?(?:remember|note|save|keep\s+in\s+mind|make\s+a\s+note)"
+    r"(?:\s+(?:that|this))?\s*[:,-]?\s*",
+    re.I,
+)
+THANKS = re.compile(r"\b(?:thanks|thank\s+you|thx|ty|tysm|cheers|appreciate\s+it|much\s+appreciated)\b", re.I)
+YES = re.compile(
+    r"^\s*(?:yes|yep|yeah|yup|ya|right|correct|that'?s\s+(?:it|right|the\s+one)|sure|exactly)\b", re.I
+)
+
+
+# "the first one", "2nd", "option 1": which of two readings we offered
+_CHOICES = (
+    (
+        re.compile(
+            r"^\W*(?:the\s+)?(?:first|1st|former|option\s+(?:1|one)|(?:number\s+)?1|a)(?:\s+one)?\W*$", re.I
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"^\W*(?:the\s+)?(?:second|2nd|latter|option\s+(?:2|two)|(?:number\s+)?2|b)(?:\s+one)?\W*$", re.I
+        ),
+        2,
+    ),
+)
+
+
+def choice(text: str) -> int | None:
+    return next((number for pattern, number in _CHOICES if pattern.match(text)), None)
+
+
+def named_fields(text: str) -> list[str]:
+    """The profile fields the words name, in table order ("my zip and my car" -> both)."""
+    fields: list[str] = []
+    for target in FORGET_TARGETS:
+        pattern = re.compile(r"\b(?:" + target.words + r")\b", re.I)
+        if pattern.search(text):
+            fields.extend(field for field in target.fields if field not in fields)
+            if target.alone:
+                break
+            if target.consumes:
+                text = pattern.sub(" ", text)
+    return fields
+
+
+def gone_fields(text: str) -> list[str]:
+    """Fields of equipment the user says is gone ("we sold the tesla" -> the EV's)."""
+    match = GONE.search(text)
+    return named_fields(match.group("what")) if match else []
+
+
+def remember_lead(text: str) -> str | None:
+    """The message without a leading "remember that", or None when it has none."""
+    match = REMEMBER.match(text)
+    if match is None or re.match(r"^\s*(?:do|did)\s+you\s+remember", text, re.I):
+        return None
+    return text[match.end() :]

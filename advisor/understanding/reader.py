@@ -1,0 +1,233 @@
+"""The offline reader: one message -> one `Understanding`, without a language model.
+
+Two parts with separate jobs. The *grammar* (`values.py`: facts, request parameters, command
+targets, a place to look up) reads the values a message carries, from tables. The *meaning
+model* (`meaning.py`: softmax heads over the message's sentence embedding) decides what the
+message asks: the intent, the topic, the kind of live answer, whether it answers the question
+we asked. This module joins the two, with a few rules that only look at values and context
+(never at the words): facts make an otherwise empty message a statement, a correction without a
+value is an undo, a follow-up keeps the last request's parameters.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from langchain_core.runnables import RunnableConfig
+
+from advisor.understanding.meaning import TASK_TOPIC, MeaningModel, Prediction, features, meaning_model
+from advisor.understanding.models import ReadingContext, RequestParams, SlotAnswer, Understanding
+from advisor.understanding.params import follow_up_params, with_household_usage
+from advisor.understanding.values import SLOT_FIELDS, Values, read_values
+from knowledge.encoder import SentenceEncoder, sentence_encoder
+
+# Below this probability a reading torn between a live answer and an explanation is asked about
+CLARIFY_BELOW = 0.45
+_RUNNER_UP_AT_LEAST = 0.3
+_SKIP_AT_LEAST = 0.6
+_ANSWERS = ("live_data", "knowledge")
+_QUIET = ("smalltalk", "unclear", "off_topic", "goodbye")
+
+
+class Understander(Protocol):
+    def understand(
+        self, text: str, context: ReadingContext, config: RunnableConfig | None = None
+    ) -> Understanding: ...
+
+
+class LearnedReader:
+    """The offline reader (and the model reader's fallback): grammar for values, a learned model
+    for meaning. The encoder and the model are passed in (one of each per process by default)."""
+
+    def __init__(self, model: MeaningModel | None = None, encoder: SentenceEncoder | None = None) -> None:
+        self._model = model
+        self._encoder = encoder
+
+    def understand(
+        self, text: str, context: ReadingContext, config: RunnableConfig | None = None
+    ) -> Understanding:
+        model = self._model or meaning_model()
+        encoder = self._encoder or sentence_encoder()
+        return read(text, context, model, encoder)
+
+
+def read(text: str, context: ReadingContext, model: MeaningModel, encoder: SentenceEncoder) -> Understanding:
+    values = read_values(text, context)
+    prediction = model.predict(
+        features(encoder.encode(values.message), values.signals, context, values.message)
+    )
+    return compose(prediction, values, context)
+
+
+def understand(text: str, context: ReadingContext | None = None) -> Understanding:
+    """Read with the process's shared model and encoder."""
+    return read(text, context or ReadingContext(), meaning_model(), sentence_encoder())
+
+
+def compose(prediction: Prediction, values: Values, context: ReadingContext) -> Understanding:
+    """The prediction, checked against the values the grammar found."""
+    command = command_reading(prediction.intent, round(prediction.intent_p, 3), values)
+    if command is not None:
+        return command
+    intent = _intent(prediction, values, context)
+    slot_answer = _slot_answer(prediction, values, context)
+    if slot_answer is not None and slot_answer.status != "not_answered" and intent in _QUIET:
+        intent = "profile_statement"  # "pge" answering the utility question, "no" skipping it
+    asks = intent in (*_ANSWERS, "profile_query")
+    params = _params(prediction, values, intent)
+    follow_up = _is_follow_up(intent, params, context, prediction)
+    topic = TASK_TOPIC.get(params.task or "", prediction.topic)  # a live answer's topic is its tools'
+    if follow_up:
+        last = context.last_params or RequestParams()
+        params = follow_up_params(params.model_copy(update={"task": last.task or params.task}), last)
+        topic = context.last_topic or topic
+    elif intent == "live_data":
+        params = with_household_usage(params, context)
+    alternative = _alternative(prediction, intent)
+    return Understanding(
+        intent=intent,
+        topic=topic,  # type: ignore[arg-type]
+        asks=asks,
+        question=(values.question or values.message) if asks else None,
+        facts=values.facts,
+        mentions=values.mentions,
+        slot_answer=slot_answer,
+        params=params,
+        follow_up=follow_up,
+        remember=values.remember,
+        hedged=values.hedged,
+        place_query=None
+        if slot_answer is not None and slot_answer.status == "skipped"
+        else values.place_query,
+        confidence=round(prediction.intent_p, 3),
+        alternative=alternative,  # type: ignore[arg-type]
+        thanks=values.thanks,
+        choice=values.choice,
+        affirmed=values.affirmed,
+    )
+
+
+def command_reading(intent: str, confidence: float, values: Values) -> Understanding | None:
+    """forget / undo / equipment that is gone: whether it is a command is the intent's call, what
+    it is about comes from the tables."""
+    stated = {fact.field for fact in values.facts}
+    if values.gone and stated & set(values.gone):
+        return None  # "we sold the tesla and got a rivian": the new car replaces the old one (a statement)
+    if intent == "forget":
+        if values.forget_everything:
+            return Understanding(intent="forget", forget_everything=True, confidence=confidence)
+        if values.last_change:
+            return Understanding(intent="correction", undo=True, confidence=confidence)
+        named = [field for field in (values.named or values.gone) if field not in stated]
+        if named or not values.facts:
+            return Understanding(intent="forget", forget=named, confidence=confidence)  # none named: asked
+        return None
+    gone = [field for field in values.gone if field not in stated]
+    if gone and intent in ("profile_statement", "correction"):
+        # "we sold the tesla" removes the car; "…and got a rivian" replaces it (a fact, below)
+        return Understanding(intent="forget", forget=gone, confidence=confidence)
+    if intent == "correction" and not values.facts:
+        if values.named and not values.last_change:
+            # "it's not the bolt ev, it's the euv" with a value we could not read: never undo a
+            # whole change for it; ask what the named fact should be, and change nothing
+            return Understanding(intent="correction", fix=values.named, confidence=confidence)
+        return Understanding(intent="correction", undo=True, confidence=confidence)
+    return None
+
+
+def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> str:
+    intent = prediction.intent
+    if values.remember and intent in _QUIET:
+        return "profile_statement"  # "remember that I like pizza": said why nothing was kept
+    if values.facts and intent in _QUIET and intent != "goodbye":
+        return "profile_statement"  # "thanks! btw we got 6 kW of solar": the facts count
+    if intent == "correction" and values.facts:
+        return "correction"
+    return intent
+
+
+def _slot_answer(prediction: Prediction, values: Values, context: ReadingContext) -> SlotAnswer | None:
+    slot = context.pending_slot
+    if values.plan_unknown and slot != "rate_schedule":
+        return SlotAnswer(slot="rate_schedule", status="skipped")  # "idk the plan" before we asked
+    if slot is None or slot not in SLOT_FIELDS:
+        return None
+    if any(fact.field in SLOT_FIELDS[slot] for fact in values.facts):
+        return SlotAnswer(slot=slot, status="answered")
+    if values.plain_answer and prediction.slot != "skipped":
+        return SlotAnswer(slot=slot, status="answered")  # a place name to look up
+    status = prediction.slot if prediction.slot != "answered" else "not_answered"
+    if status == "skipped" and prediction.slot_p < _SKIP_AT_LEAST:
+        status = "not_answered"  # "the one with the blue logo": asked again, not skipped
+    if (
+        status == "skipped"
+        and values.about_other_fields(slot)
+        and not set(values.named) & set(SLOT_FIELDS[slot])
+    ):
+        # "idk what car, it's a bolt i think" when we asked for the ZIP (the doubt is the car's);
+        # "rather not give my zip. its a kia niro ev" names the ZIP it skips
+        status = "not_answered"
+    return SlotAnswer(slot=slot, status=status)  # type: ignore[arg-type]
+
+
+def _params(prediction: Prediction, values: Values, intent: str) -> RequestParams:
+    if intent != "live_data":
+        return values.params
+    return values.params.model_copy(update={"task": prediction.task})
+
+
+def _is_follow_up(
+    intent: str, params: RequestParams, context: ReadingContext, prediction: Prediction
+) -> bool:
+    """Changes (or repeats) the last live request ("what about by 6am instead?", "and tomorrow?"),
+    as the model reads it against the last request's topic; never a new appliance or a size."""
+    last = context.last_params
+    if intent != "live_data" or context.last_intent != "live_data" or last is None:
+        return False
+    if params.appliance and params.appliance != last.appliance:
+        return False  # "and the dryer?" after the dishwasher: that appliance's own verdict
+    return prediction.follow == "same"
+
+
+def _alternative(prediction: Prediction, intent: str) -> str | None:
+    """The other reading, when the model is torn between a plan and an explanation."""
+    if (
+        intent in _ANSWERS
+        and prediction.runner_up in _ANSWERS
+        and prediction.intent_p < CLARIFY_BELOW
+        and prediction.runner_up_p >= _RUNNER_UP_AT_LEAST
+    ):
+        return prediction.runner_up
+    return None
+
+
+def stated_facts(conversation: list[dict[str, object]]) -> list[dict[str, object]]:
+    """ExtractedFact-shaped dicts for user messages [{turn, text}]: the offline memorizer's reading
+    and the trace's record of what the user stated (values as text, as the memorizer returns them)."""
+    found: list[dict[str, object]] = []
+    for item in conversation:
+        turn, text = int(str(item["turn"])), str(item["text"])
+        for fact in read_values(text, ReadingContext()).facts:
+            value = fact.value
+            found.append(
+                {
+                    "field": fact.field,
+                    "new_value": ("true" if value else "false") if isinstance(value, bool) else str(value),
+                    "confidence": fact.confidence,
+                    "source_turn": turn,
+                    "source_text": fact.words or text[:2000],
+                }
+            )
+    return found
+
+
+__all__ = [
+    "CLARIFY_BELOW",
+    "LearnedReader",
+    "command_reading",
+    "Understander",
+    "compose",
+    "read",
+    "stated_facts",
+    "understand",
+]

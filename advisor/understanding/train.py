@@ -1,0 +1,285 @@
+"""Train the reader's meaning model on the labelled corpora, reproducibly.
+
+    python -m advisor.understanding.train            # train and write reader_model.npz / .json
+    python -m advisor.understanding.train --check    # exit 1 if the corpora changed since training
+    python -m advisor.understanding.train --folds 5  # cross-validated accuracy, nothing written
+
+Same corpora, same weights: full-batch Adam from a fixed seed, rows in file order, weights
+stored as float32 and hashed (the hash is in reader_model.json beside the corpora's hash). Each
+corpus line is one labelled message (`id`, `text`, `context`, `intent`, `topic`, ...), the format
+of tests/data/understanding_corpus.jsonl. Embeddings are cached on disk (`--cache`), so training
+again after a label change takes seconds.
+
+Written with NumPy rather than scikit-learn: inference is two matrix products the product does
+anyway, and a ~40 MB dependency for a dozen lines of gradient descent is not worth its weight.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from advisor.understanding.meaning import (
+    HEAD_LABEL_KEY,
+    HEADS,
+    METADATA,
+    WEIGHTS,
+    Head,
+    Inputs,
+    MeaningModel,
+    Member,
+    features,
+)
+from advisor.understanding.models import ReadingContext
+from advisor.understanding.values import read_values
+from knowledge.encoder import SentenceEncoder, sentence_encoder
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+# The corpora the shipped model learns from, in this order. The held-out corpora of the first-run
+# measurement join here only after that run was recorded (README, "Understanding").
+CORPORA = (
+    "understanding_corpus.jsonl",
+    "understanding_heldout.jsonl",
+    "reader_train_a.jsonl",
+    "reader_train_b.jsonl",
+    "reader_train_c.jsonl",
+    "reader_train_d.jsonl",
+    "reader_train_e.jsonl",
+    "reader_train_f.jsonl",
+)
+DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """One member's training settings (recorded in the metadata): a hidden layer of `hidden` units
+    (0: linear), and whether it reads the hashed word n-grams too."""
+
+    hidden: int = 128
+    epochs: int = 500
+    learning_rate: float = 0.003
+    l2: float = 1e-3
+    ngrams: bool = False
+    seed: int = 0
+
+
+# The ensemble (chosen by 5-fold cross-validation on the training corpora, docs/understanding.md):
+# an MLP over the embedding and a linear model that also reads the words.
+MEMBERS = (
+    Settings(),
+    Settings(hidden=0, epochs=300, learning_rate=0.01, l2=0.03, ngrams=True),
+)
+
+
+def corpus_paths(data: Path = DATA) -> list[Path]:
+    return [data / name for name in CORPORA if (data / name).exists()]
+
+
+def corpora_hash(paths: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def load_items(paths: list[Path]) -> list[dict[str, Any]]:
+    items = []
+    for path in paths:
+        for line in path.read_text().splitlines():
+            if line.strip():
+                item = json.loads(line)
+                if (follow := follow_label(item)) is not None:
+                    item["follow"] = follow
+                items.append(item)
+    return items
+
+
+def follow_label(item: dict[str, Any]) -> str | None:
+    """After a live answer, a live request on the same topic continues it; on another, it is new."""
+    context = item.get("context") or {}
+    if (
+        context.get("last_intent") != "live_data"
+        or item.get("intent") != "live_data"
+        or not context.get("last_topic")
+    ):
+        return None
+    return "same" if item.get("topic") == context["last_topic"] else "new"
+
+
+def context_of(item: dict[str, Any]) -> ReadingContext:
+    context = item.get("context") or {}
+    return ReadingContext(
+        pending_slot=context.get("pending_slot"),
+        last_intent=context.get("last_intent"),
+        last_topic=context.get("last_topic"),
+    )
+
+
+def design_matrix(items: list[dict[str, Any]], encoder: SentenceEncoder) -> list[Inputs]:
+    rows = []
+    for item in items:
+        context = context_of(item)
+        values = read_values(item["text"], context)
+        rows.append(features(encoder.encode(values.message), values.signals, context, values.message))
+    return rows
+
+
+def _labelled(items: list[dict[str, Any]], head: str) -> tuple[np.ndarray, np.ndarray]:
+    """The rows that carry this head's label, and the label indexes."""
+    labels = HEADS[head]
+    key = HEAD_LABEL_KEY[head]
+    rows = [i for i, item in enumerate(items) if item.get(key) in labels]
+    return np.array(rows, dtype=int), np.array([labels.index(items[i][key]) for i in rows], dtype=int)
+
+
+def fit_head(
+    x: np.ndarray, y: np.ndarray, labels: tuple[str, ...], settings: Settings, rng: np.random.Generator
+) -> Head:
+    """Softmax (with one ReLU hidden layer when `settings.hidden`), classes weighted to balance,
+    full-batch Adam: deterministic for the same rows in the same order."""
+    n, d = x.shape
+    k = len(labels)
+    counts = np.bincount(y, minlength=k).astype(np.float64)
+    class_weight = np.where(counts > 0, n / (k * np.maximum(counts, 1)), 0.0)
+    class_weight = np.minimum(class_weight, 10.0)
+    sample_weight = class_weight[y] / class_weight[y].sum()
+    onehot = np.eye(k)[y]
+    sizes = [d, settings.hidden, k] if settings.hidden else [d, k]
+    params: list[np.ndarray] = []
+    for fan_in, fan_out in zip(sizes, sizes[1:], strict=False):
+        params.append(rng.normal(0.0, np.sqrt(2.0 / fan_in), (fan_in, fan_out)))
+        params.append(np.zeros(fan_out))
+    moments = [np.zeros_like(p) for p in params]
+    velocities = [np.zeros_like(p) for p in params]
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    for step in range(1, settings.epochs + 1):
+        grads = _gradients(x, onehot, sample_weight, params, settings.l2)
+        for i, grad in enumerate(grads):
+            moments[i] = beta1 * moments[i] + (1 - beta1) * grad
+            velocities[i] = beta2 * velocities[i] + (1 - beta2) * grad * grad
+            m_hat = moments[i] / (1 - beta1**step)
+            v_hat = velocities[i] / (1 - beta2**step)
+            params[i] = params[i] - settings.learning_rate * m_hat / (np.sqrt(v_hat) + eps)
+    layers = tuple((params[i], params[i + 1]) for i in range(0, len(params), 2))
+    return Head(labels=labels, layers=layers)
+
+
+def _gradients(
+    x: np.ndarray, onehot: np.ndarray, weight: np.ndarray, params: list[np.ndarray], l2: float
+) -> list[np.ndarray]:
+    activations = [x]
+    h = x
+    layers = len(params) // 2
+    for index in range(layers):
+        h = h @ params[2 * index] + params[2 * index + 1]
+        if index < layers - 1:
+            h = np.maximum(h, 0.0)
+            activations.append(h)
+    h = h - h.max(1, keepdims=True)
+    probabilities = np.exp(h)
+    probabilities /= probabilities.sum(1, keepdims=True)
+    delta = (probabilities - onehot) * weight[:, None]
+    grads: list[np.ndarray] = [np.zeros(0)] * len(params)
+    for index in reversed(range(layers)):
+        inputs = activations[index]
+        grads[2 * index] = inputs.T @ delta + l2 * params[2 * index]
+        grads[2 * index + 1] = delta.sum(0)
+        if index:
+            delta = (delta @ params[2 * index].T) * (activations[index] > 0)
+    return grads
+
+
+def fit_member(inputs: list[Inputs], items: list[dict[str, Any]], settings: Settings) -> Member:
+    x = np.vstack([row.for_member(settings.ngrams) for row in inputs])
+    mean = x.mean(0)
+    scale = x.std(0)
+    scale = np.where(scale < 1e-6, 1.0, scale)
+    z = (x - mean) / scale
+    rng = np.random.default_rng(settings.seed)
+    heads = {}
+    for name, labels in HEADS.items():
+        rows, y = _labelled(items, name)
+        heads[name] = fit_head(z[rows], y, labels, settings, rng)
+    return Member(mean, scale, settings.ngrams, heads)
+
+
+def fit(
+    inputs: list[Inputs], items: list[dict[str, Any]], members: tuple[Settings, ...] = MEMBERS
+) -> MeaningModel:
+    return MeaningModel([fit_member(inputs, items, settings) for settings in members])
+
+
+def cross_validate(
+    inputs: list[Inputs], items: list[dict[str, Any]], members: tuple[Settings, ...], folds: int
+) -> dict[str, float]:
+    """Accuracy per head over `folds` interleaved folds (item i is in fold i % folds)."""
+    right = {name: 0 for name in HEADS}
+    total = {name: 0 for name in HEADS}
+    for fold in range(folds):
+        test = [index % folds == fold for index in range(len(items))]
+        train_rows = [row for row, t in zip(inputs, test, strict=True) if not t]
+        model = fit(train_rows, [item for item, t in zip(items, test, strict=True) if not t], members)
+        tested = [(row, item) for row, item, t in zip(inputs, items, test, strict=True) if t]
+        for row, item in tested:
+            prediction = model.predict(row)
+            for name, key in HEAD_LABEL_KEY.items():
+                if item.get(key) in HEADS[name]:
+                    total[name] += 1
+                    right[name] += getattr(prediction, name) == item[key]
+    return {name: right[name] / total[name] for name in HEADS if total[name]}
+
+
+def train(
+    paths: list[Path], encoder: SentenceEncoder, members: tuple[Settings, ...] = MEMBERS
+) -> tuple[MeaningModel, dict[str, Any]]:
+    items = load_items(paths)
+    model = fit(design_matrix(items, encoder), items, members)
+    info = {
+        "corpora": [path.name for path in paths],
+        "corpora_sha256": corpora_hash(paths),
+        "messages": len(items),
+        "encoder_sha256": encoder.model_hash,
+        "training": [settings.__dict__ for settings in members],
+    }
+    return model, info
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--check", action="store_true", help="only check the weights match the corpora")
+    parser.add_argument("--folds", type=int, default=0, help="cross-validate instead of training")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="embedding cache (SQLite)")
+    args = parser.parse_args(argv)
+    paths = corpus_paths()
+    if args.check:
+        recorded = json.loads(METADATA.read_text()).get("corpora_sha256")
+        if recorded != corpora_hash(paths):
+            print("The reader's corpora changed since its weights were trained: run `make reader`.")
+            return 1
+        print("The reader's weights match its corpora.")
+        return 0
+    encoder = sentence_encoder(args.cache)
+    if args.folds:
+        items = load_items(paths)
+        scores = cross_validate(design_matrix(items, encoder), items, MEMBERS, args.folds)
+        print(" ".join(f"{name} {value:.3f}" for name, value in scores.items()), f"({len(items)} messages)")
+        return 0
+    model, info = train(paths, encoder)
+    digest = model.save(WEIGHTS, METADATA, info)
+    print(f"Trained on {info['messages']} messages from {len(paths)} corpora; weights {digest[:12]}.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,252 @@
+"""The grammar's half of reading a message: every value it carries, before anyone decides what
+the message means.
+
+Facts about the user (from the clause reader and the slot tables in `facts.py`), the request's
+parameters (`params.py`), the fields a command names (`commands.py`), a place to look up, and the
+signals the meaning model takes as input. Nothing here decides the intent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from advisor.onboarding import utility_for_zip
+from advisor.places import find_city
+from advisor.understanding import commands
+from advisor.understanding.facts import facts_in, place_phrase
+from advisor.understanding.meaning import Signals
+from advisor.understanding.models import Mention, ReadingContext, RequestParams, StatedFact
+from advisor.understanding.params import read_params
+from advisor.understanding.text import Clause, clauses, clean
+
+SLOT_FIELDS = {
+    "location": ("location.zip_code", "location.city"),
+    "utility": ("location.utility_provider",),
+    "rate_schedule": ("location.rate_schedule", "location.flat_rate_usd_per_kwh"),
+    "ev": ("equipment.ev_model", "equipment.ev_battery_kwh"),
+    "solar_size": ("equipment.solar_capacity_kw",),
+}
+_PLAN_WORDS = re.compile(r"\b(?:rate\s+plan|plan|tariff|rate\s+schedule)\b", re.I)
+# A short plain answer to the location or utility question: a name to look up or keep as said
+_PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z .,'&-]*")
+_UTILITY_WORDS = re.compile(
+    r"\b(?:electric|power|energy|utility|utilities|light|edison|coop|co-op|cooperative|municipal|city\s+of|pud|emc|"
+    r"public\s+service)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Values:
+    message: str  # cleaned, without a leading "remember that"
+    facts: list[StatedFact]
+    mentions: list[Mention]
+    params: RequestParams
+    signals: Signals
+    question: str | None = None  # the question clauses, without the statements
+    hedged: bool = False
+    remember: bool = False
+    thanks: bool = False
+    place_query: str | None = None
+    plain_answer: bool = False  # a short name answering the location or utility question
+    plan_unknown: bool = False  # "idk the plan": the rate-plan question answered ahead
+    named: list[str] = field(default_factory=list)  # profile fields the words name ("my zip")
+    gone: list[str] = field(default_factory=list)  # equipment said to be gone ("sold the tesla")
+    forget_everything: bool = False
+    last_change: bool = False  # "forget that", "scratch it"
+    choice: int | None = None  # "the first one": which of two readings we offered
+    affirmed: bool = False  # "yes" / "yep, that's it"
+
+    def about_other_fields(self, slot: str) -> bool:
+        fields = [fact.field for fact in self.facts] + [m.field for m in self.mentions if m.field]
+        return any(name not in SLOT_FIELDS[slot] for name in fields)
+
+
+def read_values(text: str, context: ReadingContext) -> Values:
+    cleaned = clean(text)
+    rest = commands.remember_lead(cleaned)
+    message = rest if rest is not None else cleaned
+    found = clauses(message)
+    usual = utility_for_zip(str(context.known_fields.get("location.zip_code") or "") or None)
+    facts, mentions = facts_in(
+        found,
+        message=message,
+        pending_slot=context.pending_slot,
+        # only a short answer ("sdge i guess"), not an opinion ("I guess sdge is expensive")
+        suggested={"location.utility_provider": usual} if usual and len(message.split()) <= 4 else None,
+    )
+    facts = facts or _corrected_number(message, context)
+    plain = _plain_answer(message, context, found, facts)
+    facts = facts + _utility_as_said(message, context, plain, facts)
+    params = read_params(message)
+    asked_place = _asked_place(found, facts)
+    if asked_place is not None:
+        params = params.model_copy(update={"place": asked_place})
+    hedged = any(clause.hedged for clause in found)
+    return Values(
+        message=message,
+        facts=facts,
+        mentions=_someone_else(found, facts, mentions),
+        params=params,
+        signals=_signals(message, params, facts, mentions),
+        question=" ".join(c.text for c in found if c.question) or None,
+        hedged=hedged,
+        remember=rest is not None,
+        thanks=bool(commands.THANKS.search(message)),
+        place_query=_place_query(found, facts, plain, message, context),
+        plain_answer=plain,
+        plan_unknown=_plan_unknown(found, facts),
+        named=commands.named_fields(message),
+        gone=commands.gone_fields(message),
+        forget_everything=bool(commands.EVERYTHING.search(message)),
+        last_change=bool(commands.LAST_CHANGE.search(message)),
+        choice=commands.choice(message),
+        affirmed=bool(commands.YES.match(message)),
+    )
+
+
+def _signals(
+    message: str, params: RequestParams, facts: list[StatedFact], mentions: list[Mention]
+) -> Signals:
+    return Signals(
+        question_mark="?" in message,
+        words=len(message.split()),
+        facts=len(facts) + len([m for m in mentions if m.field]),
+        deadline=params.ready_by_hour is not None
+        or params.ready_in_minutes is not None
+        or bool(params.tonight),
+        charge_level=params.target_soc_pct is not None or params.current_soc_pct is not None,
+        miles=params.miles_needed is not None,
+        appliance=params.appliance is not None,
+        day=params.day is not None or params.ready_by_day is not None,
+        system_size=params.system_kw is not None,
+        usage=any(
+            value is not None
+            for value in (params.ev_miles_per_month, params.house_kwh_per_month, params.ev_kwh_per_month)
+        ),
+    )
+
+
+def _plain_answer(
+    message: str, context: ReadingContext, found: list[Clause], facts: list[StatedFact]
+) -> bool:
+    """A short name answering the location question (a place to geocode) or the utility question
+    (a utility our table does not know, kept as said)."""
+    slot = context.pending_slot
+    if slot not in ("location", "utility") or any(f.field in SLOT_FIELDS[slot] for f in facts):
+        return False
+    short = message.strip().strip(".!")
+    plain = (
+        2 <= len(short) <= 60
+        and len(short.split()) <= 5
+        and _PLAIN_NAME.fullmatch(short) is not None
+        and not any(clause.hedged for clause in found)
+        and "?" not in message
+    )
+    return plain and (slot == "location" or bool(_UTILITY_WORDS.search(short)))
+
+
+def _utility_as_said(
+    message: str, context: ReadingContext, plain: bool, facts: list[StatedFact]
+) -> list[StatedFact]:
+    if not plain or context.pending_slot != "utility" or facts:
+        return []
+    name = message.strip().strip(".!")
+    return [
+        StatedFact(
+            field="location.utility_provider", value=name, said=name, words=message[:500], confidence=0.7
+        )
+    ]
+
+
+def _place_query(
+    found: list[Clause], facts: list[StatedFact], plain: bool, message: str, context: ReadingContext
+) -> str | None:
+    if any(f.field.startswith("location.") for f in facts):
+        return None
+    if plain and context.pending_slot == "location":
+        return message.strip().strip(".!")
+    return next(
+        (
+            phrase
+            for clause in found
+            if clause.about_user and not clause.hedged and (phrase := place_phrase(clause.text))
+        ),
+        None,
+    )
+
+
+_IN_PLACE = re.compile(r"\b(?:in|for|near|around)\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})")
+
+
+_CORRECTION_CUE = re.compile(
+    r"\b(?:not|wrong|actually|meant|should\s+be|correction|typo|flipped|mistake|changed|updated|upgraded|"
+    r"bumped|added|is\s+off|now)\b",
+    re.I,
+)
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.]|\.\d)")
+
+
+def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]:
+    """ "no wait its 4.7 not 7.4", "the 8.4 kw you have is wrong, its 11.2 now": a correction naming a
+    number we hold (7.4 kW of solar) and one other number sets that field to the other; only when
+    exactly one known value is named and exactly one other number is said."""
+    if not _CORRECTION_CUE.search(message):
+        return []
+    numbers = [float(n) for n in _NUMBER.findall(message)]
+    known = {
+        name: float(value)
+        for name, value in context.known_fields.items()
+        if isinstance(value, int | float) and not isinstance(value, bool)
+    }
+    named = [name for name, value in known.items() if any(abs(value - n) < 1e-9 for n in numbers)]
+    others = [n for n in numbers if all(abs(value - n) >= 1e-9 for value in known.values())]
+    if len(named) != 1 or len(others) != 1:
+        return []
+    said = f"{others[0]:g}"
+    return [StatedFact(field=named[0], value=others[0], said=said, words=message[:500], confidence=0.8)]
+
+
+def _asked_place(found: list[Clause], facts: list[StatedFact]) -> str | None:
+    """A town a question is about ("what would 7 kW make per year in san diego?"): the answer's
+    place for this request only (the user may not live there), never a profile fact."""
+    if any(f.field.startswith("location.") for f in facts):
+        return None
+    for clause in found:
+        if not clause.question:
+            continue
+        for match in _IN_PLACE.finditer(clause.text):
+            words = match.group("place").strip(" .").split()
+            for size in range(min(len(words), 4), 0, -1):
+                place = find_city(" ".join(words[:size]))
+                if place is not None:
+                    return f"{place.name}, {place.state}"
+    return None
+
+
+# "whichever one is the default", "whatever dte put us on", "just assume the normal one"
+_DEFAULT_PLAN = re.compile(
+    r"\b(?:whatever|whichever|the)\s+(?:one\s+|plan\s+|rate\s+)?(?:is\s+the\s+)?(?:default|normal|standard|usual|regular)\b|"
+    r"\bwhatever\s+(?:\w+\s+){0,2}(?:put|gave|has|set)\s+(?:us|me)\b|\b(?:assume|use)\s+the\s+(?:normal|default|usual|standard)\b|"
+    r"\bwhatever\s+(?:fixed|flat)\s+rate\b",
+    re.I,
+)
+
+
+def _plan_unknown(found: list[Clause], facts: list[StatedFact]) -> bool:
+    """ "idk the plan, whatever is normal", "not sure what plan we're on", "whichever one is the
+    default": the rate plan is not known to them (answered ahead, or after we assumed one)."""
+    if any(f.field in SLOT_FIELDS["rate_schedule"] for f in facts):
+        return False
+    return any(
+        (clause.hedged and _PLAN_WORDS.search(clause.text)) or _DEFAULT_PLAN.search(clause.text)
+        for clause in found
+    )
+
+
+def _someone_else(found: list[Clause], facts: list[StatedFact], mentions: list[Mention]) -> list[Mention]:
+    """ "my brother has solar": nothing to read, but say why nothing was kept."""
+    if facts or mentions or not any(c.someone_else for c in found):
+        return mentions
+    return [Mention(field="", words=c.text[:500], reason="someone_else") for c in found if c.someone_else]
