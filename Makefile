@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install lint doctor clean
+.PHONY: run test install lint doctor reader clean
 
 run: $(STAMP)
 	$(BIN)/energy-advisor run
@@ -33,6 +33,11 @@ $(STAMP): pyproject.toml
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# Train the reader's meaning model again on tests/data/reader_train_*.jsonl and the older corpora
+# (reproducible: same corpora, same weights; advisor/understanding/reader_model.json records both hashes)
+reader: $(STAMP)
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python -m advisor.understanding.train
 
 doctor: $(STAMP)
 	$(BIN)/energy-advisor doctor

@@ -7,7 +7,9 @@ tool-using turn ("When should I charge my EV?" for a configured user), a knowled
 statement turn (facts saved in the turn) and a mixed statement-plus-question turn, including the
 one session write and the trace; LLM calls, prompt tokens (characters / 4, as the scripted model
 reports no counts; tool schemas included, since Ollama renders them into the prompt) and session
-writes per turn; and how prompt tokens grow over a 20-turn thread.
+writes per turn; and how prompt tokens grow over a 20-turn thread. Twice: with a model reading the
+message (Ollama mode: the understanding call is one of the LLM calls), and with the offline reader
+(the grammar and the meaning model over a MiniLM embedding computed afresh every turn: no cache).
 """
 
 from __future__ import annotations
@@ -33,11 +35,12 @@ from advisor.llm.payloads import UNDERSTANDING_KEY
 from advisor.tools.data import build_data_sources
 from advisor.tools.toolkit import build_tools
 from advisor.understanding.models import ReadingContext
-from advisor.understanding.reader import understand
+from advisor.understanding.reader import LearnedReader, understand
 from bot.samples import CONFIGURED
 from bot.service import ConversationService
 from config.files import AgentsConfig, AppConfig, EvalConfig, ToolsConfig
 from config.settings import Settings
+from knowledge.encoder import SentenceEncoder, sentence_encoder
 from profiles.json_store import JsonFileStore
 
 PROFILE = {**CONFIGURED, "user_id": "bench-user"}  # the sample scenarios' configured household
@@ -80,19 +83,26 @@ class ScriptedModel(BaseChatModel):
         return ChatResult(generations=[ChatGeneration(message=message)])
 
 
-def build(folder: Path) -> tuple[ConversationService, list[ScriptedModel]]:
+def build(folder: Path, *, offline_reader: bool = False) -> tuple[ConversationService, list[ScriptedModel]]:
     config = AppConfig(agents=AgentsConfig(), tools=ToolsConfig(mode="mock"), eval=EvalConfig())
     models = [
         ScriptedModel(role=role, calls=[]) for role in ("analyzer", "recommend", "memorizer", "understanding")
     ]
     data = build_data_sources(Settings(_env_file=None), config.tools, httpx.Client())
+    shared = sentence_encoder()
+    uncached = SentenceEncoder(shared.encode_uncached, shared.model_hash, memory_items=0)
     advisor = build_advisor(
         models=ModelSet(
-            analyzer=models[0], recommend=models[1], memorizer=models[2], labels={}, understanding=models[3]
+            analyzer=models[0],
+            recommend=models[1],
+            memorizer=models[2],
+            labels={},
+            understanding=None if offline_reader else models[3],
         ),
         tools=Toolkit(tools=build_tools(data), data=data),
         store=JsonFileStore(folder),
         config=config,
+        understander=LearnedReader(encoder=uncached) if offline_reader else None,
     )
     advisor.profiles.import_profile(PROFILE)
     return ConversationService(advisor=advisor), models
@@ -159,27 +169,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=100)
     rounds = parser.parse_args().rounds
-    with tempfile.TemporaryDirectory() as folder:
-        service, models = build(Path(folder))
-        measure(service, models, "When should I charge my EV?", 5)  # warm-up: imports, first compile paths
-        tool = measure(service, models, "When should I charge my EV?", rounds)
-        knowledge = measure(service, models, "How do heat pumps work?", rounds)
-        statement = measure(service, models, STATEMENT, rounds)
-        mixed = measure(service, models, MIXED, rounds)
-        growth = thread_growth(service, models)
     print(f"turn benchmark, {rounds} turns each, zero-latency scripted model, mock data APIs")
-    for name, result in (
-        ("tool turn (charging plan)", tool),
-        ("knowledge turn", knowledge),
-        ("statement turn", statement),
-        ("statement + question turn", mixed),
-    ):
-        print(
-            f"{name:<27} median {result['median_ms']:6.2f} ms  p95 {result['p95_ms']:6.2f} ms  "
-            f"LLM calls {result['llm_calls']:.0f}  prompt tokens {result['prompt_tokens']:.0f}  "
-            f"session writes {result['session_writes']:.0f}"
-        )
-    print("prompt tokens per turn over a 20-turn thread:", " ".join(str(tokens) for tokens in growth))
+    for offline_reader in (False, True):
+        with tempfile.TemporaryDirectory() as folder:
+            service, models = build(Path(folder), offline_reader=offline_reader)
+            measure(
+                service, models, "When should I charge my EV?", 5
+            )  # warm-up: imports, first compile paths
+            results = {
+                "tool turn (charging plan)": measure(service, models, "When should I charge my EV?", rounds),
+                "knowledge turn": measure(service, models, "How do heat pumps work?", rounds),
+                "statement turn": measure(service, models, STATEMENT, rounds),
+                "statement + question turn": measure(service, models, MIXED, rounds),
+            }
+            growth = thread_growth(service, models)
+        print("offline reader (no understanding call):" if offline_reader else "a model reads each message:")
+        for name, result in results.items():
+            print(
+                f"  {name:<27} median {result['median_ms']:6.2f} ms  p95 {result['p95_ms']:6.2f} ms  "
+                f"LLM calls {result['llm_calls']:.0f}  prompt tokens {result['prompt_tokens']:.0f}  "
+                f"session writes {result['session_writes']:.0f}"
+            )
+        print("  prompt tokens per turn over a 20-turn thread:", " ".join(str(tokens) for tokens in growth))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import httpx
+from langgraph.store.base import BaseStore
 
 from advisor.graph import Advisor, Toolkit, build_advisor
 from advisor.llm.factory import ModelSet, build_models
@@ -60,10 +61,11 @@ def build_runtime(
     knowledge: bool = True,
     progress: Progress | None = None,
     exporter: OtlpTraceExporter | None = None,
+    memory: BaseStore | None = None,
 ) -> AppRuntime:
     """`knowledge=True` opens the knowledge base and ingests anything new first (FR-033);
     `retriever` replaces it (tests). `exporter` replaces the OpenTelemetry exporter the settings
-    ask for (tests)."""
+    ask for (tests). `memory`: the profile and session store (default: JSON files in DATA_DIR)."""
     config = config or load_app_config(settings.config_dir)
     http = http or httpx.Client()
     notices: list[str] = []
@@ -91,7 +93,7 @@ def build_runtime(
     advisor = build_advisor(
         models=models,
         tools=Toolkit(tools=build_tools(data), data=data),
-        store=JsonFileStore(settings.memory_dir, clock=clock),
+        store=memory if memory is not None else JsonFileStore(settings.memory_dir, clock=clock),
         config=config,
         retriever=retriever,
         clock=clock,

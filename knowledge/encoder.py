@@ -181,6 +181,10 @@ class SentenceEncoder:
                 self._memory.popitem(last=False)
         return vector
 
+    def encode_uncached(self, text: str) -> np.ndarray:
+        """The forward pass itself, no cache (benchmarks measure what a new message costs)."""
+        return self._compute(text)
+
     def encode_many(self, texts: Iterable[str]) -> np.ndarray:
         rows = [self.encode(text) for text in texts]
         return np.vstack(rows) if rows else np.zeros((0, DIMENSIONS))

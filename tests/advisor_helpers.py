@@ -38,6 +38,7 @@ def make_runtime(
     config: AppConfig | None = None,
     clock=None,
     knowledge: bool = False,
+    memory: Any = None,
 ) -> AppRuntime:
     settings = Settings(_env_file=None, data_dir=data_dir, ollama_base_url=ollama_url or "http://127.0.0.1:9")
     kwargs: dict[str, Any] = {"clock": clock} if clock else {}
@@ -47,6 +48,7 @@ def make_runtime(
         http=httpx.Client(),
         probe_ollama=ollama_url is not None,
         knowledge=knowledge,
+        memory=memory,
         **kwargs,
     )
 

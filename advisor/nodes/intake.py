@@ -54,11 +54,14 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
         understanding = understander.understand(checked.text, reading_context(state), config)
         understanding = _chosen_reading(understanding, state)
         last = state.get("last_request") or {}
-        replan = False
+        replan = ""
         if not state.get("pending_slot") and last.get("turn") == state.get("turn_count", 0) - 1:
             # right after that live answer (an answer to our question resumes that question instead)
             replanned = _replan_after_correction(understanding, last)
-            replan, understanding = replanned is not understanding, replanned
+            if replanned is not understanding:
+                # redone when a fact it stood on changes; a plan they don't know redoes it on the usual one
+                replan = "facts" if understanding.facts else "plan"
+            understanding = replanned
         question = understanding.question or checked.text
         if understanding.follow_up and last.get("question"):
             question = str(last["question"])  # re-plan the last request with the changed parameter

@@ -68,6 +68,14 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
         if update["intent"] in CHAT:
             return {**update, "route": "chat"}
         route = "analyzer" if update["intent"] == "live_data" else "retrieve"
+        if route == "retrieve" and _still_pending(state, understanding):
+            # "why do you need my zip?" asked instead of answering: answered, and our question
+            # still stands, so "ok fine, 96816" next resumes what they asked before
+            update.update(
+                pending_slot=state.get("pending_slot"),
+                pending_question=state.get("pending_question"),
+                pending_request=state.get("pending_request"),
+            )
         if route == "analyzer" and assumed is not None:
             update["notices"].append(assumed[1])
         if (trace := current_trace()) is not None:
@@ -82,7 +90,7 @@ def _request(state: AdvisorState, understanding: Understanding) -> dict[str, Any
     understood then) once the user has answered ours."""
     message, intent, topic = state["message"], state["intent"], state.get("topic", "general")
     params = state.get("params") or RequestParams()
-    if state.get("replan") and not state.get("statement_changed"):
+    if state.get("replan") == "facts" and not state.get("statement_changed"):
         intent = "profile_statement"  # "we're with pge btw": nothing changed, so the answer stands
     slot_answer = understanding.slot_answer
     answered = slot_answer is not None and slot_answer.status != "not_answered"
@@ -93,6 +101,16 @@ def _request(state: AdvisorState, understanding: Understanding) -> dict[str, Any
         intent, topic = request.get("intent", "live_data"), request.get("topic", "general")
         params = _with_stated_levels(RequestParams.model_validate(request.get("params") or {}), understanding)
     return {"message": message, "intent": intent, "topic": topic, "params": params}
+
+
+def _still_pending(state: AdvisorState, understanding: Understanding) -> bool:
+    answer = understanding.slot_answer
+    return (
+        state.get("pending_slot") in SLOT_FIELDS
+        and bool(state.get("pending_question"))
+        and answer is not None
+        and answer.status == "not_answered"
+    )
 
 
 def _with_stated_levels(params: RequestParams, understanding: Understanding) -> RequestParams:

@@ -87,7 +87,11 @@ REMEMBER = re.compile(
     r"(?:\s+(?:that|this))?\s*[:,-]?\s*",
     re.I,
 )
-THANKS = re.compile(r"\b(?:thanks|thank\s+you|thx|ty|tysm|cheers|appreciate\s+it|much\s+appreciated)\b", re.I)
+THANKS = re.compile(
+    r"\b(?:thanks|thank\s+you|thank\s+u|thx|thnx|ty|tysm|tyvm|cheers|appreciate\s+it|much\s+appreciated|mahalo|"
+    r"gracias|merci|danke)\b",
+    re.I,
+)
 YES = re.compile(
     r"^\s*(?:yes|yep|yeah|yup|ya|right|correct|that'?s\s+(?:it|right|the\s+one)|sure|exactly)\b", re.I
 )
@@ -115,8 +119,13 @@ def choice(text: str) -> int | None:
 
 
 def named_fields(text: str) -> list[str]:
-    """The profile fields the words name, in table order ("my zip and my car" -> both)."""
+    """The profile fields the words name, in table order ("my zip and my car" -> both); a car the
+    vehicle table knows names the EV ("it's the ix not the i4")."""
+    from advisor.energy.vehicles import find_vehicle  # the vehicle table is one of the grammar's vocabularies
+
     fields: list[str] = []
+    if find_vehicle(text) is not None:
+        fields += ["equipment.ev_model", "equipment.ev_battery_kwh"]
     for target in FORGET_TARGETS:
         pattern = re.compile(r"\b(?:" + target.words + r")\b", re.I)
         if pattern.search(text):

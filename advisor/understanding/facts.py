@@ -69,8 +69,11 @@ class Reading:
     assumption: str | None = None
 
 
-def read_clause(clause: Clause, *, message: str, pending_slot: str | None = None) -> Iterator[Reading]:
-    """Every value the clause states, whoever it is about (the caller decides)."""
+def read_clause(
+    clause: Clause, *, message: str, pending_slot: str | None = None, about_charging: bool = False
+) -> Iterator[Reading]:
+    """Every value the clause states, whoever it is about (the caller decides). `about_charging`:
+    the conversation is about charging their car (a plain "regular outlet" is then the charger)."""
     text = clause.text
     yield from _zip(text, message=message, pending_slot=pending_slot)
     yield from _city(text, pending_slot=pending_slot)
@@ -79,7 +82,7 @@ def read_clause(clause: Clause, *, message: str, pending_slot: str | None = None
     yield from _price(text, pending_slot=pending_slot)
     yield from _vehicle(text, pending_slot=pending_slot)
     yield from _batteries(text, message=message, pending_slot=pending_slot)
-    yield from _charger(text, message=message)
+    yield from _charger(text, message=message, about_charging=about_charging)
     yield from _solar(text, pending_slot=pending_slot)
     owns = bool(_OWN.search(message)) or bool(_HOME_WORDS.search(text))
     yield from _heating(text, negated=clause.negated, owns=owns)
@@ -100,6 +103,7 @@ def facts_in(
     message: str,
     pending_slot: str | None = None,
     suggested: dict[str, Any] | None = None,
+    about_charging: bool = False,
 ) -> tuple[list[StatedFact], list[Mention]]:
     """Facts about the user, and what looked like a fact but was not one about them (and why).
     `suggested`: values another source already points to (the utility that usually serves their
@@ -108,7 +112,9 @@ def facts_in(
     facts: list[StatedFact] = []
     mentions: list[Mention] = []
     for clause in clauses:
-        for reading in read_clause(clause, message=message, pending_slot=pending_slot):
+        for reading in read_clause(
+            clause, message=message, pending_slot=pending_slot, about_charging=about_charging
+        ):
             reason = _not_a_fact(clause, reading, pending_slot=pending_slot)
             if reason == "unverified" and suggested and suggested.get(reading.field) == reading.value:
                 reason = None
@@ -487,7 +493,7 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         yield Reading("equipment.ev_model", _as_said(second[0].name, second[1]), said=second[1])
         return
     starts = (
-        r"^\s*(?:(?:actually|no\s+wait|no|nope|sorry|oops|wait|i\s+meant)[,.!]?\s+)?(?:(?:it'?s|its|it\s+is|that'?s)\s+)?"
+        r"^\s*(?:(?:actually|no\s+wait|no|nope|sorry|oops|wait|i\s+meant|correction|correct)[,.!:]?\s+)?(?:(?:it'?s|its|it\s+is|that'?s)\s+)?"
         r"(?:a\s+|an\s+|the\s+)?(?:\d{4}\s+)?(?:(?:tesla|chevy|chevrolet|nissan|hyundai|"
         r"kia|ford|vw|volkswagen|rivian|bmw|polestar|audi|toyota|subaru|honda|cadillac|gmc|volvo|jaguar|porsche|fiat|mini|"
         r"jeep|chrysler|lucid)\s+)?"
@@ -692,8 +698,10 @@ def _solar_kw(text: str) -> re.Match[str] | None:
     return found[0] if found and not _CHARGER_WORDS.search(text) else None
 
 
-def _charger(text: str, *, message: str = "") -> Iterator[Reading]:
-    if not _CHARGER_WORDS.search(text) and not re.search(r"\bcharg\w*\b|\boutlet\b|\b120\s*v", text, re.I):
+def _charger(text: str, *, message: str = "", about_charging: bool = False) -> Iterator[Reading]:
+    if not _CHARGER_WORDS.search(text) and not re.search(
+        r"\bcharg\w*\b|\boutlet\b|\b120\s*v|\blevel\s*1\b", text, re.I
+    ):
         return
     kw = _charger_kw(text)
     if kw and _CHARGER_WORDS.search(text):
@@ -709,7 +717,9 @@ def _charger(text: str, *, message: str = "") -> Iterator[Reading]:
         ),
         None,
     )
-    if amps and (_CHARGER_WORDS.search(text) or re.search(r"\bcharg\w*\b", text, re.I)):
+    # "the charger setting you have is wrong, i bumped it to 48 amps": the message names the charger
+    charger_named = _CHARGER_WORDS.search(message) is not None or about_charging
+    if amps and (_CHARGER_WORDS.search(text) or re.search(r"\bcharg\w*\b", text, re.I) or charger_named):
         current = float(amps.group(1))
         if (
             amps.group("circuit")
@@ -726,12 +736,19 @@ def _charger(text: str, *, message: str = "") -> Iterator[Reading]:
         )
         return
     outlet = re.search(
-        r"\b(?:standard|regular|normal|household|wall|120\s*-?\s*v(?:olt)?)\s+(?:outlet|plug|socket)\b|\blevel\s*1\b|\btrickle\b|"
+        r"\b(?:(?:standard|regular|normal|household|wall|120(?:\s*-?\s*v(?:olts?)?)?)\s+)+(?:outlet|plug|socket)\b|\blevel\s*1\b|\btrickle\b|"
         r"\bon\s+(?:a\s+)?120\s*-?\s*v(?:olts?)?\b",
         text,
         re.I,
     )
     alone = _ONLY_OUTLET.match(text) is not None and not _OTHER_APPLIANCES.search(message or text)
+    # "all i have in the garage is a regular 120 outlet", "i'm on a level 1 rn" in a charging talk
+    charging_talk = (
+        about_charging or re.search(r"\bcharg\w*", message, re.I)
+    ) and not _OTHER_APPLIANCES.search(message or text)
+    alone = alone or bool(
+        charging_talk and re.search(r"\b(?:i|we|i'?m|we'?re|i\s+have|all\s+i\s+have)\b", text, re.I)
+    )
     if outlet and (re.search(r"\bcharg\w*|plug\w*\b", text, re.I) or find_vehicle(text) is not None or alone):
         yield Reading(
             "equipment.ev_charger_kw",

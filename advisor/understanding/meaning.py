@@ -78,6 +78,8 @@ class Signals:
     day: bool = False  # today / tomorrow / a weekday
     system_size: bool = False  # "a 7 kW system" asked about
     usage: bool = False  # miles or kWh a month
+    doubt: bool = False  # the grammar's doubt words ("idk", "not sure", "no clue"): a skip, or an unsure fact
+    question_clause: bool = False  # a clause the grammar reads as a question ("..., what about today")
 
 
 SIGNAL_NAMES = (
@@ -94,6 +96,8 @@ SIGNAL_NAMES = (
     "day",
     "system_size",
     "usage",
+    "doubt",
+    "question_clause",
 )
 
 
@@ -113,6 +117,8 @@ def signal_vector(signals: Signals) -> list[float]:
         float(signals.day),
         float(signals.system_size),
         float(signals.usage),
+        float(signals.doubt),
+        float(signals.question_clause),
     ]
 
 
@@ -173,6 +179,7 @@ class Prediction:
     slot_p: float
     follow: str = "new"
     follow_p: float = 0.0
+    tasks: tuple[str, ...] = ()  # every task, likeliest first
 
 
 @dataclass(frozen=True)
@@ -229,6 +236,8 @@ class MeaningModel:
         task, task_p = self._best("task", inputs)
         slot, slot_p = self._best("slot", inputs)
         follow, follow_p = self._best("follow", inputs)
+        task_p_all = self.probabilities("task", inputs)
+        tasks = tuple(self.labels("task")[i] for i in np.argsort(-task_p_all, kind="stable"))
         return Prediction(
             intent=labels[order[0]],
             intent_p=float(intent[order[0]]),
@@ -242,6 +251,7 @@ class MeaningModel:
             slot_p=slot_p,
             follow=follow,
             follow_p=follow_p,
+            tasks=tasks,
         )
 
     def _best(self, head: str, inputs: Inputs) -> tuple[str, float]:

@@ -155,7 +155,9 @@ class ModelUnderstander:
             slot = SlotAnswer(slot=context.pending_slot, status=reading.slot_status or "not_answered")
         params = reading.params
         if reading.follow_up and context.last_params is not None:
-            params = follow_up_params(params, context.last_params)  # the offline reader's merge, one definition
+            params = follow_up_params(
+                params, context.last_params
+            )  # the offline reader's merge, one definition
         else:
             params = with_household_usage(params, context)  # miles and kWh said earlier in the thread
         intent = reading.intent

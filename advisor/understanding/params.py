@@ -80,7 +80,8 @@ _NOT_A_DEADLINE = re.compile(
 )
 _APPLIANCES = re.compile(
     r"\b(dryer|dish\s+washer|washer|washing\s+machine|dishwasher|laundry|oven|pool\s+pump|water\s+heater|hot\s+tub|space\s+heater|"
-    r"air\s+conditioner|ac|heat\s+pump|induction|stove)\b|\b(?P<heat_water>heat(?:ing)?\s+(?:the\s+|my\s+|our\s+)?(?:hot\s+)?water)\b",
+    r"air\s+conditioner|ac|heat\s+pump|induction|stove)\b|\b(?P<heat_water>heat(?:ing)?\s+(?:the\s+|my\s+|our\s+)?(?:hot\s+)?water)\b|"
+    r"\b(?P<precool>pre-?cool\w*)\b",
     re.I,
 )
 _MILES = re.compile(
@@ -133,6 +134,8 @@ def read_params(text: str) -> RequestParams:
         data["appliance"] = (
             "water heater"
             if appliance.group("heat_water")
+            else "ac"
+            if appliance.group("precool")
             else re.sub(r"\s+", " ", appliance.group(1).lower())
         )
     data.update(_usage(text))

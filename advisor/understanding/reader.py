@@ -25,6 +25,8 @@ from knowledge.encoder import SentenceEncoder, sentence_encoder
 CLARIFY_BELOW = 0.45
 _RUNNER_UP_AT_LEAST = 0.3
 _SKIP_AT_LEAST = 0.6
+_SURE_TASK = 0.8
+_USAGE = ("ev_miles_per_month", "house_kwh_per_month", "ev_kwh_per_month")
 _ANSWERS = ("live_data", "knowledge")
 _QUIET = ("smalltalk", "unclear", "off_topic", "goodbye")
 
@@ -143,6 +145,12 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return "profile_statement"  # "thanks! btw we got 6 kW of solar": the facts count
     if intent == "correction" and values.facts:
         return "correction"
+    if (
+        intent in ("profile_statement", "correction")
+        and values.signals.usage
+        and context.last_intent == "live_data"
+    ):
+        return "live_data"  # "we use about 600 kWh a month": the usage the last answer assumed, redo it
     return intent
 
 
@@ -173,7 +181,11 @@ def _slot_answer(prediction: Prediction, values: Values, context: ReadingContext
 def _params(prediction: Prediction, values: Values, intent: str) -> RequestParams:
     if intent != "live_data":
         return values.params
-    return values.params.model_copy(update={"task": prediction.task})
+    task = prediction.task
+    if task == "appliance" and values.params.appliance is None:
+        # "when's peak tomorrow": an appliance verdict needs an appliance; the next likeliest kind
+        task = next((name for name in prediction.tasks if name != "appliance"), task)
+    return values.params.model_copy(update={"task": task})
 
 
 def _is_follow_up(
@@ -186,6 +198,11 @@ def _is_follow_up(
         return False
     if params.appliance and params.appliance != last.appliance:
         return False  # "and the dryer?" after the dishwasher: that appliance's own verdict
+    if any(getattr(params, key) is not None for key in _USAGE):
+        return True  # "we use about 700 kWh a month": the last answer again, with their usage
+    other = params.task != last.task if last.task else TASK_TOPIC.get(params.task or "") != context.last_topic
+    if params.task and other and prediction.task_p >= _SURE_TASK:
+        return False  # "when's peak tomorrow" after a dryer verdict: the prices, a new request
     return prediction.follow == "same"
 
 

@@ -86,6 +86,8 @@ _CORRECTION_TAIL = re.compile(
     re.I,
 )
 # "that's not right, the charger is 32 amps": the "not" is about what we saved, not the new value
+# "it's the ix not the i4": a "not" that names the old value inside the sentence
+_NOT_THE_OLD = re.compile(r"(?<=\w)\s*,?\s+not\s+(?:the|a|an|my|our)\s+[\w.&-]+", re.I)
 _CORRECTION_LEAD = re.compile(
     r"^\s*(?:(?:no|nope|nah)[,.!]?\s+)?(?:that'?s|thats|that\s+is|it'?s|its)\s+(?:not\s+(?:right|correct|it)|wrong)\b[\s,.!:-]*",
     re.I,
@@ -333,7 +335,11 @@ def clauses(text: str) -> list[Clause]:
                 question=question,
                 hypothetical=hypothetical,
                 someone_else=someone_else,
-                negated=bool(_NEGATION.search(_CORRECTION_TAIL.sub("", _CORRECTION_LEAD.sub("", part)))),
+                negated=bool(
+                    _NEGATION.search(
+                        _NOT_THE_OLD.sub("", _CORRECTION_TAIL.sub("", _CORRECTION_LEAD.sub("", part)))
+                    )
+                ),
                 hedged=bool(_HEDGE.search(part)) or index in trailing_doubt,
                 household=bool(_HOUSEHOLD_MEMBER.search(part)),
             )

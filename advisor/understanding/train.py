@@ -54,6 +54,7 @@ CORPORA = (
     "reader_train_d.jsonl",
     "reader_train_e.jsonl",
     "reader_train_f.jsonl",
+    "reader_train_g.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 

@@ -75,6 +75,7 @@ def read_values(text: str, context: ReadingContext) -> Values:
         pending_slot=context.pending_slot,
         # only a short answer ("sdge i guess"), not an opinion ("I guess sdge is expensive")
         suggested={"location.utility_provider": usual} if usual and len(message.split()) <= 4 else None,
+        about_charging=context.last_topic == "ev_charging" or context.pending_slot == "ev",
     )
     facts = facts or _corrected_number(message, context)
     plain = _plain_answer(message, context, found, facts)
@@ -89,7 +90,7 @@ def read_values(text: str, context: ReadingContext) -> Values:
         facts=facts,
         mentions=_someone_else(found, facts, mentions),
         params=params,
-        signals=_signals(message, params, facts, mentions),
+        signals=_signals(message, params, facts, mentions, hedged, any(c.question for c in found)),
         question=" ".join(c.text for c in found if c.question) or None,
         hedged=hedged,
         remember=rest is not None,
@@ -107,9 +108,16 @@ def read_values(text: str, context: ReadingContext) -> Values:
 
 
 def _signals(
-    message: str, params: RequestParams, facts: list[StatedFact], mentions: list[Mention]
+    message: str,
+    params: RequestParams,
+    facts: list[StatedFact],
+    mentions: list[Mention],
+    doubt: bool,
+    question_clause: bool,
 ) -> Signals:
     return Signals(
+        doubt=doubt,
+        question_clause=question_clause,
         question_mark="?" in message,
         words=len(message.split()),
         facts=len(facts) + len([m for m in mentions if m.field]),
