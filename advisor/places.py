@@ -381,7 +381,11 @@ def is_real_zip(zip_code: str) -> bool:
 
 
 def zip_place(zip_code: str) -> Place | None:
-    """Approximate place of a ZIP from its prefix area (offline), or None when not known here."""
+    """The ZIP's town, state, coordinates and time zone from the bundled ZIP dataset (`zipcodes`:
+    every US ZIP the USPS lists, with its centroid); its prefix area when the dataset lacks it."""
+    listed = _zip_record(zip_code)
+    if listed is not None:
+        return listed
     state = zip_state(zip_code)
     area = _ZIP3_AREAS.get(zip_code[:3])
     if state is None or area is None:
@@ -412,7 +416,91 @@ _CITY_ALIASES = {
     "slc": "salt lake city",
     "atl": "atlanta",
     "chi-town": "chicago",
+    "kc": "kansas city",
+    "indy": "indianapolis",
+    "pdx": "portland, or",
 }
+
+
+def _zip_record(zip_code: str) -> Place | None:
+    import zipcodes  # the maintained ZIP dataset (MIT): 42,000 ZIPs with town, coordinates, time zone
+
+    if not re.fullmatch(r"\d{5}", zip_code):
+        return None
+    try:
+        found = zipcodes.matching(zip_code)
+    except (ValueError, TypeError):
+        return None
+    record = next(
+        (item for item in found if item.get("lat") and item.get("long") and item.get("timezone")), None
+    )
+    if record is None:
+        return None
+    return Place(
+        name=str(record["city"]).title(),
+        state=str(record["state"]),
+        lat=float(record["lat"]),
+        lon=float(record["long"]),
+        timezone=str(record["timezone"]),
+    )
+
+
+# Towns named like ordinary words are only taken with their state ("Power, MT"), never alone
+_TOWN_ABBREVIATIONS = {
+    "st": "saint",
+    "st.": "saint",
+    "ft": "fort",
+    "ft.": "fort",
+    "mt": "mount",
+    "mt.": "mount",
+}
+_TOWN_ALONE_AT_LEAST = 3  # ZIPs a town needs to be known by its name alone
+
+
+def find_town(text: str) -> Place | None:
+    """Any US town in the ZIP dataset: 'durham nc', 'santa fe', 'ann arbor', 'st louis'. Without a
+    state, only a name most of whose ZIPs lie in one state (three times the next) and that has at
+    least three ZIPs: 'Newton' (a town in eight states) or 'Power, MT' need the state. Callers use it
+    where the words already say it is a place ("we live in …", a ZIP beside it, our question)."""
+    cleaned = re.sub(r"[^\w\s.,'-]", " ", text).strip().strip(".,").lower()
+    cleaned = re.sub(r"\s+", " ", cleaned)
+    match = re.fullmatch(r"(.+?)(?:,?\s+([a-z]{2}|" + "|".join(STATE_NAMES) + r"))?", cleaned)
+    if not match:
+        return None
+    name, state_text = match.group(1).strip(" ,"), match.group(2)
+    state = STATE_NAMES.get(state_text, state_text.upper()) if state_text else None
+    if state is not None and state not in STATE_TIMEZONES:
+        name, state = cleaned, None  # "new york" read as "new" + "york"
+    name = _CITY_ALIASES.get(name, name)
+    words = [_TOWN_ABBREVIATIONS.get(word, word) for word in name.split()]
+    return _town(" ".join(words).title(), state)
+
+
+@lru_cache(maxsize=2048)
+def _town(name: str, state: str | None) -> Place | None:
+    import zipcodes
+
+    found = [item for item in zipcodes.filter_by(city=name) if item.get("lat") and item.get("long")]
+    by_state: dict[str, list[dict]] = {}
+    for item in found:
+        by_state.setdefault(str(item["state"]), []).append(item)
+    if state is not None:
+        chosen = by_state.get(state)
+    else:
+        ranked = sorted(by_state.values(), key=len, reverse=True)
+        second = len(ranked[1]) if len(ranked) > 1 else 0
+        alone = ranked and len(ranked[0]) >= _TOWN_ALONE_AT_LEAST and len(ranked[0]) >= 3 * second
+        chosen = ranked[0] if alone else None
+    if not chosen:
+        return None
+    zones = [str(item["timezone"]) for item in chosen if item.get("timezone")]
+    return Place(
+        name=name,
+        state=str(chosen[0]["state"]),
+        lat=round(sum(float(item["lat"]) for item in chosen) / len(chosen), 4),
+        lon=round(sum(float(item["long"]) for item in chosen) / len(chosen), 4),
+        timezone=max(set(zones), key=zones.count) if zones else STATE_TIMEZONES[str(chosen[0]["state"])],
+    )
 
 
 def find_city(text: str) -> Place | None:
@@ -466,7 +554,7 @@ def derived_place(
             extra.append(("location.city", place.name))
     elif "location.city" in values:
         name = str(values["location.city"])
-        place = find_city(name) or geocode(name)
+        place = find_city(name) or find_town(name) or geocode(name)
     if place is not None:
         extra += place_fields(place)
     return extra, place

@@ -541,7 +541,7 @@ def test_a_saving_no_tool_worked_out_fails() -> None:
     for answer in ("You'd save $2 by waiting until 02:51.", "You'd pay $2 less by waiting."):
         result = grade(answered(answer))
         [saving] = errors(result, "unsupported_saving")
-        assert saving.step_ids == ["finaloutput-010", "toolcall-006"]
+        assert saving.step_ids == ["finaloutput-011", "toolcall-007"]
         assert saving.details["found"][0]["savings"][0] == "savings_usd=0.0"
     # a cost of the plan is not a saving either, though the number itself is the tool's
     recorded = load_trace(FIXTURES / "good-ev-plan-saving.json")  # $17.33 vs $20.89 now, saves $3.56

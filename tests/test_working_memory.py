@@ -396,7 +396,8 @@ def test_an_unknown_place_asks_for_the_zip_and_takes_it(data_dir: Path) -> None:
     assert unknown.text == "I couldn't pin down where 'Springfield' is. What's your ZIP code?"
     assert service.profiles.get("T1-N") is None  # nothing guessed
     answered = service.handle_turn("T1-N", "t", "ok it's 62704")
-    assert answered.text.startswith("Saved: your ZIP code is 62704.")
+    assert answered.text.startswith("Saved: your ZIP code is 62704 (Springfield).")  # every US ZIP is placed
+    assert service.profiles.get("T1-N").location.city == "Springfield"
 
 
 def test_what_do_you_know_about_me(data_dir: Path) -> None:

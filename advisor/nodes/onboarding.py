@@ -14,7 +14,7 @@ from typing import Any
 from advisor.energy.catalog import normalize_utility, plans_of
 from advisor.energy.utilities import utility_named
 from advisor.onboarding import missing_slots, question_for
-from advisor.places import find_city, place_fields
+from advisor.places import find_city, find_town, place_fields
 from advisor.replies import NOTHING_TO_SAVE, OFF_TOPIC, SKIP_NOTE, not_saved
 from advisor.state import AdvisorState
 from advisor.understanding.models import RequestParams, Understanding
@@ -247,7 +247,11 @@ def _asked_place(profile: UserProfile | None, request: dict[str, Any]) -> tuple[
     """A live question about a named town ("what would 7 kW make per year in san diego?") is
     answered for that town, whoever asks and wherever they live; the profile keeps its own place."""
     place_name = request["params"].place
-    place = find_city(place_name) if place_name and request["intent"] == "live_data" else None
+    place = (
+        (find_city(place_name) or find_town(place_name))
+        if place_name and request["intent"] == "live_data"
+        else None
+    )
     if place is None:
         return None
     base = profile or UserProfile(user_id="asked-place")

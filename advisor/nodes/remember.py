@@ -12,7 +12,7 @@ from typing import Any
 from advisor.energy.utilities import utility_named
 from advisor.energy.vehicles import vehicle_spec
 from advisor.onboarding import suggested_utility
-from advisor.places import derived_place, find_city, place_fields, zip_state
+from advisor.places import derived_place, find_city, find_town, place_fields, zip_state
 from advisor.replies import second_values
 from advisor.state import AdvisorState
 from advisor.tools.data import DataSources
@@ -109,7 +109,8 @@ def _changes(understanding: Understanding, geocode) -> tuple[Changes, str | None
         extra, _ = derived_place(changes, geocode)
         return changes + extra, None
     if understanding.place_query:
-        place = geocode(understanding.place_query) or find_city(understanding.place_query)
+        query = understanding.place_query
+        place = geocode(query) or find_city(query) or find_town(query)
         if place is None:
             return (
                 changes,
@@ -188,7 +189,7 @@ def _utility_after_move(result: AppliedChanges, profile: UserProfile | None) -> 
     if not changed & {"location.zip_code", "location.city", "location.utility_provider"} or location is None:
         return None
     utility = utility_named(location.utility_provider) if location.utility_provider else None
-    place = find_city(location.city) if location.city else None
+    place = (find_city(location.city) or find_town(location.city)) if location.city else None
     state = (zip_state(location.zip_code) if location.zip_code else None) or (place.state if place else None)
     if utility is None or state is None or state in utility.states:
         return None

@@ -16,7 +16,7 @@ from typing import Any
 from advisor.energy.catalog import normalize_plan
 from advisor.energy.utilities import find_utility
 from advisor.energy.vehicles import find_vehicle, vehicle_spec
-from advisor.places import find_city, is_real_zip
+from advisor.places import find_city, find_town, is_real_zip, zip_place
 from advisor.understanding.models import Mention, StatedFact
 from advisor.understanding.text import NUMBER_WORDS, Clause
 
@@ -70,7 +70,12 @@ class Reading:
 
 
 def read_clause(
-    clause: Clause, *, message: str, pending_slot: str | None = None, about_charging: bool = False
+    clause: Clause,
+    *,
+    message: str,
+    pending_slot: str | None = None,
+    about_charging: bool = False,
+    about_solar: bool = False,
 ) -> Iterator[Reading]:
     """Every value the clause states, whoever it is about (the caller decides). `about_charging`:
     the conversation is about charging their car (a plain "regular outlet" is then the charger)."""
@@ -83,7 +88,7 @@ def read_clause(
     yield from _vehicle(text, pending_slot=pending_slot)
     yield from _batteries(text, message=message, pending_slot=pending_slot)
     yield from _charger(text, message=message, about_charging=about_charging)
-    yield from _solar(text, pending_slot=pending_slot)
+    yield from _solar(text, pending_slot=pending_slot, about_solar=about_solar)
     owns = bool(_OWN.search(message)) or bool(_HOME_WORDS.search(text))
     yield from _heating(text, negated=clause.negated, owns=owns)
     yield from _cooling(text, negated=clause.negated, owns=owns)
@@ -104,6 +109,7 @@ def facts_in(
     pending_slot: str | None = None,
     suggested: dict[str, Any] | None = None,
     about_charging: bool = False,
+    about_solar: bool = False,
 ) -> tuple[list[StatedFact], list[Mention]]:
     """Facts about the user, and what looked like a fact but was not one about them (and why).
     `suggested`: values another source already points to (the utility that usually serves their
@@ -113,7 +119,11 @@ def facts_in(
     mentions: list[Mention] = []
     for clause in clauses:
         for reading in read_clause(
-            clause, message=message, pending_slot=pending_slot, about_charging=about_charging
+            clause,
+            message=message,
+            pending_slot=pending_slot,
+            about_charging=about_charging,
+            about_solar=about_solar or _SOLAR_NAMED.search(message) is not None,
         ):
             reason = _not_a_fact(clause, reading, pending_slot=pending_slot)
             if reason == "unverified" and suggested and suggested.get(reading.field) == reading.value:
@@ -296,41 +306,82 @@ _SHARED_NAMES = frozenset(
 
 
 def _city_value(place: Any) -> str:
-    return f"{place.name}, {place.state}" if place.name.lower() in _SHARED_NAMES else place.name
+    """The name as stored: with its state when the name alone names another place or none."""
+    alone = find_city(place.name) or find_town(place.name)
+    shared = place.name.lower() in _SHARED_NAMES or alone is None or alone.state != place.state
+    return f"{place.name}, {place.state}" if shared else place.name
+
+
+_AFTER_ZIP = re.compile(r"\b(?P<zip>\d{5})\b[\s,-]+(?P<name>[A-Za-z][A-Za-z .'-]{2,30})")
+_BEFORE_ZIP = re.compile(r"(?P<name>[A-Za-z][A-Za-z .'-]{2,30}?)[\s,]+(?P<zip>\d{5})\b")
 
 
 def _city(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
-    candidates = [m.group("place") for m in _PLACE_LEAD.finditer(text)]
-    candidates += [
+    """A city the user lives in: from the curated city table wherever it is named, and from the
+    ZIP dataset's towns only where the words say it is their place ("we live in cary", a ZIP beside
+    it, the answer to our ZIP question)."""
+    strong = [m.group("place") for m in _PLACE_LEAD.finditer(text)]
+    if pending_slot == "location":
+        strong.append(text)
+    beside = _towns_beside_zip(text)
+    weak = [
         m.group("place")
         for m in re.finditer(r"\b(?:in|near|from|of)\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})", text)
     ]
     # a bare list: "zip is 80302, boulder" / "chicago, comed"
-    candidates += [segment for segment in re.split(r"\s*,\s*", text) if 0 < len(segment.split()) <= 3]
+    weak += [segment for segment in re.split(r"\s*,\s*", text) if 0 < len(segment.split()) <= 3]
     if here := re.match(r"^\s*(?P<place>[A-Za-z][A-Za-z .'-]{1,40}?)\s+(?:here|area|based)\b", text, re.I):
-        candidates.append(here.group("place"))
-    if pending_slot == "location":
-        candidates.append(text)
-    for candidate in candidates:
-        utility = find_utility(candidate, answer=True)
-        if utility is not None and candidate.strip().lower().startswith(utility[1].lower()):
-            continue  # "austin energy" is the utility, not the city
-        words = re.split(
-            r"\s+",
-            re.split(r"\s+(?:with|and|on|but|for|since|where|so|,?\s*zip)\b", candidate, flags=re.I)[0].strip(
-                " .,!"
-            ),
-        )
-        for size in range(min(len(words), 4), 0, -1):  # longest known city name first
-            place = find_city(
-                " ".join(words[: size + 1])
-                if size < len(words) and len(words[size]) == 2
-                else " ".join(words[:size])
-            )
-            place = place or find_city(" ".join(words[:size]))
-            if place is not None:
-                yield Reading("location.city", _city_value(place), said=" ".join(words[:size]))
+        weak.append(here.group("place"))
+    for candidates, towns in ((beside, True), (strong, True), (strong + weak, False)):
+        for candidate in candidates:
+            found = _place_in(candidate, towns=towns)
+            if found is not None:
+                place, said = found
+                yield Reading("location.city", _city_value(place), said=said)
                 return
+
+
+def _towns_beside_zip(text: str) -> list[str]:
+    """ "27705 durham", "fredericksburg 78624": a town named beside a ZIP of its own state."""
+    found = []
+    for match in [*_AFTER_ZIP.finditer(text), *_BEFORE_ZIP.finditer(text)]:
+        home = zip_place(match.group("zip"))
+        words = match.group("name").strip().split()
+        if match.re is _BEFORE_ZIP:
+            words = words[-4:]  # the town is what comes right before the ZIP
+        spans = [words[:size] for size in range(min(len(words), 4), 0, -1)]
+        if match.re is _BEFORE_ZIP:
+            spans = [words[-size:] for size in range(min(len(words), 4), 0, -1)]
+        for span in spans:
+            if home is None:
+                break
+            town = find_city(" ".join(span)) or find_town(f"{' '.join(span)} {home.state}")
+            if town is not None and town.state == home.state:
+                found.append(f"{' '.join(span)} {home.state.lower()}")  # the ZIP's state goes with it
+                break
+    return found
+
+
+def _place_in(candidate: str, *, towns: bool) -> tuple[Any, str] | None:
+    """The longest known place at the start of `candidate` (never a utility's name)."""
+    utility = find_utility(candidate, answer=True)
+    if utility is not None and candidate.strip().lower().startswith(utility[1].lower()):
+        return None  # "austin energy" is the utility, not the city
+    words = re.split(
+        r"\s+",
+        re.split(r"\s+(?:with|and|on|but|for|since|where|so|,?\s*zip)\b", candidate, flags=re.I)[0].strip(
+            " .,!"
+        ),
+    )
+    for size in range(min(len(words), 4), 0, -1):  # longest known city name first
+        named = " ".join(words[:size])
+        with_state = " ".join(words[: size + 1]) if size < len(words) and len(words[size]) == 2 else named
+        place = find_city(with_state) or find_city(named)
+        if place is None and towns:
+            place = find_town(with_state) or find_town(named)
+        if place is not None:
+            return place, named
+    return None
 
 
 # --- utility and plan -----------------------------------------------------------------------
@@ -403,7 +454,7 @@ _PRICE_OWNER = re.compile(
     r"\b(?:i|we)\s+(?:\w+\s+)?(?:pay|paying|get\s+charged|are\s+charged)\b|\b(?:my|our)\s+(?:rate|price|electricity|power)\b|"
     r"^\s*(?:about|around|roughly|approximately|like|maybe)?\s*[$\d]|"
     r"^\s*(?:and\s+)?(?:pay|paying)\b|"
-    r"(?:\b(?:we'?re|i'?m|we\s+are|i\s+am)\b.*,\s*paying\b)",  # "I'm in 02134 with Eversource and pay 31 cents per kWh": the clause's subject is the user
+    r"\bpaying\b|\b(?:flat\s+)?rate\b[^.?!]{0,25}\bis\b|\bbill\s+(?:says|shows|has)\b",  # "I'm in 02134 with Eversource and pay 31 cents per kWh": the clause's subject is the user
     re.I,
 )
 
@@ -418,7 +469,7 @@ _FLAT_CENTS = re.compile(
 def _price(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     """'we pay about 30 cents a kWh' / '$0.28/kWh' -> 0.30 $/kWh (a flat price, said so)."""
     match = _CENTS_PRICE.search(text) or _FLAT_CENTS.search(text)
-    value = float(match.group(1)) / 100 if match else None
+    value = float(match.group(1) or match.group(2)) / 100 if match else None
     if match is None and (dollars := _DOLLAR_PRICE.search(text)):
         match, value = dollars, float(dollars.group(1))
     if match is None and pending_slot == "rate_schedule":
@@ -454,6 +505,12 @@ def _just_the_car(text: str, words: str) -> bool:
     )
 
 
+# "bolt at 15% need it at 80 by 7am", "need the ioniq 5 at 90%", "plan the r1t charging": a car named
+# with its charge level, a deadline or its plug is the car they charge (their own)
+_CAR_IN_REQUEST = re.compile(
+    r"\b\d{1,3}\s*%|\bat\s+\d{1,3}\b|\bfull\b|\bplug(?:ged)?\s+in|\bcharging\b|\b\d{1,3}\s+(?:more\s+)?miles\b|\bby\s+\d",
+    re.I,
+)
 _REPLACED_CAR = re.compile(r"\b(?:traded(?:\s+in)?|sold|swapped|replaced|got\s+rid\s+of|returned)\b", re.I)
 # "the car is a model y", "our ev's a bolt": the user's car named as what it is
 _THE_CAR_IS = re.compile(r"(?:\b(?:the|my|our)\s+|^\W*)(?:car|ev|vehicle|truck|suv)\s*(?:is|'s)\b", re.I)
@@ -527,6 +584,7 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         or _THE_CAR_IS.search(text)
         or _only_the_car(text, words)
         or _REPLACED_CAR.search(text)
+        or _CAR_IN_REQUEST.search(text)
     ):
         return
     battery = _kwh_near_car(text)
@@ -714,6 +772,10 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
                 _NUM + r"\s*-?\s*(?:a|amps?|amperes?)\b(?P<circuit>\s*(?:breaker|circuit))?", text, re.I
             )
             if not _PANEL_AFTER.match(text, found.end())  # "60 amp panel": the house's service, not a charger
+            # "old charger was 16 amps but i upgraded to a 48 amp one": the old value is not theirs now
+            and not re.search(
+                r"\b(?:old|was|used\s+to|previous|before)\b[^,.;]{0,20}$", text[: found.start()], re.I
+            )
         ),
         None,
     )
@@ -759,10 +821,15 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
         )
 
 
+_SOLAR_NAMED = re.compile(r"\b(?:my|our)\s+(?:solar|panels?|array|pv|system)\b", re.I)
 # "24 panels at 400w each", "20 x 350 W panels": the size is their product
 _PANEL_COUNT = re.compile(
     r"\b(?P<count>\d{1,3})\s*(?:x\s*)?(?:solar\s+)?panels?\s*(?:at|x|of|@|,)?\s*(?P<watts>\d{3})\s*(?:w|watts?)\b",
     re.I,
+)
+# what says a system is installed, not asked about: "on the roof", "net metered", "since 2020"
+_INSTALLED = re.compile(
+    r"\bon\s+(?:the|our|my)\s+roof\b|\brooftop\b|\bnet[-\s]?metered\b|\bsince\s+(?:19|20)\d\d\b|^\W*\d", re.I
 )
 # "a 7.4 kW system", "10 kW on the roof": a size with nothing but solar it could be
 _ROOFTOP = re.compile(
@@ -770,12 +837,13 @@ _ROOFTOP = re.compile(
 )
 
 
-def _solar(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
-    solar_here = re.search(r"\b(?:solar|pv|panels?|photovoltaic|array)\b", text, re.I) or (
-        _ROOFTOP.search(text)
-        and _OWN.search(text)
-        and not _CHARGER_WORDS.search(text)
-        and not _HOME_BATTERY_WORDS.search(text)
+def _solar(text: str, *, pending_slot: str | None, about_solar: bool = False) -> Iterator[Reading]:
+    """`about_solar`: the talk is about their panels ("ok found the paperwork, its 8.8 kw")."""
+    other_kw = _CHARGER_WORDS.search(text) or _HOME_BATTERY_WORDS.search(text)
+    solar_here = (
+        re.search(r"\b(?:solar|pv|panels?|photovoltaic|array|ground[-\s]?mount(?:ed)?)\b", text, re.I)
+        or (_ROOFTOP.search(text) and (_OWN.search(text) or _INSTALLED.search(text)) and not other_kw)
+        or (about_solar and not other_kw and not re.search(r"\bkwh\b", text, re.I))
     )
     if (panels := _PANEL_COUNT.search(text)) and (solar_here or pending_slot == "solar_size"):
         count, watts = int(panels.group("count")), float(panels.group("watts"))
@@ -810,7 +878,8 @@ _HEAT_PUMP = re.compile(
     r"\bheat\s*pumps?\b(?!\s+water)|\bmini[-\s]?splits?\b.*\bheat|\bductless\s+heat", re.I
 )
 _GAS_HEAT = re.compile(
-    r"\bgas\s+(?:furnace|heat(?:ing|er)?|boiler)\b|\bheat\s+(?:with|using)\s+(?:natural\s+)?gas\b|\bfurnace\s+(?:is|runs\s+on)\s+gas\b|\bnatural\s+gas\s+(?:furnace|heat)",
+    r"\bgas\s+(?:furnace|heat(?:ing|er)?|boiler)\b|\bheat(?:ing)?\s+(?:is\s+(?:by\s+)?|with\s+|w/?\s+|using\s+|by\s+|on\s+)(?:natural\s+)?gas\b|"
+    r"\bfurnace\s+(?:is|runs\s+on)\s+gas\b|\bnatural\s+gas\s+(?:furnace|heat)",
     re.I,
 )
 _ELECTRIC_HEAT = re.compile(
@@ -952,22 +1021,28 @@ _SCHEDULES = [
         ),
         "Hybrid",
     ),
+    (re.compile(r"\b(?:retired|retiree)\b", re.I), "Retired"),  # "retired, home all day" is retired
     (
         re.compile(
-            r"\b(?:works?|working)\s+from\s+home|\bwfh\b|\bworks?\s+remote(?:ly)?|\bremote\s+work(?:er)?|\bhome\s+all\s+day\b",
+            r"\b(?:works?|working)\s+from\s+home|\bwfh\b|\bworks?\s+remote(?:ly)?|\bremote\s+work(?:er)?|"
+            r"\b(?:i'?m|we'?re|i\s+am|we\s+are)\s+home\s+all\s+day\b",
             re.I,
         ),
         "WFH",
     ),
     (
         re.compile(
-            r"\bhybrid\s+(?:schedule|work|job|now)\b|\bwork(?:ing)?\s+hybrid\b|\bi'?m\s+hybrid\b", re.I
+            r"\bhybrid\s+(?:schedule|work|job|now)\b|\bwork(?:ing)?\s+hybrid\b|\b(?:i'?m|we'?re|i\s+am|we\s+are)\s+hybrid\b",
+            re.I,
         ),
         "Hybrid",
     ),
-    (re.compile(r"\b(?:retired|retiree)\b", re.I), "Retired"),
     (
-        re.compile(r"\b(?:night\s+shifts?|work\s+nights|overnight\s+shifts?|graveyard\s+shift)\b", re.I),
+        re.compile(
+            r"\b(?:night\s+shifts?|works?\s+nights|(?:on|do|doing)\s+nights|overnight\s+shifts?|graveyard\s+shift|"
+            r"nights?\s+nurse)\b",
+            re.I,
+        ),
         "Night shift",
     ),
     (

@@ -22,14 +22,14 @@ _SENTENCE = re.compile(r"(?<=[!?;\n])\s*|(?<=[^\d\s.]\.)\s+|(?<=\d\.)\s+(?=[A-Za
 # Clause joints inside a sentence: ", and", " and ", " but ", ", so". Kept coarse on purpose: a
 # clause without its own subject inherits the previous one's ("...plan and drive a Model Y").
 _JOINT = re.compile(
-    r",?\s+(?:and|but|so|plus|also|though|while)\s+(?=[a-z])|,\s+(?=(?:i|we|my|our|he|she|they|it|when|what|how|why|which|should|can|could|would|is|are|do|does|will)\b)|"
+    r",?\s+(?:and|but|so|plus|also|though|while)\s+(?=[a-z])|,\s+(?=(?:i|we|my|our|he|she|they|it|its|it'?s|when|what|how|why|which|should|can|could|would|is|are|do|does|will)\b)|"
     # "we're in 95814, thinking about a heat pump": the what-if starts its own clause (the ZIP is a fact)
     r",\s+(?=(?:thinking|considering|planning|wondering|hoping|looking\s+(?:at|into)|might|may)\b)",
     re.I,
 )
 
 QUESTION_START = re.compile(
-    r"^\s*(?:when|what|how|why|where|which|who|whats|what's|is|are|can|could|should(?!\s+be\b)|would|will|do|does|did|"
+    r"^\s*(?:when|what|how|why|where|which|who|whats|what's|is|are|r(?=\s+(?:there|u|you|they|we))|can|could|should(?!\s+be\b)|would|will|do|does|did|"
     r"tell\s+me|explain|give\s+me|plan|help|any\s+tips|compare|"
     # an indirect question: "(I) want to know when to charge", "wondering if a heat pump is worth it"
     r"(?:(?:i|we)\s+)?(?:really\s+)?(?:want|need|would\s+like|'?d\s+like)\s+to\s+(?:know|find\s+out|figure\s+out)|"
@@ -43,7 +43,8 @@ _HYPOTHETICAL = re.compile(
     r"we'?ll\s+(?:get|buy)|i'?ll\s+(?:get|buy)|someday|eventually|"
     r"want\s+to\s+(?:get|buy|install|add)|might|may\s+(?:get|buy)|looking\s+(?:at|into)|someday|one\s+day|"
     r"hoping\s+to|going\s+to\s+(?:get|buy|install)|about\s+to\s+(?:get|buy)|wish|"
-    r"quotes?|quoted|bids?|proposal|estimate\s+for|vs\.?|versus)\b",
+    r"quotes?|quoted|bids?|proposal|estimate\s+for|vs\.?|versus|"
+    r"(?:it|you|that|this|the\s+app|my\s+profile)\s+(?:says?|said|shows?|thinks?)\s+(?:that\s+)?(?:i|we))\b",
     re.I,
 )
 # Someone outside the household. A spouse, partner or kids share the home, so their car or their
@@ -65,7 +66,15 @@ _HOUSEHOLD_MEMBER = re.compile(
     r"\b(?:wife|husband|partner|spouse|hubby|son|daughter|kid|teen|roommate|girlfriend|boyfriend|fiance|fiancee)\b",
     re.I,
 )
-_SUBJECT_LEADS = re.compile(r"^\W*(?:i|we|i'?m|im|we'?re|i'?ve|we'?ve|my|our)\b", re.I)
+_SUBJECT_LEADS = re.compile(
+    r"^\W*(?:i|we|i'?m|im|we'?re|i'?ve|we'?ve|my|our|it'?s|its|it\s+is|that'?s)\b", re.I
+)
+# "we had solar at our old house in sacramento": a home they left is not this one
+_PAST_HOME = re.compile(
+    r"\b(?:our|my|the)\s+(?:old|previous|former|last)\s+(?:house|home|place|apartment|condo)\b", re.I
+)
+# "forget the heat pump thing", "ignore what i said about the charger": what follows is withdrawn
+_WITHDRAWN = re.compile(r"^\W*(?:forget|ignore|disregard|scratch)\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|we|we're|we've|my|our|me|us)\b", re.I)
 _NEGATION = re.compile(
     r"\b(?:don'?t|do\s+not|doesn'?t|does\s+not|no\s+longer|never|not|isn'?t|aren'?t|haven'?t|hasn'?t|"
@@ -92,6 +101,7 @@ _CORRECTION_LEAD = re.compile(
     r"^\s*(?:(?:no|nope|nah)[,.!]?\s+)?(?:that'?s|thats|that\s+is|it'?s|its)\s+(?:not\s+(?:right|correct|it)|wrong)\b[\s,.!:-]*",
     re.I,
 )
+_SOFT_HEDGE = re.compile(r"\b(?:i\s+think|i\s+believe|probably|pretty\s+sure)\b", re.I)
 _HEDGE_ONLY = re.compile(r"^\W*(?:" + _HEDGE.pattern + r")\W*$", re.I)
 # Numbers people write as words ("five of us", "in two hours"); readers add their own phrases.
 NUMBER_WORDS = {
@@ -307,45 +317,76 @@ def clauses(text: str) -> list[Clause]:
     (so "my neighbour has solar and a battery" keeps both out of the user's profile)."""
     found: list[Clause] = []
     for sentence in sentences(text):
-        joined = _names_kept_whole(sentence)
-        parts = [
-            part.strip(" ,").replace(_KEEP_TOGETHER, " ") for part in _JOINT.split(joined) if part.strip(" ,")
-        ]
+        parts = _parts(sentence)
         # "We're on EV2-A, not sure": a doubt on its own qualifies the clause before it.
-        trailing_doubt = {index - 1 for index, part in enumerate(parts) if index and _HEDGE_ONLY.match(part)}
-        sentence_question = sentence.rstrip().endswith("?")
+        trailing_doubt = {
+            index - 1 for index, (part, _) in enumerate(parts) if index and _HEDGE_ONLY.match(part)
+        }
         previous: Clause | None = None
-        for index, part in enumerate(parts):
-            own_subject = bool(_FIRST_PERSON.search(part)) or bool(_SOMEONE_ELSE.search(part))
-            someone_else = bool(_SOMEONE_ELSE.search(part)) and not _first_person_leads(part)
-            if not own_subject and previous is not None:
-                someone_else = previous.someone_else
-            question = (
-                bool(QUESTION_START.match(part))
-                or (sentence_question and part == _last(sentence))
-                # "compare e-tou-c and e-elec for my usage", "difference between EV-TOU-5 and TOU-DR1?"
-                or (previous is not None and previous.question and not _SUBJECT_LEADS.match(part))
-                or (sentence_question and not own_subject)
-            )
-            hypothetical = bool(_HYPOTHETICAL.search(part)) or (
-                previous is not None and previous.hypothetical and not own_subject
-            )
-            clause = Clause(
-                text=part,
-                question=question,
-                hypothetical=hypothetical,
-                someone_else=someone_else,
-                negated=bool(
-                    _NEGATION.search(
-                        _NOT_THE_OLD.sub("", _CORRECTION_TAIL.sub("", _CORRECTION_LEAD.sub("", part)))
-                    )
-                ),
-                hedged=bool(_HEDGE.search(part)) or index in trailing_doubt,
-                household=bool(_HOUSEHOLD_MEMBER.search(part)),
-            )
+        start = len(found)
+        for index, (part, stated) in enumerate(parts):
+            clause = _clause(part, previous, asking=sentence.rstrip().endswith("?") and not stated)
+            if index in trailing_doubt:
+                clause = Clause(**{**clause.__dict__, "hedged": True})
             found.append(clause)
             previous = clause
+        if any(clause.hedged for clause in found[start:]):
+            # "idk what car, it's a bolt i think": beside a doubt, "i think" is doubt too
+            found[start:] = [
+                Clause(**{**c.__dict__, "hedged": True}) if _SOFT_HEDGE.search(c.text) else c
+                for c in found[start:]
+            ]
     return found
+
+
+def _parts(sentence: str) -> list[tuple[str, bool]]:
+    """The sentence's clauses, each with whether it is a statement set before a question by a comma
+    ("smud customer in sacramento 95818, peak hours today?": the first part states, the last asks)."""
+    segments = [sentence]
+    if sentence.rstrip().endswith("?") and ", " in sentence:
+        pieces = re.split(r",\s+", sentence)
+        lead = [piece for piece in pieces[:-1]]
+        if lead and not any(QUESTION_START.match(piece) for piece in lead):
+            segments = [", ".join(lead) + ",", pieces[-1]]
+    parts: list[tuple[str, bool]] = []
+    for number, segment in enumerate(segments):
+        stated = len(segments) > 1 and number == 0
+        joined = _names_kept_whole(segment)
+        for part in _JOINT.split(joined):
+            if part.strip(" ,"):
+                parts.append((part.strip(" ,").replace(_KEEP_TOGETHER, " "), stated))
+    return parts
+
+
+def _clause(part: str, previous: Clause | None, *, asking: bool) -> Clause:
+    """One clause's flags; `asking`: it sits in the question part of a sentence ending with "?"."""
+    own_subject = bool(_FIRST_PERSON.search(part)) or bool(_SOMEONE_ELSE.search(part))
+    someone_else = (bool(_SOMEONE_ELSE.search(part)) and not _first_person_leads(part)) or bool(
+        _PAST_HOME.search(part)
+    )
+    if not own_subject and previous is not None:
+        someone_else = previous.someone_else
+    question = (
+        bool(QUESTION_START.match(part))
+        # "compare e-tou-c and e-elec for my usage", "difference between EV-TOU-5 and TOU-DR1?"
+        or (previous is not None and previous.question and not _SUBJECT_LEADS.match(part))
+        or (asking and not own_subject)
+        or (asking and previous is None)
+    )
+    hypothetical = bool(_HYPOTHETICAL.search(part)) or (
+        previous is not None and previous.hypothetical and not own_subject
+    )
+    withdrawn = _CORRECTION_LEAD.sub("", part)
+    return Clause(
+        text=part,
+        question=question,
+        hypothetical=hypothetical,
+        someone_else=someone_else,
+        negated=bool(_NEGATION.search(_NOT_THE_OLD.sub("", _CORRECTION_TAIL.sub("", withdrawn))))
+        or bool(_WITHDRAWN.match(part)),
+        hedged=bool(_HEDGE.search(part)),
+        household=bool(_HOUSEHOLD_MEMBER.search(part)),
+    )
 
 
 def _first_person_leads(part: str) -> bool:
@@ -357,8 +398,3 @@ def _first_person_leads(part: str) -> bool:
     if first.group(0).lower() in ("my", "our") and other.start() == first.start():
         return False  # "my neighbour ..." starts with "my" but is about the neighbour
     return first.start() < other.start()
-
-
-def _last(sentence: str) -> str:
-    parts = [p.strip(" ,") for p in _JOINT.split(sentence) if p.strip(" ,")]
-    return parts[-1] if parts else sentence

@@ -55,6 +55,9 @@ CORPORA = (
     "reader_train_e.jsonl",
     "reader_train_f.jsonl",
     "reader_train_g.jsonl",
+    # the first held-out set, after its first run was recorded (bench/first_run.json)
+    "fresh_h1_messages.jsonl",
+    "fresh_h2_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 

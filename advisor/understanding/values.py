@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from advisor.onboarding import utility_for_zip
-from advisor.places import find_city
+from advisor.places import find_city, find_town
 from advisor.understanding import commands
 from advisor.understanding.facts import facts_in, place_phrase
 from advisor.understanding.meaning import Signals
@@ -75,7 +75,10 @@ def read_values(text: str, context: ReadingContext) -> Values:
         pending_slot=context.pending_slot,
         # only a short answer ("sdge i guess"), not an opinion ("I guess sdge is expensive")
         suggested={"location.utility_provider": usual} if usual and len(message.split()) <= 4 else None,
-        about_charging=context.last_topic == "ev_charging" or context.pending_slot == "ev",
+        about_charging=context.last_topic == "ev_charging"
+        or context.pending_slot == "ev"
+        or "equipment.ev_model" in context.known_fields,
+        about_solar=context.last_topic == "solar" or context.pending_slot == "solar_size",
     )
     facts = facts or _corrected_number(message, context)
     plain = _plain_answer(message, context, found, facts)
@@ -227,7 +230,7 @@ def _asked_place(found: list[Clause], facts: list[StatedFact]) -> str | None:
         for match in _IN_PLACE.finditer(clause.text):
             words = match.group("place").strip(" .").split()
             for size in range(min(len(words), 4), 0, -1):
-                place = find_city(" ".join(words[:size]))
+                place = find_city(" ".join(words[:size])) or find_town(" ".join(words[:size]))
                 if place is not None:
                     return f"{place.name}, {place.state}"
     return None
