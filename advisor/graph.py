@@ -41,7 +41,7 @@ from profiles.sessions import SessionRepository
 
 @dataclass(frozen=True)
 class Toolkit:
-    """The analyzer's tools and the data sources behind them (recall geocodes with them too)."""
+    """The analyzer's tools and the data sources behind them (remember geocodes with them too)."""
 
     tools: list[BaseTool]
     data: DataSources
@@ -146,7 +146,7 @@ def _finish(state: AdvisorState) -> str:
 
 
 def _after_intake(state: AdvisorState) -> str:
-    if state.get("route") != "recall":
+    if state.get("route") != "understood":
         return _finish(state)  # nothing to read (empty) or a clarifying question
     return "commands" if is_command(state["understanding"]) else "remember"
 

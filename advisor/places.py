@@ -543,7 +543,7 @@ def derived_place(
 ) -> tuple[list[tuple[str, object]], Place | None]:
     """The fields a stated ZIP or city brings with it (its town, coordinates and time zone), found
     by `geocode` first and then the built-in tables; ([], None) when neither places it. Shared by
-    the chat (recall) and App Home, so a place is derived the same way wherever it is changed."""
+    the chat (remember) and App Home, so a place is derived the same way wherever it is changed."""
     values = dict(changes)
     place: Place | None = None
     extra: list[tuple[str, object]] = []

@@ -80,7 +80,7 @@ class TurnProgress:
     streamed: str = ""  # the answer text given to the listener so far
     _open_tools: dict[str, tuple[str, str]] = field(default_factory=dict)  # call id -> (name, title)
     _model_spoke: bool = False  # the answer model's own text has started
-    _plan: str | None = None  # the user's utility and plan, as recall read them ("PG&E EV2-A")
+    _plan: str | None = None  # the user's utility and plan, as remember read them ("PG&E EV2-A")
 
     def feed(self, namespace: tuple[str, ...], mode: str, data: Any) -> None:
         if mode == "values":

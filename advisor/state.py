@@ -19,7 +19,7 @@ from profiles.models import ExtractedFact, UserProfile
 from profiles.session import Session
 from profiles.staleness import SectionAge
 
-Route = Literal["recall", "chat", "retrieve", "analyzer", "recommend", "done"]
+Route = Literal["understood", "chat", "retrieve", "analyzer", "recommend", "done"]
 
 
 class AdvisorState(TypedDict, total=False):

@@ -221,7 +221,7 @@ class ConversationService:
 
     def _with_notices(self, user_id: str, text: str) -> str:
         """The reply with what the user is owed once (a damaged profile or conversation set aside)
-        in front: the graph's recall puts it in the reply it saves; this says it when the turn
+        in front: the graph's remember node puts it in the reply it saves; this says it when the turn
         never got there, and marks it said."""
         owed: list[str] = []
         seen: set[int] = set()

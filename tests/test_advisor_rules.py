@@ -89,13 +89,13 @@ def test_a_torn_reading_asks_one_question_naming_both_readings_in_the_users_word
     pending = {key: asked[key] for key in ("pending_slot", "pending_question", "pending_request")}
     for answer, intent in (("the first one", "live_data"), ("the second", "knowledge")):
         chosen = intake({"message": answer, **pending}, {})
-        assert chosen["route"] == "recall" and chosen["intent"] == intent
+        assert chosen["route"] == "understood" and chosen["intent"] == intent
         assert chosen["message"] == "EV charging?"  # the question asked before is the one answered
 
 
 def test_a_reading_the_model_is_sure_of_is_never_asked_about() -> None:
     update = run_intake("How do heat pumps work?")
-    assert update["route"] == "recall" and update["understanding"].alternative is None
+    assert update["route"] == "understood" and update["understanding"].alternative is None
 
 
 @pytest.mark.parametrize(

@@ -283,7 +283,7 @@ class TraceRecorder(BaseCallbackHandler):
         metadata: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
-        self._begin(run_id, (metadata or {}).get("langgraph_node", "recall"), query=query)
+        self._begin(run_id, (metadata or {}).get("langgraph_node", "retrieve"), query=query)
 
     def on_retriever_end(self, documents: Sequence[Any], *, run_id: UUID, **kwargs: Any) -> None:
         pending = self._end(run_id)

@@ -79,11 +79,11 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
             "topic": understanding.topic,
             "notices": [*state.get("notices", []), *([TRUNCATED_NOTICE] if checked.truncated else [])],
             # Goodbye memorizes inside the turn (what the idle job would catch); stated facts were
-            # already saved by recall. The turn threshold only flags a run after the reply.
+            # already saved by remember. The turn threshold only flags a run after the reply.
             "should_memorize": goodbye,
             "memorize_due": due and not goodbye,
-            "route": "recall",
-            "replan": replan,  # recall answers it only if the statement changed something
+            "route": "understood",
+            "replan": replan,  # onboarding redoes the answer only if the statement changed something
         }
         if (
             understanding.alternative is not None

@@ -36,7 +36,7 @@ def make_memorize(memorizer: Memorizer):
                 *state.get("profile_changes", []),
                 *(c.model_dump(mode="json") for c in result.applied),
             ],
-            # This turn's own facts were saved by recall; the memorizer read every earlier turn.
+            # This turn's own facts were saved by remember; the memorizer read every earlier turn.
             "memorized_through_turn": state.get("turn_count", result.through_turn),
             "response": f"{response}\n\n{saved}".strip() if saved else response,
             "errors": result.errors,
