@@ -350,14 +350,23 @@ class ProfileRepository:
         return self.undo_with_profile(user_id, source=source).applied
 
     def undo_with_profile(
-        self, user_id: str, *, source: ChangeSource, base: Loaded[UserProfile] | None = None
+        self,
+        user_id: str,
+        *,
+        source: ChangeSource,
+        base: Loaded[UserProfile] | None = None,
+        session_id: str | None = None,
     ) -> AppliedChanges:
-        """`undo_last`, with the profile as the write left it."""
+        """`undo_last`, with the profile as the write left it. With `session_id`, only a change
+        made in that conversation is undone: "undo that" in a new chat cannot mean last week's
+        facts, so nothing changes then."""
         with self._locks.hold(user_id):
             profile = self._current(user_id, base)
             if profile is None:
                 return AppliedChanges()
             group = _last_group(profile.history)
+            if session_id is not None and group and group[-1].source.session_id != session_id:
+                group = []
             if not group:
                 return AppliedChanges(profile=profile)
             now = self._clock()

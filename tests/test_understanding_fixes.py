@@ -512,7 +512,6 @@ def test_the_rate_i_pay_is_the_price_not_the_rate_plan() -> None:
     assert understand("forget my rate plan").forget == ["location.rate_schedule"]
 
 
-@pytest.mark.xfail(reason=MISREAD)
 def test_forget_what_we_pay_is_a_command() -> None:
     assert understand("forget what we pay per kwh").forget == ["location.flat_rate_usd_per_kwh"]
 

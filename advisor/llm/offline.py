@@ -119,7 +119,14 @@ TASK_TOOLS = {
     "weather": "get_weather_forecast",
     "plan_comparison": "compare_rate_plans",
 }
-_CHARGING_PARAMS = ("ready_by_hour", "ready_in_minutes", "target_soc_pct", "current_soc_pct", "miles_needed")
+_CHARGING_PARAMS = (
+    "ready_by_hour",
+    "ready_in_minutes",
+    "target_soc_pct",
+    "current_soc_pct",
+    "miles_needed",
+    "plug_in_hour",
+)
 
 
 def choose_tool(params: dict[str, Any], available: list[str]) -> str | None:
@@ -150,9 +157,17 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
     """The request's parameters (read by intake, merged for a follow-up) as this tool's arguments."""
     args: dict[str, Any] = {}
     if tool == "plan_ev_charging":
-        for key in ("ready_by_hour", "ready_by_minute", "target_soc_pct", "current_soc_pct", "one_session"):
+        for key in (
+            "ready_by_hour",
+            "ready_by_minute",
+            "target_soc_pct",
+            "current_soc_pct",
+            "one_session",
+            "plug_in_hour",
+            "plug_in_minute",
+        ):
             if params.get(key) is not None:
-                args[key] = int(params[key]) if key.startswith("ready_by") else params[key]
+                args[key] = int(params[key]) if key.startswith(("ready_by", "plug_in")) else params[key]
         if params.get("ready_by_day"):
             args["ready_by_day"] = params["ready_by_day"]  # "by Monday 7am", "and on saturday?": days ahead
         if params.get("ready_in_minutes") is not None:

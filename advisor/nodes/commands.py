@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from advisor.energy.vehicles import find_vehicle
 from advisor.nodes.remember import change_source, loaded_profile, record_write
 from advisor.replies import EMPTY_PROFILE, FORGET_WHAT, holds
 from advisor.state import AdvisorState
@@ -37,6 +38,8 @@ def make_commands(*, profiles: ProfileRepository):
             return _undo(profiles, user_id, source, state)
         if understanding.fix:
             return _ask_right_value(understanding.fix, profile)
+        if understanding.not_held:
+            return _not_held(understanding.not_held, profile)
         if understanding.intent == "forget":
             if not (understanding.forget or understanding.forget_everything):
                 return {"response": FORGET_WHAT, "route": "done", "answered_by": "commands"}
@@ -80,7 +83,9 @@ def _undo(
     profiles: ProfileRepository, user_id: str, source: ChangeSource, state: AdvisorState
 ) -> dict[str, Any]:
     try:
-        result = profiles.undo_with_profile(user_id, source=source, base=loaded_profile(state))
+        result = profiles.undo_with_profile(
+            user_id, source=source, base=loaded_profile(state), session_id=state.get("session_id")
+        )
     except ProfileNotSavedError as exc:
         return _write_refused(user_id, "undo that", exc, state.get("user_profile"))
     records = result.applied
@@ -88,8 +93,24 @@ def _undo(
     if records:
         text = describe_removed(records, verb="Undone")
     else:
-        text = "There's nothing of yours I saved that I could undo. Tell me what's wrong and I'll fix it."
+        text = (
+            "I haven't changed anything in this conversation, so there's nothing to undo."
+            ' Tell me what\'s wrong and I\'ll fix it (say "my ZIP is 94110" or "forget my EV").'
+        )
     return _done(user_id, result, text)
+
+
+def _not_held(words: str, profile: Any) -> dict[str, Any]:
+    """ "we sold the leaf" when the profile holds a Tesla: the Tesla stays (the user may have two
+    cars, or misremember what they told us); say so and how to remove it."""
+    held = profile.equipment.ev_model if profile is not None and profile.equipment else None
+    named = find_vehicle(words)
+    words = named[0].name if named is not None else words
+    text = (
+        f"Your profile has a {held}, not a {words}, so I've left it as it is."
+        ' If the car you charge now is different, tell me which (or say "forget my EV").'
+    )
+    return {"response": text, "route": "done", "answered_by": "commands"}
 
 
 def _ask_right_value(fields: list[str], profile: Any) -> dict[str, Any]:
@@ -117,13 +138,19 @@ def _done(user_id: str, result: AppliedChanges, text: str) -> dict[str, Any]:
         record_write(user_id, record, node="commands")
     return {
         "user_profile": result.profile,
-        "response": f"{text} {holds(result.profile)}".strip(),
+        "response": f"{text} {_holds_after(result)}".strip(),
         "profile_changes": [record.model_dump(mode="json") for record in result.applied],
         "pending_slot": None,
         "pending_question": None,
         "route": "done",
         "answered_by": "commands",
     }
+
+
+def _holds_after(result: AppliedChanges) -> str:
+    if result.applied:
+        return holds(result.profile)
+    return holds(result.profile, lead="Your profile holds:", empty="Your profile is empty.")
 
 
 def _record_removal(fields: list[str], reason: str) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 from advisor.energy.utilities import utility_named
 from advisor.energy.vehicles import vehicle_spec
 from advisor.onboarding import suggested_utility
-from advisor.places import derived_place, find_city, find_town, place_fields, zip_state
+from advisor.places import derived_place, find_city, find_town, place_fields, zip_place, zip_state
 from advisor.replies import second_values
 from advisor.state import AdvisorState
 from advisor.tools.data import DataSources
@@ -40,7 +40,7 @@ def make_remember(*, profiles: ProfileRepository, data: DataSources):
     def remember(state: AdvisorState) -> dict[str, Any]:
         understanding: Understanding = state["understanding"]
         profile = state.get("user_profile")
-        understanding, kept_car = _household_car(understanding, profile)
+        understanding, kept_car = _household_car(_same_car_named_shorter(understanding, profile), profile)
         changes, place_note = _changes(understanding, geocode)
         agreed = _agrees_to_suggestion(state, understanding, profile)
         if agreed is not None:  # "yes" to "Around 94102 that's usually PG&E"
@@ -48,6 +48,8 @@ def make_remember(*, profiles: ProfileRepository, data: DataSources):
             answered = understanding.slot_answer.model_copy(update={"status": "answered"})  # type: ignore[union-attr]
             understanding = understanding.model_copy(update={"slot_answer": answered})
         removals, old_battery = _made_wrong(changes, profile)
+        stale_zip = _zip_elsewhere(changes, profile)
+        removals += [stale_zip] if stale_zip else []
         result = AppliedChanges(profile=profile)
         if changes:
             result = profiles.apply_changes(
@@ -60,11 +62,13 @@ def make_remember(*, profiles: ProfileRepository, data: DataSources):
             _record(state["user_id"], result, removals)
         if not any(r.field == "equipment.ev_battery_kwh" and r.new_value is None for r in result.applied):
             old_battery = None
+        zip_note = _zip_dropped(result)
         said = " ".join(
             part
             for part in (
                 _said(understanding, result, place_note),
                 old_battery,
+                zip_note,
                 kept_car,
                 _utility_after_move(result, result.profile),
             )
@@ -140,6 +144,46 @@ def _household_car(
     return understanding.model_copy(update={"facts": kept}), note
 
 
+def _same_car_named_shorter(understanding: Understanding, profile: UserProfile | None) -> Understanding:
+    """ "need the leaf at 100 by 7" when the profile has a Nissan Leaf Plus: the same car named
+    shorter, never a change (a less specific name would lose the trim and its battery size)."""
+    equipment = profile.equipment if profile else None
+    current = equipment.ev_model if equipment else None
+    fact = next((f for f in understanding.facts if f.field == "equipment.ev_model"), None)
+    if fact is None or not current or fact.value == current:
+        return understanding
+    said, held = set(str(fact.value).lower().split()), set(str(current).lower().split())
+    if not said < held:
+        return understanding
+    kept = [f for f in understanding.facts if f.field != "equipment.ev_model"]
+    return understanding.model_copy(update={"facts": kept})
+
+
+def _zip_elsewhere(changes: Changes, profile: UserProfile | None) -> str | None:
+    """A new town without a ZIP code: the stored ZIP is another town's, and would keep pricing and
+    weather there; it is removed in the same write (and the reply asks for the new one)."""
+    new = dict(changes)
+    location = profile.location if profile else None
+    if location is None or not location.zip_code or "location.zip_code" in new or "location.city" not in new:
+        return None
+    old_town = zip_place(location.zip_code)
+    town = str(new["location.city"]).split(",")[0].strip().lower()
+    if old_town is None or old_town.name.lower() == town:
+        return None
+    return "location.zip_code"
+
+
+def _zip_dropped(result: AppliedChanges) -> str | None:
+    removed = next(
+        (r for r in result.applied if r.field == "location.zip_code" and r.new_value is None), None
+    )
+    if removed is None:
+        return None
+    return (
+        f"I've dropped the ZIP code {removed.old_value}, which is another town's; what's your ZIP code now?"
+    )
+
+
 def _agrees_to_suggestion(
     state: AdvisorState, understanding: Understanding, profile: UserProfile | None
 ) -> str | None:
@@ -202,7 +246,13 @@ def _utility_after_move(result: AppliedChanges, profile: UserProfile | None) -> 
 
 def _said(understanding: Understanding, result: AppliedChanges, place_note: str | None) -> str:
     """Exactly what happened to each stated fact, in plain words."""
-    stated = [c for c in result.applied if c.new_value is not None]  # removals are said by their own note
+    # removals are said by their own note; a request that names what we know ("charge the tesla")
+    # is not a statement to confirm
+    stated = [
+        c
+        for c in result.applied
+        if c.new_value is not None and not (understanding.asks and c.operation == "confirmed")
+    ]
     parts = [describe_saved(stated)] if describe_saved(stated) else []
     assumptions = [
         f"{fact.said} → {statement(fact.field, fact.value)} (assuming {fact.assumption})"

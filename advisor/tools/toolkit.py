@@ -92,12 +92,15 @@ def build_tools(data: DataSources) -> list[BaseTool]:
         ready_in_minutes: int | None = None,
         tonight: bool = False,
         miles_needed: float | None = None,
+        plug_in_hour: int | None = None,
+        plug_in_minute: int = 0,
     ) -> str:
         """Cheapest time to charge the user's EV before ready_by_hour:ready_by_minute (local) on
         ready_by_day ('today', 'tomorrow' or a weekday such as 'monday'; default: the next time that
         hour comes), or ready_in_minutes from now ('in 1 hour'); tonight=True when the user said
         tonight (ready the morning after); miles_needed when the user said how far they need to
-        drive instead of a charge level. With costs."""
+        drive instead of a charge level; plug_in_hour:plug_in_minute (local, 24 h) when the car is
+        plugged in later than now ('I get home at 6pm'). With costs."""
         return plan_charging(
             data,
             runtime.context,
@@ -110,6 +113,8 @@ def build_tools(data: DataSources) -> list[BaseTool]:
             ready_in_minutes=ready_in_minutes,
             tonight=tonight,
             miles_needed=miles_needed,
+            plug_in_hour=plug_in_hour,
+            plug_in_minute=plug_in_minute,
         ).model_dump_json()
 
     @_tool(return_direct=True)
@@ -239,6 +244,21 @@ def _as_of(tariff: Tariff) -> datetime:
     return datetime(tariff.as_of.year, tariff.as_of.month, tariff.as_of.day, tzinfo=timezone.utc)
 
 
+def _charging_at_once(when: str, *, gerund: bool = False) -> str:
+    """The baseline a plan is compared with: charging from the moment the car is plugged in."""
+    if when == "now":
+        return "plugging in now" if gerund else "plugged in now"
+    return (
+        f"charging as soon as it's plugged in {when}"
+        if gerund
+        else f"it charges as soon as it's plugged in {when}"
+    )
+
+
+def _from_label(when: str) -> str:
+    return "now" if when == "now" else when.removeprefix("at ")
+
+
 def _next_local_hour(now_local: datetime, hour: int, minute: int = 0, day: str | None = None) -> datetime:
     """The deadline as a local time: the next `hour:minute`, or that time on `day` ('today',
     'tomorrow', 'monday', ...; a weekday means its next date, a week ahead when it has passed).
@@ -284,6 +304,8 @@ def plan_charging(
     ready_in_minutes: int | None = None,
     tonight: bool = False,
     miles_needed: float | None = None,
+    plug_in_hour: int | None = None,
+    plug_in_minute: int = 0,
 ) -> Observation:
     name = "plan_ev_charging"
     profile = context.profile
@@ -295,6 +317,8 @@ def plan_charging(
         or not 0 <= target_soc_pct <= 100
     ):
         return _failed(name, "ready_by_hour must be 0-23, minutes 0-59 and charge levels 0-100 %.", context)
+    if plug_in_hour is not None and not (0 <= plug_in_hour <= 23 and 0 <= plug_in_minute <= 59):
+        return _failed(name, "plug_in_hour must be 0-23 and plug_in_minute 0-59.", context)
     day = _normal_day(ready_by_day)
     if ready_by_day and day is None:
         return _failed(
@@ -327,6 +351,8 @@ def plan_charging(
         assumptions.append(zone_note)
     zone = ZoneInfo(zone_name)
     now_local = context.now.astimezone(zone)
+    # "I get home at 6pm": charging can start then (the next time the clock shows it), not now
+    start = now_local if plug_in_hour is None else _next_local_hour(now_local, plug_in_hour, plug_in_minute)
     if ready_in_minutes is not None:  # "in 1 hour": from now, to the minute
         deadline = (context.now.astimezone(timezone.utc) + timedelta(minutes=ready_in_minutes)).astimezone(
             zone
@@ -334,7 +360,15 @@ def plan_charging(
     else:
         if tonight and day is None and now_local.hour < 12:
             day = "tomorrow"  # "tonight" said at 4 am means this evening, ready the morning after
-        deadline = _next_local_hour(now_local, ready_by_hour, ready_by_minute, day)
+        # the next deadline after the car is plugged in (the morning after "home at 6pm")
+        deadline = _next_local_hour(start, ready_by_hour, ready_by_minute, day)
+    if deadline <= start:
+        return _failed(
+            name,
+            f"The car is plugged in at {_hm(start)}, after the {_hm(deadline)} it must be ready by.",
+            context,
+        )
+    when = "now" if start is now_local else f"at {_hm(start)} {_day_label(start, now_local)}"
     range_warning = None
     if miles_needed is not None and 0 < miles_needed <= 1000:
         # "I need like 40 miles": the range, at the EPA-style kWh a mile from the wall (losses in),
@@ -363,8 +397,8 @@ def plan_charging(
     hours = int(_hours_until(now_local, deadline)) + 2
     prices = hourly_prices(tariff, now_local, hours, zone_name)
     planner = cheapest_contiguous_window if one_session else cheapest_slots
-    plan = planner(prices, energy_kwh=energy.grid_kwh, power_kw=power, start=now_local, deadline=deadline)
-    baseline = charge_now(prices, energy_kwh=energy.grid_kwh, power_kw=power, start=now_local)
+    plan = planner(prices, energy_kwh=energy.grid_kwh, power_kw=power, start=start, deadline=deadline)
+    baseline = charge_now(prices, energy_kwh=energy.grid_kwh, power_kw=power, start=start)
     warnings = list(lookup.warnings) + ([range_warning] if range_warning else [])
     credit = None
     solar_kwh = 0.0
@@ -385,7 +419,7 @@ def plan_charging(
                 air_temperature_c=weather.temperature_c,
             )
             # only the hours between now and the deadline: a window in progress counts, hours after it don't
-            before = [h for h in pv if h.start + timedelta(hours=1) > now_local and h.start < deadline]
+            before = [h for h in pv if h.start + timedelta(hours=1) > start and h.start < deadline]
             windows = surplus_windows(before)
             solar_kwh = sum(kwh for _, _, kwh in windows)
             credit = OPEN_METEO_CREDIT
@@ -412,35 +446,36 @@ def plan_charging(
         delivered = max(0.0, energy.grid_kwh - plan.shortfall_kwh)
         reached = min(target_soc_pct, current_soc_pct + delivered * energy.efficiency / battery_kwh * 100)
         duration_h = charge_duration_h(energy.grid_kwh, power)
-        finish = (now_local.astimezone(timezone.utc) + timedelta(hours=duration_h)).astimezone(
-            now_local.tzinfo
-        )
+        finish = (start.astimezone(timezone.utc) + timedelta(hours=duration_h)).astimezone(now_local.tzinfo)
         # priced over the whole charge, not just up to the deadline
         full = charge_now(
-            hourly_prices(tariff, now_local, int(duration_h) + 2, zone_name),
+            hourly_prices(tariff, start, int(duration_h) + 2, zone_name),
             energy_kwh=energy.grid_kwh,
             power_kw=power,
-            start=now_local,
+            start=start,
         )
         summary = (
             f"Needs {energy.grid_kwh:.1f} kWh from the grid ({energy.battery_kwh_added:.1f} kWh into the battery) "
             f"at {power:g} kW: {charge_duration_h(energy.grid_kwh, power):.1f} h — more than the time left before "
-            f"{_deadline_label(deadline, now_local)}. Charging from now until then delivers {delivered:.1f} kWh (to about {reached:.0f}%) "
-            f"for ${plan.cost_usd:.2f}; {plan.shortfall_kwh:.1f} kWh short of {target_soc_pct:g}%. Plugged in now, "
+            f"{_deadline_label(deadline, now_local)}. Charging from {_from_label(when)} until then delivers {delivered:.1f} kWh (to about {reached:.0f}%) "
+            f"for ${plan.cost_usd:.2f}; {plan.shortfall_kwh:.1f} kWh short of {target_soc_pct:g}%. Plugged in {when}, "
             f"the full charge would finish at {_hm(finish)} {_day_label(finish, now_local)} for ${full.cost_usd:.2f}."
         )
     elif comparison.savings_usd >= 0.01:
-        summary += f", vs ${baseline.cost_usd:.2f} if plugged in now (saves ${comparison.savings_usd:.2f})."
+        summary += f", vs ${baseline.cost_usd:.2f} if {_charging_at_once(when)} (saves ${comparison.savings_usd:.2f})."
     elif flat:
         summary += f"; with one flat price every hour costs the same (${baseline.cost_usd:.2f})."
     else:
         summary += (
-            f"; plugging in now costs the same (${baseline.cost_usd:.2f}), as it is already a cheap period."
+            f"; {_charging_at_once(when, gerund=True)} costs the same (${baseline.cost_usd:.2f}),"
+            " as it is already a cheap period."
         )
     if comparison.solar_first_usd is not None:
         summary += (
             f" Solar surplus before then: {solar_kwh:.1f} kWh; solar-first ${comparison.solar_first_usd:.2f}."
         )
+    if start is not now_local:
+        assumptions.append(f"plugged in {when}, as you said")
     household = profile.household
     if solar_kwh and household and household.work_schedule and "office" in household.work_schedule.lower():
         assumptions.append(

@@ -66,20 +66,32 @@ EVERYTHING = re.compile(
     r"all\s+my\s+data|(?:about|on)\s+me|all\s+you\s+know)\b",
     re.I,
 )
-# "forget that", "scratch it": the last change, not a field
+# "forget that", "scratch it": the last change, not a field. The "that" ends its clause: in
+# "forget that i have oil heat" it introduces the fact to forget.
 LAST_CHANGE = re.compile(
     r"\b(?:forget|delete|remove|erase|scratch|drop|undo|cancel|take\s+back|reverse)\s+(?:it|that|this|"
-    r"(?:the\s+)?last\s+(?:thing|one|change)|what\s+i\s+(?:just\s+)?said)\b",
+    r"(?:the\s+)?last\s+(?:thing|one|change)|what\s+i\s+(?:just\s+)?said)\b"
+    r"(?=\s*(?:$|[.,!?;:)-]|(?:please|pls|plz|thanks|thx|now|then|too|and|but|i\s+meant|sorry|lol)\b))",
     re.I,
 )
-# "we sold the Tesla", "no longer have solar", "got rid of the powerwall": equipment that is gone
+# "we sold the Tesla", "no longer have solar", "got rid of the powerwall": equipment that is gone.
+# What went is the rest of the clause; the tables say which fields it names ("sold the ev6",
+# "got rid of the gas furnace"), so a thing they do not know ("sold the house") names none.
 GONE = re.compile(
     r"\b(?:(?:i|we)\s+(?:(?:no\s+longer)\s+(?:have|own|drive|use)|"
     r"(?:don'?t|do\s+not)\s+(?:have|own|drive|use)(?=.*\b(?:anymore|any\s+more)\b)|"
     r"(?:just\s+)?(?:sold|got\s+rid\s+of|removed|returned|traded\s+in|totaled|totalled))|"
-    r"(?:sold|got\s+rid\s+of|traded\s+in))\s+(?:a\s+|an\s+|the\s+|any\s+|our\s+|my\s+|that\s+)?(?:old\s+)?"
-    r"(?P<what>solar(?:\s+panels)?|panels|ev|car|tesla|bolt|leaf|model\s*[3ysx]|home\s+battery|battery|powerwall|"
-    r"heat\s+pump|truck|rivian|ioniq|mach-?e)\b",
+    r"(?:sold|got\s+rid\s+of|traded\s+in|totaled|totalled))\s+"
+    r"(?P<what>[^,.;!?]{1,40}?)(?=\s*(?:$|[,.;!?]|\b(?:and|but|so|because|last|yesterday|anymore|any\s+more)\b))",
+    re.I,
+)
+_GONE_FILLER = re.compile(r"\b(?:a|an|the|any|our|my|that|old|\d{4})\b", re.I)
+_GENERIC_EQUIPMENT = re.compile(r"^(?:ev|car|electric\s+car|truck|vehicle)?$", re.I)
+# "forget the gas heat", "pls delete my zip", "forget that i have oil heat": the message is a
+# command to remove what it names
+FORGET_LEAD = re.compile(
+    r"^\W*(?:(?:please|pls|plz|can\s+you|could\s+you|ok|okay|also|and)\s+)*"
+    r"(?:forget|delete|remove|erase|clear|wipe|drop)\b(?!\s+(?:about\s+)?(?:it|this)\b)",
     re.I,
 )
 REMEMBER = re.compile(
@@ -137,10 +149,37 @@ def named_fields(text: str) -> list[str]:
     return fields
 
 
-def gone_fields(text: str) -> list[str]:
-    """Fields of equipment the user says is gone ("we sold the tesla" -> the EV's)."""
+def gone(text: str) -> tuple[list[str], str | None]:
+    """Fields of equipment the user says is gone, and the words that named it ("we sold the
+    tesla" -> the EV's fields, "tesla")."""
     match = GONE.search(text)
-    return named_fields(match.group("what")) if match else []
+    if match is None:
+        return [], None
+    words = " ".join(_GONE_FILLER.sub(" ", match.group("what")).split())
+    fields = named_fields(match.group("what"))
+    return (fields, words) if fields else ([], None)
+
+
+def gone_fields(text: str) -> list[str]:
+    return gone(text)[0]
+
+
+def another_car(words: str, stored: str | None) -> bool:
+    """Whether the car the user says is gone ("the leaf") is not the one the profile holds (a
+    Tesla Model 3): then the profile's car stays. A plain "the car" is the one we have."""
+    from advisor.energy.vehicles import find_vehicle
+
+    if not stored or _GENERIC_EQUIPMENT.match(words):
+        return False
+    said, held = _squashed(words), _squashed(stored)
+    if said in held or said.split()[0] in held.split():
+        return False  # "the model 3", "the tesla", "the leaf" of "Nissan Leaf Plus"
+    named, known = find_vehicle(words), find_vehicle(stored)
+    return not (named is not None and known is not None and named[0].name == known[0].name)
+
+
+def _squashed(text: str) -> str:
+    return re.sub(r"[^a-z0-9 ]", "", re.sub(r"(?<=[a-z])[\s-]+(?=\d)", "", text.lower()))
 
 
 def remember_lead(text: str) -> str | None:

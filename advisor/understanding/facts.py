@@ -16,7 +16,7 @@ from typing import Any
 from advisor.energy.catalog import normalize_plan
 from advisor.energy.utilities import find_utility
 from advisor.energy.vehicles import find_vehicle, vehicle_spec
-from advisor.places import find_city, find_town, is_real_zip, zip_place
+from advisor.places import STATE_TIMEZONES, find_city, find_town, is_real_zip, zip_place
 from advisor.understanding.models import Mention, StatedFact
 from advisor.understanding.text import NUMBER_WORDS, Clause
 
@@ -76,12 +76,14 @@ def read_clause(
     pending_slot: str | None = None,
     about_charging: bool = False,
     about_solar: bool = False,
+    home_state: str | None = None,
 ) -> Iterator[Reading]:
     """Every value the clause states, whoever it is about (the caller decides). `about_charging`:
-    the conversation is about charging their car (a plain "regular outlet" is then the charger)."""
+    the conversation is about charging their car (a plain "regular outlet" is then the charger);
+    `home_state`: the state of the place the profile holds (a town in two states is the one there)."""
     text = clause.text
     yield from _zip(text, message=message, pending_slot=pending_slot)
-    yield from _city(text, pending_slot=pending_slot)
+    yield from _city(text, pending_slot=pending_slot, region=_region(message) or home_state)
     yield from _utility(text, pending_slot=pending_slot)
     yield from _plan(text, pending_slot=pending_slot)
     yield from _price(text, pending_slot=pending_slot)
@@ -110,6 +112,7 @@ def facts_in(
     suggested: dict[str, Any] | None = None,
     about_charging: bool = False,
     about_solar: bool = False,
+    home_state: str | None = None,
 ) -> tuple[list[StatedFact], list[Mention]]:
     """Facts about the user, and what looked like a fact but was not one about them (and why).
     `suggested`: values another source already points to (the utility that usually serves their
@@ -124,6 +127,7 @@ def facts_in(
             pending_slot=pending_slot,
             about_charging=about_charging,
             about_solar=about_solar or _SOLAR_NAMED.search(message) is not None,
+            home_state=home_state,
         ):
             reason = _not_a_fact(clause, reading, pending_slot=pending_slot)
             if reason == "unverified" and suggested and suggested.get(reading.field) == reading.value:
@@ -262,7 +266,9 @@ def _zip(text: str, *, message: str, pending_slot: str | None) -> Iterator[Readi
 
 
 _PLACE_LEAD = re.compile(
-    r"\b(?:live|living|located|based|moved|relocated|reside|residing|i'm|im|i\s+am|we're|we\s+are|home\s+is)"
+    r"\b(?:live|living|located|based|moved|relocated|reside|residing|i'm|im|i\s+am|we're|we\s+are|home\s+is|"
+    r"(?<!we\s)(?<!they\s)(?<!you\s)(?<!i\s)were)"  # "no wait were in clovis": "we're" typed without the apostrophe
+    r"(?:\s+(?:here\s+)?from\s+[A-Za-z .'-]+?(?=\s+to\b))?"  # "moved from fresno to clovis"
     r"\s+(?:now\s+)?(?:in|to|near|outside(?:\s+of)?)\s+(?P<place>[A-Za-z][A-Za-z .'-]*(?:,\s*[A-Za-z]{2,}(?:\s+[A-Za-z]+)?)?)",
     re.I,
 )
@@ -316,17 +322,36 @@ _AFTER_ZIP = re.compile(r"\b(?P<zip>\d{5})\b[\s,-]+(?P<name>[A-Za-z][A-Za-z .'-]
 _BEFORE_ZIP = re.compile(r"(?P<name>[A-Za-z][A-Za-z .'-]{2,30}?)[\s,]+(?P<zip>\d{5})\b")
 
 
-def _city(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
+# "we were in fresno last year", "at work in mesa": a place that is not their home now
+_NOT_HOME_BEFORE = re.compile(
+    r"(?:\b(?:moved|moving|relocated|relocating|came|transferred|originally)\s+(?:here\s+|over\s+)?from|"
+    r"\b(?:we|i|they)\s+(?:were|was|lived|used\s+to\s+live)\s+(?:in|near)|"
+    r"\b(?:work|office|job|visiting|visit|trip|vacation|travel(?:l?ing)?|parents?|mom|dad)\b[^,.;!?]{0,12})\s*$",
+    re.I,
+)
+
+
+def _region(message: str) -> str | None:
+    """The state a message places itself in (a ZIP's, or a town's named with its state)."""
+    for code in re.findall(r"\b\d{5}\b", message):
+        if (place := zip_place(code)) is not None:
+            return place.state
+    with_state = _towns_with_state(message)
+    return with_state[0].split()[-1].upper() if with_state else None
+
+
+def _city(text: str, *, pending_slot: str | None, region: str | None = None) -> Iterator[Reading]:
     """A city the user lives in: from the curated city table wherever it is named, and from the
     ZIP dataset's towns only where the words say it is their place ("we live in cary", a ZIP beside
-    it, the answer to our ZIP question)."""
+    it, the answer to our ZIP question). A town in two states ("clovis") is the one in `region`."""
     strong = [m.group("place") for m in _PLACE_LEAD.finditer(text)]
     if pending_slot == "location":
         strong.append(text)
-    beside = _towns_beside_zip(text)
+    beside = _towns_beside_zip(text) + _towns_with_state(text)
     weak = [
         m.group("place")
         for m in re.finditer(r"\b(?:in|near|from|of)\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})", text)
+        if not _NOT_HOME_BEFORE.search(text[: m.end("place") - len(m.group("place"))].rstrip())
     ]
     # a bare list: "zip is 80302, boulder" / "chicago, comed"
     weak += [segment for segment in re.split(r"\s*,\s*", text) if 0 < len(segment.split()) <= 3]
@@ -334,11 +359,61 @@ def _city(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         weak.append(here.group("place"))
     for candidates, towns in ((beside, True), (strong, True), (strong + weak, False)):
         for candidate in candidates:
-            found = _place_in(candidate, towns=towns)
+            found = _place_in(candidate, towns=towns, region=region)
             if found is not None:
                 place, said = found
                 yield Reading("location.city", _city_value(place), said=said)
                 return
+
+
+# "phoenix az", "Springfield, IL": a town with its state's code. The codes that are also common
+# words ("in", "or", "me", "hi", "ok") count only in capitals or after a comma.
+_WITH_STATE = re.compile(
+    r"(?P<name>[A-Za-z][A-Za-z.'-]*(?:\s+[A-Za-z][A-Za-z.'-]*){0,3})(?P<comma>,?)\s+(?P<state>[A-Za-z]{2})\b"
+)
+_WORD_LIKE_STATES = frozenset(
+    {
+        "in",
+        "or",
+        "me",
+        "hi",
+        "oh",
+        "ok",
+        "de",
+        "la",
+        "pa",
+        "co",
+        "ma",
+        "al",
+        "id",
+        "mo",
+        "ne",
+        "ga",
+        "mi",
+        "ms",
+    }
+)
+
+
+def _towns_with_state(text: str) -> list[str]:
+    """ "phoenix az aps customer" -> "phoenix az": a town named with its state's code."""
+    found = []
+    for match in _WITH_STATE.finditer(text):
+        code = match.group("state")
+        if code.upper() not in STATE_TIMEZONES:
+            continue
+        if code.lower() in _WORD_LIKE_STATES and not (code.isupper() or match.group("comma")):
+            continue
+        words = match.group("name").split()
+        for size in range(len(words), 0, -1):
+            span = " ".join(words[-size:])
+            town = find_town(f"{span} {code}")
+            if _NOT_HOME_BEFORE.search(text[: match.end("name") - len(span)].rstrip()):
+                break  # "i charge at work in mesa az"
+            if town is not None and town.state == code.upper():
+                found.append(f"{span} {code.lower()}")
+                break
+    return found
 
 
 def _towns_beside_zip(text: str) -> list[str]:
@@ -362,7 +437,7 @@ def _towns_beside_zip(text: str) -> list[str]:
     return found
 
 
-def _place_in(candidate: str, *, towns: bool) -> tuple[Any, str] | None:
+def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tuple[Any, str] | None:
     """The longest known place at the start of `candidate` (never a utility's name)."""
     utility = find_utility(candidate, answer=True)
     if utility is not None and candidate.strip().lower().startswith(utility[1].lower()):
@@ -379,6 +454,8 @@ def _place_in(candidate: str, *, towns: bool) -> tuple[Any, str] | None:
         place = find_city(with_state) or find_city(named)
         if place is None and towns:
             place = find_town(with_state) or find_town(named)
+            if place is None and region is not None and with_state == named:
+                place = find_town(f"{named} {region}")
         if place is not None:
             return place, named
     return None

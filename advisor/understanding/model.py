@@ -122,7 +122,7 @@ class ModelUnderstander:
     ) -> Understanding:
         """The model's facts, kept only when they are the user's own, quoted and known fields
         (the grammar supplies the clause flags and place names)."""
-        command = command_reading(reading.intent, 0.9, values)
+        command = command_reading(reading.intent, 0.9, values, context)
         if command is not None:
             return command.model_copy(update={"source": "model"})
         message = clean(text)

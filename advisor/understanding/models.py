@@ -76,6 +76,10 @@ class RequestParams(BaseModel):
     ready_by_hour: int | None = Field(None, ge=0, le=23, description="local hour the car must be ready")
     ready_by_minute: int | None = Field(None, ge=0, le=59)
     ready_by_day: Weekday | Literal["today", "tomorrow"] | None = None
+    plug_in_hour: int | None = Field(
+        None, ge=0, le=23, description="local hour the car is plugged in, when not now ('I get home at 6pm')"
+    )
+    plug_in_minute: int | None = Field(None, ge=0, le=59)
     target_soc_pct: float | None = Field(None, description="charge level wanted, percent")
     current_soc_pct: float | None = Field(None, description="charge level now, percent")
     appliance: str | None = Field(None, max_length=40)
@@ -119,6 +123,8 @@ class RequestParams(BaseModel):
         data.update({key: value for key, value in self.model_dump().items() if value is not None})
         if self.ready_by_hour is not None and self.ready_by_minute is None:
             data["ready_by_minute"] = None
+        if self.plug_in_hour is not None and self.plug_in_minute is None:
+            data["plug_in_minute"] = None
         if self.target_soc_pct is not None and self.miles_needed is None:
             data["miles_needed"] = None  # "actually charge it to 90%" after "I need 40 miles": the level now
         if self.miles_needed is not None and self.target_soc_pct is None:
@@ -160,6 +166,9 @@ class Understanding(BaseModel):
     remember: bool = Field(False, description='an explicit "remember that ..."')
     forget: list[str] = Field(default_factory=list, description="field paths the user asks to forget")
     forget_everything: bool = False
+    not_held: str | None = Field(
+        None, description='equipment said to be gone that the profile does not hold ("sold the leaf")'
+    )
     undo: bool = Field(False, description='"that\'s wrong" / "undo" about the last saved facts')
     fix: list[str] = Field(
         default_factory=list, description="fields the user says are wrong without a value we could read"

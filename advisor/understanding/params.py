@@ -14,11 +14,13 @@ from advisor.understanding.text import NUMBER_WORDS
 _DEADLINE = re.compile(
     r"\b(?:by|before|until|til|till|ready\s+(?:at|by|for)|leave\s+at|leaving\s+at|need\s+it\s+(?:at|by))\s+"
     r"(?:(?:(?:this|next)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow)(?:\s+morning)?\s+(?:at\s+)?)?"  # "by monday 7am"
-    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>a\.?m\.?|p\.?m\.?)?(?!\s*(?:%|percent))(?![\d:])",
+    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2})|(?P<glued>[0-5]\d)(?=\s*[ap]\.?m))?"  # "6:30", "630am"
+    r"\s*(?P<half>a\.?m\.?|p\.?m\.?)?(?!\s*(?:%|percent))(?![\d:])",
     re.I,
 )
 _SHORT_TIME = re.compile(
-    r"(?<![\d:])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>a\.?m\.?|p\.?m\.?)(?![\w])", re.I
+    r"(?<![\d:])(?P<hour>\d{1,2})(?::(?P<minute>\d{2})|(?P<glued>[0-5]\d))?\s*(?P<half>a\.?m\.?|p\.?m\.?)(?![\w])",
+    re.I,
 )
 # "by (tomorrow) morning", "before work in the morning": done by 07:00, and the reply names that time
 MORNING_HOUR = 7
@@ -34,7 +36,15 @@ _TARGET = re.compile(
 _FROM_TO = re.compile(r"\bfrom\s+(\d{1,3})\s*%?\s+to\s+(\d{1,3})\s*(?:%|percent)", re.I)
 # "a full battery", "fully charged", "a full charge", "to full": 100 %
 _FULL = re.compile(
-    r"\b(?:to\s+full|(?:be|get\s+it|it)\s+full|fully\s+charged|full\s+(?:battery|charge|tank))\b", re.I
+    r"\b(?:to\s+full|(?:be|get\s+it|it)\s+full|fully\s+charged|full\s+(?:battery|charge|tank)|"
+    r"full\s+(?:by|before|for|til|till|until)\b|topped\s+(?:off|up)|top\s+(?:it\s+)?(?:off|up))\b",
+    re.I,
+)
+# "need 90 by 630am", "i4 at 85 by 6:30": a bare number right before a deadline is the level wanted
+_LEVEL_BY = re.compile(
+    r"(?<![\w.:$])(?P<pct>100|[1-9]\d)\s*(?:%|percent)?\s+(?:by|before|til|till|until)\s+"
+    r"(?=\d|tomorrow|tmrw|morning|noon|the\s+morning|(?:mon|tues|wednes|thurs|fri|satur|sun)day)",
+    re.I,
 )
 _CURRENT = re.compile(
     r"\b(?:from|is\s+at|currently(?:\s+at)?|at|it'?s\s+at|sitting\s+at|have)\s+(?P<pct>\d{1,3})\s*(?:%|percent)\s+(?:now|right\s+now|currently|left)\b|"
@@ -126,7 +136,8 @@ _MILES_NEEDED = re.compile(
 def read_params(text: str) -> RequestParams:
     """The request's parameters, one reader per slot; a slot the text does not fill stays None."""
     text = _hour_words(text)
-    data: dict[str, object] = {**_deadline(text)}
+    plug_in, text = _plug_in(text)
+    data: dict[str, object] = {**plug_in, **_deadline(text)}
     if (minutes := _minutes_from_now(text)) is not None:
         data["ready_in_minutes"] = minutes
     data.update(_levels(text))
@@ -160,9 +171,44 @@ def _hour_words(text: str) -> str:
     return _HOUR_WORD.sub(lambda m: str(NUMBER_WORDS[m.group(1).lower()]), text)
 
 
+# "I get home at 6", "can only plug in after 9pm", "start charging at 10": when charging can
+# start. "after"/"from" alone need a clock time ("from 30 to 80" is a charge level).
+_PLUG_IN = re.compile(
+    r"\b(?:(?P<verb>plug(?:ging|ged)?\s+(?:it\s+|the\s+car\s+|her\s+|him\s+)?in|get(?:ting)?\s+(?:back\s+)?home|"
+    r"(?:i'?m|we'?re|am|are|be|is)\s+home|home\s+(?:at|by|around|from\s+work\s+at)|arrive|arriving|"
+    r"start(?:ing)?\s+(?:charging|to\s+charge|it)|charging\s+starts?)\s+(?:only\s+)?(?:at|after|around|about|by|from)?|"
+    r"(?:only\s+)?(?:after|from)(?=\s+\d{1,2}(?::\d{2}|\d{2}\s*[ap]\.?m|\s*[ap]\.?m)))"
+    r"\s*(?:like\s+|about\s+|around\s+|~)?(?P<hour>\d{1,2})(?::(?P<minute>\d{2})|(?P<glued>[0-5]\d)(?=\s*[ap]\.?m))?"
+    r"\s*(?P<half>a\.?m\.?|p\.?m\.?)?(?!\s*(?:%|percent|kw|miles?|hours?|hrs?))(?![\d:])",
+    re.I,
+)
+
+
+def _plug_in(text: str) -> tuple[dict[str, object], str]:
+    """When the car is plugged in, and the text without those words (so "home at 6" is no deadline).
+    An hour without am/pm after "plug in" or "get home" is the evening one: people come home and
+    plug in after work (the reply names the time it used)."""
+    match = _PLUG_IN.search(text)
+    if match is None:
+        return {}, text
+    hour, half = int(match.group("hour")), (match.group("half") or "").lower().replace(".", "")
+    if half and 1 <= hour <= 12:
+        hour = hour % 12 + (12 if half == "pm" else 0)
+    elif not half and 1 <= hour <= 11:
+        hour += 12
+    elif half or hour > 23:
+        return {}, text
+    data: dict[str, object] = {"plug_in_hour": hour}
+    minute = match.group("minute") or match.group("glued")
+    if minute and int(minute) <= 59:
+        data["plug_in_minute"] = int(minute)
+    return data, text[: match.start()] + " " + text[match.end() :]
+
+
 def _deadline(text: str) -> dict[str, object]:
     """ "by 6:30", "before 7am", "leave at 6", "by noon", "by tomorrow morning"."""
-    deadline = _DEADLINE.search(text)
+    # the first that is a time: "need it at 80 by 7:30" has a charge level where a time could be
+    deadline = next((m for m in _DEADLINE.finditer(text) if _clock_time(m)), None)
     if deadline is None and len(text.split()) <= 6:
         deadline = _SHORT_TIME.search(text)  # "make that 7am", "6:30 instead"
     if deadline is None:
@@ -176,9 +222,15 @@ def _deadline(text: str) -> dict[str, object]:
         data = {"ready_by_hour": hour}
     else:
         return {}
-    if deadline.group("minute") and int(deadline.group("minute")) <= 59:
-        data["ready_by_minute"] = int(deadline.group("minute"))
+    minute = deadline.group("minute") or deadline.group("glued")
+    if minute and int(minute) <= 59:
+        data["ready_by_minute"] = int(minute)
     return data
+
+
+def _clock_time(match: re.Match[str]) -> bool:
+    hour, half = int(match.group("hour")), match.group("half")
+    return 1 <= hour <= 12 if half else 0 <= hour <= 23
 
 
 def _levels(text: str) -> dict[str, object]:
@@ -189,7 +241,11 @@ def _levels(text: str) -> dict[str, object]:
         return {"current_soc_pct": float(span.group(1)), "target_soc_pct": float(span.group(2))}
     if _FULL.search(text):
         data["target_soc_pct"] = 100.0
-    elif (target := _TARGET.search(text)) or ("%" in text and (target := _BARE_TARGET.search(text))):
+    elif (
+        (target := _TARGET.search(text))
+        or ("%" in text and (target := _BARE_TARGET.search(text)))
+        or (target := _LEVEL_BY.search(text))
+    ):
         group = "pct" if "pct" in target.groupdict() else 1
         data["target_soc_pct"] = float(target.group(group))
         target_span = target.span(group)

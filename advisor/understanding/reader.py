@@ -15,6 +15,7 @@ from typing import Protocol
 
 from langchain_core.runnables import RunnableConfig
 
+from advisor.understanding import commands
 from advisor.understanding.meaning import TASK_TOPIC, MeaningModel, Prediction, features, meaning_model
 from advisor.understanding.models import ReadingContext, RequestParams, SlotAnswer, Understanding
 from advisor.understanding.params import follow_up_params, with_household_usage
@@ -26,6 +27,8 @@ CLARIFY_BELOW = 0.45
 _RUNNER_UP_AT_LEAST = 0.3
 _SKIP_AT_LEAST = 0.6
 _SURE_TASK = 0.8
+# A goodbye ends the terminal chat: an unsure one ("sold the leaf" sounds like one) is asked about
+_GOODBYE_AT_LEAST = 0.6
 _USAGE = ("ev_miles_per_month", "house_kwh_per_month", "ev_kwh_per_month")
 _ANSWERS = ("live_data", "knowledge")
 _QUIET = ("smalltalk", "unclear", "off_topic", "goodbye")
@@ -68,7 +71,7 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
 
 def compose(prediction: Prediction, values: Values, context: ReadingContext) -> Understanding:
     """The prediction, checked against the values the grammar found."""
-    command = command_reading(prediction.intent, round(prediction.intent_p, 3), values)
+    command = command_reading(prediction.intent, round(prediction.intent_p, 3), values, context)
     if command is not None:
         return command
     intent = _intent(prediction, values, context)
@@ -109,25 +112,33 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     )
 
 
-def command_reading(intent: str, confidence: float, values: Values) -> Understanding | None:
+def command_reading(
+    intent: str, confidence: float, values: Values, context: ReadingContext | None = None
+) -> Understanding | None:
     """forget / undo / equipment that is gone: whether it is a command is the intent's call, what
     it is about comes from the tables."""
     stated = {fact.field for fact in values.facts}
     if values.gone and stated & set(values.gone):
         return None  # "we sold the tesla and got a rivian": the new car replaces the old one (a statement)
+    gone = [field for field in values.gone if field not in stated]
+    if gone and intent not in (*_ANSWERS, "profile_query"):
+        # "sold the leaf" (whatever else the words sound like): the tables say what went, and
+        # only the car the profile holds is removed
+        held = (context.known_fields if context else {}).get("equipment.ev_model")
+        if "equipment.ev_model" in gone and commands.another_car(values.gone_words or "", held):
+            return Understanding(intent="forget", not_held=values.gone_words, confidence=confidence)
+        return Understanding(intent="forget", forget=gone, confidence=confidence)
+    if values.forget_lead and not values.last_change and intent in ("correction", "profile_statement"):
+        intent = "forget"  # "forget that i have gas heat": the imperative names what to remove
     if intent == "forget":
         if values.forget_everything:
             return Understanding(intent="forget", forget_everything=True, confidence=confidence)
         if values.last_change:
             return Understanding(intent="correction", undo=True, confidence=confidence)
-        named = [field for field in (values.named or values.gone) if field not in stated]
+        named = [field for field in values.named if field not in stated]
         if named or not values.facts:
             return Understanding(intent="forget", forget=named, confidence=confidence)  # none named: asked
         return None
-    gone = [field for field in values.gone if field not in stated]
-    if gone and intent in ("profile_statement", "correction"):
-        # "we sold the tesla" removes the car; "…and got a rivian" replaces it (a fact, below)
-        return Understanding(intent="forget", forget=gone, confidence=confidence)
     if intent == "correction" and not values.facts:
         if values.named and not values.last_change:
             # "it's not the bolt ev, it's the euv" with a value we could not read: never undo a
@@ -143,6 +154,8 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return "profile_statement"  # "remember that I like pizza": said why nothing was kept
     if values.facts and intent in _QUIET and intent != "goodbye":
         return "profile_statement"  # "thanks! btw we got 6 kW of solar": the facts count
+    if intent == "goodbye" and prediction.intent_p < _GOODBYE_AT_LEAST:
+        return "smalltalk" if values.thanks else "unclear"
     if intent == "correction" and values.facts:
         return "correction"
     if (

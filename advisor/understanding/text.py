@@ -24,7 +24,9 @@ _SENTENCE = re.compile(r"(?<=[!?;\n])\s*|(?<=[^\d\s.]\.)\s+|(?<=\d\.)\s+(?=[A-Za
 _JOINT = re.compile(
     r",?\s+(?:and|but|so|plus|also|though|while)\s+(?=[a-z])|,\s+(?=(?:i|we|my|our|he|she|they|it|its|it'?s|when|what|how|why|which|should|can|could|would|is|are|do|does|will)\b)|"
     # "we're in 95814, thinking about a heat pump": the what-if starts its own clause (the ZIP is a fact)
-    r",\s+(?=(?:thinking|considering|planning|wondering|hoping|looking\s+(?:at|into)|might|may)\b)",
+    r",\s+(?=(?:thinking|considering|planning|wondering|hoping|looking\s+(?:at|into)|might|may)\b)|"
+    # "sold the leaf last month, got a rivian": a new verb after the comma is the next statement
+    r",\s+(?=(?:got|bought|leased|picked\s+up|replaced|switched|moved|now\s+(?:have|drive|on|in))\b)",
     re.I,
 )
 
@@ -43,7 +45,7 @@ _HYPOTHETICAL = re.compile(
     r"we'?ll\s+(?:get|buy)|i'?ll\s+(?:get|buy)|someday|eventually|"
     r"want\s+to\s+(?:get|buy|install|add)|might|may\s+(?:get|buy)|looking\s+(?:at|into)|someday|one\s+day|"
     r"hoping\s+to|going\s+to\s+(?:get|buy|install)|about\s+to\s+(?:get|buy)|wish|"
-    r"quotes?|quoted|bids?|proposal|estimate\s+for|vs\.?|versus|"
+    r"quotes?|quoted|bids?|proposal|estimate\s+for|vs\.?|versus|test[-\s]?driv\w*|rental\s+car|loaner|"
     r"(?:it|you|that|this|the\s+app|my\s+profile)\s+(?:says?|said|shows?|thinks?)\s+(?:that\s+)?(?:i|we))\b",
     re.I,
 )

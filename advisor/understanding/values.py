@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from advisor.onboarding import utility_for_zip
-from advisor.places import find_city, find_town
+from advisor.places import find_city, find_town, zip_place
 from advisor.understanding import commands
 from advisor.understanding.facts import facts_in, place_phrase
 from advisor.understanding.meaning import Signals
@@ -53,6 +53,8 @@ class Values:
     plan_unknown: bool = False  # "idk the plan": the rate-plan question answered ahead
     named: list[str] = field(default_factory=list)  # profile fields the words name ("my zip")
     gone: list[str] = field(default_factory=list)  # equipment said to be gone ("sold the tesla")
+    gone_words: str | None = None  # the words that named it ("tesla")
+    forget_lead: bool = False  # the message is a command to remove ("forget the gas heat")
     forget_everything: bool = False
     last_change: bool = False  # "forget that", "scratch it"
     choice: int | None = None  # "the first one": which of two readings we offered
@@ -79,6 +81,7 @@ def read_values(text: str, context: ReadingContext) -> Values:
         or context.pending_slot == "ev"
         or "equipment.ev_model" in context.known_fields,
         about_solar=context.last_topic == "solar" or context.pending_slot == "solar_size",
+        home_state=_home_state(context),
     )
     facts = facts or _corrected_number(message, context)
     plain = _plain_answer(message, context, found, facts)
@@ -88,6 +91,7 @@ def read_values(text: str, context: ReadingContext) -> Values:
     if asked_place is not None:
         params = params.model_copy(update={"place": asked_place})
     hedged = any(clause.hedged for clause in found)
+    gone, gone_words = commands.gone(message)
     return Values(
         message=message,
         facts=facts,
@@ -102,12 +106,24 @@ def read_values(text: str, context: ReadingContext) -> Values:
         plain_answer=plain,
         plan_unknown=_plan_unknown(found, facts),
         named=commands.named_fields(message),
-        gone=commands.gone_fields(message),
+        gone=gone,
+        gone_words=gone_words,
         forget_everything=bool(commands.EVERYTHING.search(message)),
         last_change=bool(commands.LAST_CHANGE.search(message)),
+        forget_lead=bool(commands.FORGET_LEAD.match(message)),
         choice=commands.choice(message),
         affirmed=bool(commands.YES.match(message)),
     )
+
+
+def _home_state(context: ReadingContext) -> str | None:
+    """The state of the place the profile holds, from its ZIP code or its "City, ST"."""
+    known_zip = str(context.known_fields.get("location.zip_code") or "")
+    place = zip_place(known_zip) if known_zip else None
+    if place is not None:
+        return place.state
+    city = str(context.known_fields.get("location.city") or "")
+    return city.rsplit(", ", 1)[1] if re.search(r", [A-Z]{2}$", city) else None
 
 
 def _signals(

@@ -1,0 +1,217 @@
+"""What a homeowner trying the bot found (issue 21's tester, after the learned reader landed), each
+through the real service or the real reader: a car the profile does not hold is never removed,
+"forget that <fact>" forgets the fact and never undoes the last change, "undo that" only undoes
+what this conversation changed, terse charge targets are read, a shorter name for the same car keeps
+the stored one, a new town drops the old town's ZIP, and "I get home at 6" is when charging starts.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import httpx
+import pytest
+
+from advisor.tools.data import build_data_sources
+from advisor.tools.toolkit import TurnContext, plan_charging
+from advisor.understanding.models import ReadingContext
+from advisor.understanding.params import read_params
+from advisor.understanding.reader import understand
+from config.files import ToolsConfig
+from config.settings import Settings
+from profiles.models import ChangeSource, UserProfile
+from tests.advisor_helpers import make_runtime
+
+NOW = datetime(2026, 1, 21, 18, 0, tzinfo=timezone.utc)  # a Wednesday, 10:00 in California
+LA = ZoneInfo("America/Los_Angeles")
+
+
+@pytest.fixture(scope="module")
+def runtime(tmp_path_factory):
+    built = make_runtime(tmp_path_factory.mktemp("findings"), clock=lambda: NOW)
+    yield built
+    built.close()
+
+
+_users = iter(range(1, 1000))
+
+
+def new_user(runtime: Any, **profile: Any) -> str:
+    user = f"U-FIND-{next(_users)}"
+    if profile:
+        runtime.service.profiles.apply_changes(
+            user, list(profile.items()), source=ChangeSource(kind="manual")
+        )
+    return user
+
+
+def stored(runtime: Any, user: str, field: str) -> Any:
+    section, name = field.split(".")
+    profile = runtime.service.profiles.get(user)
+    part = getattr(profile, section) if profile else None
+    return getattr(part, name) if part else None
+
+
+# --- equipment that is gone -----------------------------------------------------------------
+
+
+def test_selling_a_car_the_profile_does_not_hold_keeps_the_one_it_does(runtime) -> None:
+    user = new_user(runtime, **{"equipment.ev_model": "Tesla Model 3"})
+    reply = runtime.service.handle_turn(user, "s1", "we sold the leaf")
+    assert stored(runtime, user, "equipment.ev_model") == "Tesla Model 3"
+    assert "Tesla Model 3" in reply.text and "left it" in reply.text
+
+
+def test_selling_the_car_the_profile_holds_removes_it(runtime) -> None:
+    user = new_user(runtime, **{"equipment.ev_model": "Nissan Leaf Plus"})
+    reply = runtime.service.handle_turn(user, "s1", "sold the leaf")
+    assert stored(runtime, user, "equipment.ev_model") is None
+    assert reply.intent != "goodbye" and "Forgotten" in reply.text
+
+
+def test_a_sold_car_and_its_replacement_after_a_comma_saves_the_new_one(runtime) -> None:
+    user = new_user(runtime, **{"equipment.ev_model": "Nissan Leaf"})
+    runtime.service.handle_turn(user, "s1", "I sold the leaf last month, got a rivian r1s")
+    assert stored(runtime, user, "equipment.ev_model") == "Rivian R1S"
+
+
+def test_an_unsure_goodbye_is_not_a_goodbye() -> None:
+    assert understand("sold the leaf").intent != "goodbye"
+    assert understand("ok bye").intent == "goodbye"
+
+
+# --- forget and undo ------------------------------------------------------------------------
+
+
+def test_forget_that_followed_by_a_fact_forgets_the_fact_and_undoes_nothing(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "we have gas heat and a chevy bolt")
+    runtime.service.handle_turn(user, "s1", "forget that i have gas heat")
+    assert stored(runtime, user, "equipment.heating_type") is None
+    assert stored(runtime, user, "equipment.ev_model") == "Chevrolet Bolt EV"
+    assert understand("forget that").undo and understand("forget that, we have gas").undo
+
+
+def test_undo_in_a_new_conversation_changes_nothing(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "old", "zip 94110, we drive a kia ev6")
+    reply = runtime.service.handle_turn(user, "new", "undo that")
+    assert stored(runtime, user, "location.zip_code") == "94110"
+    assert stored(runtime, user, "equipment.ev_model") == "Kia EV6"
+    assert "nothing to undo" in reply.text
+    runtime.service.handle_turn(user, "new", "we have 3 people at home")
+    runtime.service.handle_turn(user, "new", "undo that")
+    assert stored(runtime, user, "household.occupants") is None  # this conversation's change
+    assert stored(runtime, user, "location.zip_code") == "94110"
+
+
+# --- charge targets and plug-in times --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("need ev6 at 100 by 7am", {"target_soc_pct": 100.0, "ready_by_hour": 7}),
+        ("need 90 by 630am", {"target_soc_pct": 90.0, "ready_by_hour": 6, "ready_by_minute": 30}),
+        (
+            "at 80 by 7:30 its at 25",
+            {"target_soc_pct": 80.0, "current_soc_pct": 25.0, "ready_by_hour": 7, "ready_by_minute": 30},
+        ),
+        (
+            "need it at 80 by 7:30 its at 25",
+            {"target_soc_pct": 80.0, "current_soc_pct": 25.0, "ready_by_hour": 7, "ready_by_minute": 30},
+        ),
+        ("need the bolt full by 8am", {"target_soc_pct": 100.0, "ready_by_hour": 8}),
+        (
+            "I get home at 6, need 80% by 7am",
+            {"plug_in_hour": 18, "target_soc_pct": 80.0, "ready_by_hour": 7},
+        ),
+        ("plug in at 9pm instead", {"plug_in_hour": 21}),
+        ("from 30 to 80%", {"current_soc_pct": 30.0, "target_soc_pct": 80.0}),
+    ],
+)
+def test_terse_charging_requests_are_read_whole(text: str, expected: dict[str, Any]) -> None:
+    assert read_params(text).said() == expected
+
+
+def test_a_later_plug_in_moves_the_plan_and_its_baseline() -> None:
+    profile = UserProfile.model_validate(
+        {
+            "user_id": "u",
+            "location": {
+                "timezone": "America/Los_Angeles",
+                "utility_provider": "PG&E",
+                "rate_schedule": "EV2-A",
+            },
+            "equipment": {"ev_model": "Tesla Model 3"},
+        }
+    )
+    morning = TurnContext(
+        user_id="u", profile=profile, now=datetime(2026, 1, 21, 9, tzinfo=LA).astimezone(timezone.utc)
+    )
+    data = build_data_sources(Settings(_env_file=None), ToolsConfig(mode="mock"), httpx.Client())
+    later = plan_charging(data, morning, 30, 80, 7, False, plug_in_hour=21)
+    now = plan_charging(data, morning, 30, 80, 7, False)
+    starts = [datetime.fromisoformat(start) for start, _ in later.facts["windows"]]
+    assert starts and min(starts) >= datetime(2026, 1, 21, 21, tzinfo=LA)
+    assert "plugged in at 21:00 today" in later.summary
+    assert later.facts["charge_now_cost_usd"] != now.facts["charge_now_cost_usd"]  # from 21:00, not 09:00
+    refused = plan_charging(data, morning, 30, 80, 7, False, plug_in_hour=24)
+    assert refused.ok is False and "plug_in_hour" in refused.summary
+
+
+def test_get_home_at_six_reaches_the_tool(runtime) -> None:
+    user = new_user(
+        runtime,
+        **{
+            "location.zip_code": "94110",
+            "location.utility_provider": "PG&E",
+            "location.rate_schedule": "EV2-A",
+            "equipment.ev_model": "Chevrolet Bolt EV",
+        },
+    )
+    reply = runtime.service.handle_turn(user, "s1", "i get home at 6pm, need 80% by 7am")
+    assert "plugged in at 18:00" in reply.text
+
+
+# --- the same car named shorter, places ------------------------------------------------------
+
+
+def test_a_shorter_name_for_the_stored_car_keeps_the_stored_one(runtime) -> None:
+    user = new_user(
+        runtime,
+        **{
+            "location.zip_code": "94110",
+            "location.utility_provider": "PG&E",
+            "location.rate_schedule": "EV2-A",
+            "equipment.ev_model": "Nissan Leaf Plus",
+        },
+    )
+    reply = runtime.service.handle_turn(user, "s1", "need the leaf at 100 by 7am")
+    assert stored(runtime, user, "equipment.ev_model") == "Nissan Leaf Plus"
+    assert "Updated" not in reply.text and "Confirmed" not in reply.text
+
+
+def test_a_new_town_without_a_zip_drops_the_old_towns_zip(runtime) -> None:
+    user = new_user(runtime, **{"location.zip_code": "93721", "location.city": "Fresno"})
+    reply = runtime.service.handle_turn(user, "s1", "no wait were in clovis not fresno")
+    assert stored(runtime, user, "location.city") == "Clovis, CA"
+    assert stored(runtime, user, "location.zip_code") is None
+    assert "93721" in reply.text
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("phoenix az aps customer", "Phoenix"),
+        ("we moved from fresno to clovis", "Clovis, CA"),
+        ("we were in fresno last year", None),
+        ("i charge at work in mesa az", None),
+    ],
+)
+def test_the_home_town_is_the_one_they_live_in_now(text: str, city: str | None) -> None:
+    context = ReadingContext(known_fields={"location.zip_code": "93721"})
+    facts = {fact.field: fact.value for fact in understand(text, context).facts}
+    assert facts.get("location.city") == city
