@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -566,3 +567,20 @@ def place_fields(place: Place) -> list[tuple[str, object]]:
     if place.timezone:
         fields.append(("location.timezone", place.timezone))
     return fields
+
+
+def located(profile: Any) -> Any:
+    """The profile with coordinates and time zone filled from its ZIP code or city when it has
+    none (a profile imported or edited without them): for this turn's tools, never saved."""
+    location = getattr(profile, "location", None)
+    if location is None or (location.lat is not None and location.lon is not None):
+        return profile
+    place = (zip_place(location.zip_code) if location.zip_code else None) or (
+        (find_city(location.city) or find_town(location.city)) if location.city else None
+    )
+    if place is None:
+        return profile
+    update: dict[str, object] = {"lat": place.lat, "lon": place.lon}
+    if not location.timezone and place.timezone:
+        update["timezone"] = place.timezone
+    return profile.model_copy(update={"location": location.model_copy(update=update)})

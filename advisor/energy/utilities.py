@@ -273,7 +273,7 @@ _TABLE: list[Utility] = [
     Utility(
         name="Portland General Electric",
         states=("OR",),
-        aliases=("portland general electric", "portland general"),
+        aliases=("portland general electric", "portland general", "pge"),  # "pge" in Oregon
     ),
     Utility(name="Puget Sound Energy", states=("WA",), aliases=("puget sound energy", "pse")),
     Utility(name="Seattle City Light", states=("WA",), aliases=("seattle city light",)),
@@ -370,22 +370,26 @@ def _patterns(answer: bool) -> list[tuple[re.Pattern[str], Utility, str]]:
 
 
 def find_utility(
-    text: str, *, answer: bool = False, about_utility: bool = False
+    text: str, *, answer: bool = False, about_utility: bool = False, state: str | None = None
 ) -> tuple[Utility, str] | None:
     """The utility named in `text` and the words that named it. `answer=True` (a reply to the
     utility question) also accepts short aliases that are ordinary words elsewhere, in a short
-    answer — or anywhere when the text is about the utility ("our utility is dominion")."""
+    answer — or anywhere when the text is about the utility ("our utility is dominion"). `state`:
+    where the user is; an alias two utilities share ("pge") is the one serving that state."""
     normalized = _normalize(text)
-    best: tuple[int, Utility, str] | None = None
+    best: tuple[int, int, Utility, str] | None = None
     for pattern, utility, alias in _patterns(answer):
         match = pattern.search(normalized)
         if match and alias in _ANSWER_ONLY and not about_utility:
             rest = (normalized[: match.start()] + " " + normalized[match.end() :]).split()
             if len([word for word in rest if word not in _FILLER]) > 1:
                 continue  # "the ace of spades" is not Atlantic City Electric
-        if match and (best is None or match.start() < best[0]):
-            best = (match.start(), utility, match.group(0))
-    return (best[1], best[2]) if best else None
+        if match is None:
+            continue
+        elsewhere = int(state is not None and state not in utility.states)
+        if best is None or (match.start(), elsewhere) < (best[0], best[1]):
+            best = (match.start(), elsewhere, utility, match.group(0))
+    return (best[2], best[3]) if best else None
 
 
 def utility_named(name: str) -> Utility | None:

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from advisor.llm.errors import ModelUnavailableError, describe, is_transport_failure
 from advisor.llm.payloads import PARAMS_KEY
+from advisor.places import located
 from advisor.prompts import ANALYZER_SYSTEM
 from advisor.state import AdvisorState
 from advisor.tools.models import Observation, RateSchedule, SolarEstimate, WeatherForecast
@@ -87,7 +88,9 @@ def build_analyzers(model: BaseChatModel, tools: list[BaseTool]) -> Analyzers:
 def make_analyzer(*, agents: Analyzers, recursion_limit: int, clock: Clock):
     def analyzer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         agent = agents.get(tools_topic(state))
-        context = TurnContext(user_id=state["user_id"], profile=state["user_profile"], now=clock())
+        # a profile without coordinates (imported, or edited before they were derived) is placed
+        # from its ZIP code or city for this turn's tools
+        context = TurnContext(user_id=state["user_id"], profile=located(state["user_profile"]), now=clock())
         errors: list[dict[str, Any]] = []
         last: dict[str, Any] | None = None
         try:

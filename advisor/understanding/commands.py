@@ -87,6 +87,16 @@ GONE = re.compile(
 )
 _GONE_FILLER = re.compile(r"\b(?:a|an|the|any|our|my|that|old|\d{4})\b", re.I)
 _GENERIC_EQUIPMENT = re.compile(r"^(?:ev|car|electric\s+car|truck|vehicle)?$", re.I)
+# What makes a message with no new value a correction of what we saved ("nope", "thats wrong",
+# "undo", "not mine, my neighbour's"): without one ("ok redo it") nothing is undone
+UNDO_CUE = re.compile(
+    r"\b(?:undo|undid|revert\w*|go\s+back|back\s+to|wrong|not\s+right|incorrect|not\s+correct|mistake|"
+    r"scratch|take\s+(?:it|that|this)\s+back|cancel|nope|wait|never\s?mind|nvm|ignore|forget|disregard|"
+    r"didn'?t\s+mean|not\s+(?:what|it|true|mine|ours|my|our|me|us|the)|isn'?t|wasn'?t|aren'?t|can'?t\s+be|"
+    r"neighbou?rs?|typo|oops|sorry|misspoke|mixed\s+up|confused|remove|delete|drop|erase|no\s+longer|"
+    r"anymore|actually|meant|false|no|you\s+said|says)\b",
+    re.I,
+)
 # "forget the gas heat", "pls delete my zip", "forget that i have oil heat": the message is a
 # command to remove what it names
 FORGET_LEAD = re.compile(

@@ -16,7 +16,7 @@ from typing import Any
 from advisor.energy.catalog import normalize_plan
 from advisor.energy.utilities import find_utility
 from advisor.energy.vehicles import find_vehicle, vehicle_spec
-from advisor.places import STATE_TIMEZONES, find_city, find_town, is_real_zip, zip_place
+from advisor.places import STATE_NAMES, STATE_TIMEZONES, find_city, find_town, is_real_zip, zip_place
 from advisor.understanding.models import Mention, StatedFact
 from advisor.understanding.text import NUMBER_WORDS, Clause
 
@@ -83,8 +83,9 @@ def read_clause(
     `home_state`: the state of the place the profile holds (a town in two states is the one there)."""
     text = clause.text
     yield from _zip(text, message=message, pending_slot=pending_slot)
-    yield from _city(text, pending_slot=pending_slot, region=_region(message) or home_state)
-    yield from _utility(text, pending_slot=pending_slot)
+    region = _region(message) or home_state
+    yield from _city(text, pending_slot=pending_slot, region=region)
+    yield from _utility(text, pending_slot=pending_slot, region=region)
     yield from _plan(text, pending_slot=pending_slot)
     yield from _price(text, pending_slot=pending_slot)
     yield from _vehicle(text, pending_slot=pending_slot)
@@ -337,7 +338,10 @@ def _region(message: str) -> str | None:
         if (place := zip_place(code)) is not None:
             return place.state
     with_state = _towns_with_state(message)
-    return with_state[0].split()[-1].upper() if with_state else None
+    if with_state:
+        return with_state[0].split()[-1].upper()
+    named = re.search(r"\b(" + "|".join(sorted(STATE_NAMES, key=len, reverse=True)) + r")\b", message, re.I)
+    return STATE_NAMES[named.group(1).lower()] if named else None
 
 
 def _city(text: str, *, pending_slot: str | None, region: str | None = None) -> Iterator[Reading]:
@@ -345,6 +349,16 @@ def _city(text: str, *, pending_slot: str | None, region: str | None = None) -> 
     ZIP dataset's towns only where the words say it is their place ("we live in cary", a ZIP beside
     it, the answer to our ZIP question). A town in two states ("clovis") is the one in `region`."""
     strong = [m.group("place") for m in _PLACE_LEAD.finditer(text)]
+    for m in re.finditer(r"\bin\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})", text):
+        # "national grid in syracuse", "we're a family of 4 in savannah": the user's utility or the
+        # user themself just before "in" says it is their place
+        before = text[max(0, m.start() - 40) : m.start()]
+        if _NOT_HOME_BEFORE.search(text[: m.start()] + "in"):
+            continue  # "we were in fresno last year"
+        if find_utility(before, answer=True) is not None or re.search(
+            r"\b(?:we'?re|i'?m|im|we\s+are|i\s+am)\b[^,.;!?]{0,30}$", before, re.I
+        ):
+            strong.append(m.group("place"))
     if pending_slot == "location":
         strong.append(text)
     beside = _towns_beside_zip(text) + _towns_with_state(text)
@@ -466,7 +480,7 @@ def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tupl
 _SWITCH_TO = re.compile(r"\b(?:switched|moved|changed|went|go)\b.*?\bto\b(?P<rest>.*)", re.I)
 
 
-def _utility(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
+def _utility(text: str, *, pending_slot: str | None, region: str | None = None) -> Iterator[Reading]:
     switched = _SWITCH_TO.search(text)
     scope = switched.group("rest") if switched and find_utility(switched.group("rest")) else text
     about_utility = re.search(
@@ -476,7 +490,10 @@ def _utility(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         re.I,
     )
     found = find_utility(
-        scope, answer=pending_slot == "utility" or bool(about_utility), about_utility=bool(about_utility)
+        scope,
+        answer=pending_slot == "utility" or bool(about_utility),
+        about_utility=bool(about_utility),
+        state=region,
     )
     if found is not None:
         utility, words = found
@@ -834,9 +851,11 @@ def _solar_kw(text: str) -> re.Match[str] | None:
 
 
 def _charger(text: str, *, message: str = "", about_charging: bool = False) -> Iterator[Reading]:
-    if not _CHARGER_WORDS.search(text) and not re.search(
+    named = _CHARGER_WORDS.search(text) or re.search(
         r"\bcharg\w*\b|\boutlet\b|\b120\s*v|\blevel\s*1\b", text, re.I
-    ):
+    )
+    # "its a 48 amp" while we talk about charging their car: the charger's amps
+    if not named and not (about_charging and re.search(_NUM + r"\s*-?\s*(?:amps?|a)\b", text, re.I)):
         return
     kw = _charger_kw(text)
     if kw and _CHARGER_WORDS.search(text):

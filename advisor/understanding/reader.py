@@ -144,7 +144,8 @@ def command_reading(
             # "it's not the bolt ev, it's the euv" with a value we could not read: never undo a
             # whole change for it; ask what the named fact should be, and change nothing
             return Understanding(intent="correction", fix=values.named, confidence=confidence)
-        return Understanding(intent="correction", undo=True, confidence=confidence)
+        if values.undo_cue or values.last_change:
+            return Understanding(intent="correction", undo=True, confidence=confidence)
     return None
 
 
@@ -158,6 +159,10 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return "smalltalk" if values.thanks else "unclear"
     if intent == "correction" and values.facts:
         return "correction"
+    if intent == "correction" and not (values.undo_cue or values.last_change or values.named):
+        # "ok redo it": nothing says a saved value is wrong, so nothing is undone; after an answer
+        # it asks for that answer again
+        return "live_data" if context.last_intent == "live_data" else "unclear"
     if (
         intent in ("profile_statement", "correction")
         and values.signals.usage
@@ -178,6 +183,8 @@ def _slot_answer(prediction: Prediction, values: Values, context: ReadingContext
     if values.plain_answer and prediction.slot != "skipped":
         return SlotAnswer(slot=slot, status="answered")  # a place name to look up
     status = prediction.slot if prediction.slot != "answered" else "not_answered"
+    if prediction.slot == "answered" and values.hedged and not values.about_other_fields(slot):
+        status = "skipped"  # "regular residential i think": an unsure answer we cannot keep is a "not sure"
     if status == "skipped" and prediction.slot_p < _SKIP_AT_LEAST:
         status = "not_answered"  # "the one with the blue logo": asked again, not skipped
     if (

@@ -46,6 +46,8 @@ DATA = ROOT / "tests" / "data"
 # The corpora the shipped model learns from, in this order. The held-out corpora of the first-run
 # measurement join here only after that run was recorded (README, "Understanding").
 CORPORA = (
+    # the requests the spec and the product description are defined by
+    "spec_examples.jsonl",
     "understanding_corpus.jsonl",
     "understanding_heldout.jsonl",
     "reader_train_a.jsonl",
@@ -55,6 +57,8 @@ CORPORA = (
     "reader_train_e.jsonl",
     "reader_train_f.jsonl",
     "reader_train_g.jsonl",
+    # plug-in times, "charge" as a fee, sold equipment, moves, terse targets, non-answers, goodbyes
+    "reader_train_h.jsonl",
     # the first held-out set, after its first run was recorded (bench/first_run.json)
     "fresh_h1_messages.jsonl",
     "fresh_h2_messages.jsonl",
