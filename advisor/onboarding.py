@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 
 from advisor.energy.catalog import known_utilities, normalize_utility, plans_of
+from advisor.places import find_city, find_town, town_zips
 from advisor.state import Intent, Topic
 from advisor.tools.open_meteo import Place
 from profiles.models import UserProfile
@@ -101,8 +102,9 @@ def question_for(slot: str, profile: UserProfile | None, *, first_contact: bool 
             intro + "What's your ZIP code (or city)? I use it for weather, solar and your utility's prices."
         )
     if slot == "utility":
-        guess = _zip_area(location.zip_code) if location and location.zip_code else None
-        hint = f" Around {location.zip_code} that's usually {guess[3]}." if guess else ""
+        guess = usual_utility(location.zip_code, location.city) if location else None
+        where = location.zip_code or location.city if location else None
+        hint = f" Around {where} that's usually {guess}." if guess else ""
         return (
             f"Which electric utility serves your home (for example {' or '.join(known_utilities())})?{hint}"
         )
@@ -127,10 +129,21 @@ def question_for(slot: str, profile: UserProfile | None, *, first_contact: bool 
 
 
 def suggested_utility(profile: UserProfile | None) -> str | None:
-    """The utility the utility question suggests for the user's ZIP ("Around 94102 that's usually PG&E")."""
+    """The utility the utility question suggests for the user's ZIP or town ("Around 94102 that's
+    usually PG&E", "Around Oakland ...")."""
     location = profile.location if profile else None
-    area = _zip_area(location.zip_code) if location and location.zip_code else None
-    return area[3] if area else None
+    return usual_utility(location.zip_code, location.city) if location else None
+
+
+def usual_utility(zip_code: str | None, city: str | None = None) -> str | None:
+    """The utility that usually serves a ZIP code's area, or most of a town's ZIP codes."""
+    if zip_code:
+        return utility_for_zip(zip_code)
+    place = (find_city(city) or find_town(city)) if city else None
+    if place is None:
+        return None
+    found = [utility for code in town_zips(place.name, place.state) if (utility := utility_for_zip(code))]
+    return max(set(found), key=found.count) if found else None
 
 
 def utility_for_zip(zip_code: str | None) -> str | None:

@@ -420,6 +420,13 @@ _CITY_ALIASES = {
     "kc": "kansas city",
     "indy": "indianapolis",
     "pdx": "portland, or",
+    "mpls": "minneapolis",
+    "stl": "st louis",
+    "sacto": "sacramento",
+    "abq": "albuquerque",
+    "jax": "jacksonville",
+    "cbus": "columbus, oh",
+    "nyc area": "new york",
 }
 
 
@@ -584,3 +591,20 @@ def located(profile: Any) -> Any:
     if not location.timezone and place.timezone:
         update["timezone"] = place.timezone
     return profile.model_copy(update={"location": location.model_copy(update=update)})
+
+
+def distance_km(a: Place, b: Place) -> float:
+    """Great-circle distance between two places (haversine, mean Earth radius)."""
+    from math import asin, cos, radians, sin, sqrt
+
+    dlat, dlon = radians(b.lat - a.lat), radians(b.lon - a.lon)
+    h = sin(dlat / 2) ** 2 + cos(radians(a.lat)) * cos(radians(b.lat)) * sin(dlon / 2) ** 2
+    return 2 * 6371.0 * asin(sqrt(h))
+
+
+@lru_cache(maxsize=1024)
+def town_zips(name: str, state: str) -> tuple[str, ...]:
+    """The ZIP codes of a town (the bundled ZIP dataset), for what a ZIP knows and a town does not."""
+    import zipcodes
+
+    return tuple(str(item["zip_code"]) for item in zipcodes.filter_by(city=name.title(), state=state))

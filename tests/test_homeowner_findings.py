@@ -215,3 +215,62 @@ def test_the_home_town_is_the_one_they_live_in_now(text: str, city: str | None) 
     context = ReadingContext(known_fields={"location.zip_code": "93721"})
     facts = {fact.field: fact.value for fact in understand(text, context).facts}
     assert facts.get("location.city") == city
+
+
+# --- from the second fresh set's first run (fresh_h3) ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("my rate plan is tou-d-prime with edison", "location.rate_schedule", "TOU-D-PRIME"),
+        ("its tou-dr1 w sdge", "location.rate_schedule", "TOU-DR1"),
+        ("its f-150 lightning", "location.rate_schedule", None),  # a truck, not a plan code
+        ("its just me and my partner now, not 3", "household.occupants", 2),
+        ("its just me and my dog", "household.occupants", 1),
+        ("we have 4 people and a tesla", "household.occupants", 4),
+        (
+            "wait that's wrong, we're not retired, i still work nights",
+            "household.work_schedule",
+            "Night shift",
+        ),
+        ("i think our utility is national grid but not 100% sure", "location.utility_provider", None),
+        ("pretty sure its a 40 amp charger but id have to go look", "equipment.ev_charger_kw", None),
+        ("georgia power i think", "location.utility_provider", None),
+        ("I think it's PG&E", "location.utility_provider", "PG&E"),
+        (
+            "portland oregon, pge (the oregon one), ioniq 6",
+            "location.utility_provider",
+            "Portland General Electric",
+        ),
+        ("we're PSE&G customers in montclair", "location.city", "Montclair, NJ"),
+        ("edison, 92618", "location.city", None),  # Edison, CA is 150 km from that ZIP: the utility
+        ("moved! new zip is 97214, still portland", "location.city", "Portland, OR"),
+        ("we live in edison nj", "location.city", "Edison"),
+        ("we sold the bolt last week, its just the mach-e now", "equipment.ev_model", "Ford Mustang Mach-E"),
+    ],
+)
+def test_fresh_text_reads_its_values(text: str, field: str, value: Any) -> None:
+    facts = {fact.field: fact.value for fact in understand(text).facts}
+    assert facts.get(field) == value
+
+
+def test_a_goodbye_is_no_town_to_look_up() -> None:
+    reading = understand("cool, bye", ReadingContext(pending_slot="location"))
+    assert reading.place_query is None and reading.slot_answer.status != "answered"
+
+
+def test_a_town_without_a_zip_suggests_its_usual_utility_and_agrees_with_a_doubtful_answer(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "when should i charge my car tonight")
+    asked = runtime.service.handle_turn(user, "s1", "I'm in oakland")
+    assert asked.asked_for == "utility" and "Around Oakland that's usually PG&E" in asked.text
+    runtime.service.handle_turn(user, "s1", "pge i think")  # doubtful, but it is what Oakland has
+    assert stored(runtime, user, "location.utility_provider") == "PG&E"
+
+
+def test_a_quoted_size_is_the_size_asked_about() -> None:
+    assert read_params("got a quote for 7.6 kw, what would that produce in a year").said() == {
+        "system_kw": 7.6,
+        "typical_year": True,
+    }

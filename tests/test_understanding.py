@@ -228,8 +228,18 @@ def test_onboarding_never_stores_noise_as_the_utility(chat, answer: str) -> None
 def test_a_plan_code_given_for_the_utility_is_saved_as_the_plan(chat) -> None:
     chat("When should I charge my EV?")
     chat("94110")
-    reply = chat("E-TOU-C I think")
+    reply = chat("E-TOU-C")
     assert reply.text.startswith("Saved: your rate plan is E-TOU-C.") and reply.asked_for == "utility"
+
+
+def test_a_value_followed_by_i_think_is_doubt_and_not_saved(chat) -> None:
+    """ "E-TOU-C I think": said after the value, "I think" doubts it (the fresh authors' reading;
+    "I think it's PG&E" before the value states it)."""
+    chat("When should I charge my EV?")
+    chat("94110")
+    reply = chat("E-TOU-C I think")
+    assert "haven't saved" in reply.text and reply.asked_for == "utility"
+    assert chat.service.profiles.get("T1-N").location.rate_schedule is None
 
 
 def test_any_utility_customer_moves_on_past_the_plan_question(chat) -> None:

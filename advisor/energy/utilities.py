@@ -51,7 +51,7 @@ _TABLE: list[Utility] = [
     Utility(
         name="Southern California Edison",
         states=("CA",),
-        aliases=("sce", "socal edison", "southern california edison", "so cal edison"),
+        aliases=("sce", "socal edison", "southern california edison", "so cal edison", "edison"),
     ),
     Utility(
         name="LADWP",
@@ -310,6 +310,7 @@ _TABLE: list[Utility] = [
 # direct answer to "which utility serves your home?".
 _ANSWER_ONLY = frozenset(
     {
+        "edison",  # Southern California Edison as people say it; also a town in New Jersey
         "ace",
         "ui",
         "nes",

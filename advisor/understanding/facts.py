@@ -11,12 +11,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from advisor.energy.catalog import normalize_plan
 from advisor.energy.utilities import find_utility
 from advisor.energy.vehicles import find_vehicle, vehicle_spec
-from advisor.places import STATE_NAMES, STATE_TIMEZONES, find_city, find_town, is_real_zip, zip_place
+from advisor.places import (
+    STATE_NAMES,
+    STATE_TIMEZONES,
+    distance_km,
+    find_city,
+    find_town,
+    is_real_zip,
+    zip_place,
+)
 from advisor.understanding.models import Mention, StatedFact
 from advisor.understanding.text import NUMBER_WORDS, Clause
 
@@ -156,6 +165,11 @@ def facts_in(
             )
     # "it's me, my wife and our 3 kids" spans clauses: count the household over the whole message
     plain = all(c.about_user and not c.hedged for c in clauses)
+    counted = next((f for f in facts if f.field == "household.occupants"), None)
+    whole = next(iter(_occupants(message)), None)
+    if counted is not None and whole is not None and whole.value != counted.value:
+        # "its just me and my partner": the clause "its just me" alone undercounts
+        facts[facts.index(counted)] = counted.model_copy(update={"value": whole.value, "said": whole.said})
     if plain and not any(f.field == "household.occupants" for f in facts):
         for reading in _occupants(message):
             facts.append(
@@ -267,7 +281,7 @@ def _zip(text: str, *, message: str, pending_slot: str | None) -> Iterator[Readi
 
 
 _PLACE_LEAD = re.compile(
-    r"\b(?:live|living|located|based|moved|relocated|reside|residing|i'm|im|i\s+am|we're|we\s+are|home\s+is|"
+    r"\b(?:live|living|located|based|moved|relocated|reside|residing|i'm|im|i\s+am|we're|we\s+are|home\s+is|here|"
     r"(?<!we\s)(?<!they\s)(?<!you\s)(?<!i\s)were)"  # "no wait were in clovis": "we're" typed without the apostrophe
     r"(?:\s+(?:here\s+)?from\s+[A-Za-z .'-]+?(?=\s+to\b))?"  # "moved from fresno to clovis"
     r"\s+(?:now\s+)?(?:in|to|near|outside(?:\s+of)?)\s+(?P<place>[A-Za-z][A-Za-z .'-]*(?:,\s*[A-Za-z]{2,}(?:\s+[A-Za-z]+)?)?)",
@@ -332,6 +346,7 @@ _NOT_HOME_BEFORE = re.compile(
 )
 
 
+@lru_cache(maxsize=512)
 def _region(message: str) -> str | None:
     """The state a message places itself in (a ZIP's, or a town's named with its state)."""
     for code in re.findall(r"\b\d{5}\b", message):
@@ -341,7 +356,10 @@ def _region(message: str) -> str | None:
     if with_state:
         return with_state[0].split()[-1].upper()
     named = re.search(r"\b(" + "|".join(sorted(STATE_NAMES, key=len, reverse=True)) + r")\b", message, re.I)
-    return STATE_NAMES[named.group(1).lower()] if named else None
+    if named:
+        return STATE_NAMES[named.group(1).lower()]
+    utility = find_utility(message)  # "PSE&G customers in montclair": the utility's one state
+    return utility[0].states[0] if utility is not None and len(utility[0].states) == 1 else None
 
 
 def _city(text: str, *, pending_slot: str | None, region: str | None = None) -> Iterator[Reading]:
@@ -430,12 +448,18 @@ def _towns_with_state(text: str) -> list[str]:
     return found
 
 
+_BESIDE_KM = 40
+_LEAD_FILLER = frozenset("still now in near the we're were im i'm so and also just".split())
+
+
 def _towns_beside_zip(text: str) -> list[str]:
     """ "27705 durham", "fredericksburg 78624": a town named beside a ZIP of its own state."""
     found = []
     for match in [*_AFTER_ZIP.finditer(text), *_BEFORE_ZIP.finditer(text)]:
         home = zip_place(match.group("zip"))
         words = match.group("name").strip().split()
+        while words and words[0].lower() in _LEAD_FILLER:
+            words = words[1:]  # "97214, still portland", "94110 in sf"
         if match.re is _BEFORE_ZIP:
             words = words[-4:]  # the town is what comes right before the ZIP
         spans = [words[:size] for size in range(min(len(words), 4), 0, -1)]
@@ -445,7 +469,8 @@ def _towns_beside_zip(text: str) -> list[str]:
             if home is None:
                 break
             town = find_city(" ".join(span)) or find_town(f"{' '.join(span)} {home.state}")
-            if town is not None and town.state == home.state:
+            # the ZIP's own town or one beside it: "edison, 92618" names the utility, not Edison, CA
+            if town is not None and town.state == home.state and distance_km(town, home) <= _BESIDE_KM:
                 found.append(f"{' '.join(span)} {home.state.lower()}")  # the ZIP's state goes with it
                 break
     return found
@@ -453,7 +478,7 @@ def _towns_beside_zip(text: str) -> list[str]:
 
 def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tuple[Any, str] | None:
     """The longest known place at the start of `candidate` (never a utility's name)."""
-    utility = find_utility(candidate, answer=True)
+    utility = find_utility(candidate)  # a short alias that is also a town ("edison") does not block it
     if utility is not None and candidate.strip().lower().startswith(utility[1].lower()):
         return None  # "austin energy" is the utility, not the city
     words = re.split(
@@ -503,6 +528,19 @@ def _utility(text: str, *, pending_slot: str | None, region: str | None = None) 
 _PLAN_CODE = re.compile(
     r"\b([A-Z][A-Z0-9]{0,5}(?:[-/][A-Z0-9]{1,6}){1,3})\b(?:\s+(?:plan|rate|schedule|tariff))?"
 )
+# A plan code typed lowercase after the words that name one ("on", "plan is", "its"): letters, an
+# optional digit, and one to three hyphenated parts ("tou-d-prime", "tou-dr1", "e-1")
+_CUED_CODE = re.compile(
+    r"\b(?:on|plan\s+is|plan:|rate\s+is|schedule\s+is|tariff\s+is|it'?s|its|it\s+is|bill\s+says|says)\s+"
+    r"(?:the\s+)?(?P<code>[a-z]{1,5}\d?(?:-[a-z0-9]{1,6}){1,3})\b(?![-.]?\d|\s*(?:kw|kwh|miles|mi\b|%|percent|amps?))",
+    re.I,
+)
+_PLAN_PREFIX = r"(?:tou|ev|e|dr|d|rs|r|tod|res|gs|rt|ee|ra)-"
+_NOT_PLAN_CODES = frozenset(
+    "time-of-use off-peak on-peak mid-peak super-off-peak part-peak e-bike wi-fi co-op set-up "
+    "pre-cool pre-heat re-do all-electric mini-split year-round day-time night-time well-known "
+    "so-so so-called follow-up check-in plug-in add-on x-ray e-mail t-shirt".split()
+)
 _PLAN_WORDS = re.compile(r"\b(?:plan|rate|schedule|tariff|tou)\b", re.I)
 
 
@@ -534,6 +572,19 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
             if re.search(r"\d|-", code) and not re.fullmatch(r"\d+-\d+", code) and not find_utility(code):
                 yield Reading("location.rate_schedule", code, said=code)  # kept as printed on the bill
                 return
+    if cued := _CUED_CODE.search(scope):
+        code = cued.group("code")
+        plan_like = (
+            re.search(r"\d", code) or code.count("-") >= 2 or re.match(_PLAN_PREFIX, code, re.I)
+        ) and not re.search(r"-\d{3,}\b", code)  # "f-150" is a truck
+        if (
+            plan_like
+            and code.lower() not in _NOT_PLAN_CODES
+            and not find_utility(code)
+            and not find_vehicle(code)
+        ):
+            # "its tou-dr1 w sdge", "plan is tou-d-prime": a code typed in lowercase, as on the bill
+            yield Reading("location.rate_schedule", normalize_plan(code) or code.upper(), said=code)
 
 
 _PER_KWH = r"\s*(?:a|an|per|/|each)?\s*(?:kwh|kw\s*h|kilowatt[\s-]?hours?)\b"
@@ -1030,6 +1081,8 @@ _OCCUPANTS = [
     ),
     re.compile(r"\b(?:we\s+are|we're|there\s+are)\s+" + _COUNT + r"\s+(?:of\s+us|people|persons)\b", re.I),
     re.compile(r"\b(?:family|household|house(?:hold)?)\s+of\s+" + _COUNT + r"\b", re.I),
+    # "we have 4 people", "we've got 5 people in the house", "i have 3 kids and a wife" is not this
+    re.compile(r"\b(?:we|we'?ve)\s+(?:have|got)\s+" + _COUNT + r"\s+(?:people|persons|adults)\b", re.I),
     re.compile(r"(?<![\w.])" + _COUNT + r"\s+of\s+us\b", re.I),
     re.compile(r"^\s*" + _COUNT + r"\s+(?:people|persons|adults)\s*$", re.I),
     re.compile(
@@ -1096,7 +1149,20 @@ def _occupants(text: str) -> Iterator[Reading]:
     if re.search(r"\bjust\s+(?:the\s+)?two\s+of\s+us\b", text, re.I):
         yield Reading("household.occupants", 2, said="the two of us", unit="people")
         return
-    if re.search(r"\b(?:i\s+live\s+(?:alone|by\s+myself|on\s+my\s+own)|it'?s\s+just\s+me)\b", text, re.I):
+    pair = re.search(
+        r"\b(?:just|only)\s+me\s+(?:and|&|\+)\s+(?:my\s+)?(?:wife|husband|partner|spouse|roommate|girlfriend|"
+        r"boyfriend|gf|bf|fianc[eé]e?|son|daughter|kid|mom|dad|mother|father)\b(?!\s*(?:,|and|&|\+))",
+        text,
+        re.I,
+    )
+    if pair:  # "its just me and my partner now": the two of them
+        yield Reading("household.occupants", 2, said=pair.group(0), unit="people")
+        return
+    if re.search(
+        r"\b(?:i\s+live\s+(?:alone|by\s+myself|on\s+my\s+own)|it'?s\s+just\s+me)\b(?!\s*(?:and|&|\+|,))",
+        text,
+        re.I,
+    ):
         yield Reading("household.occupants", 1, said="live alone", unit="people")
         return
     segments = [text, *re.split(r"\s*,\s*", text)]

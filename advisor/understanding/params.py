@@ -108,6 +108,9 @@ _PER_MONTH = {"day": 365 / 12, "week": 52 / 12, "month": 1.0, "year": 1 / 12}
 _SYSTEM_SIZE = re.compile(
     r"\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)\s*(?:of\s+)?(?:solar|pv|panels?|system|array)"
     r"|\b(?:solar|pv)\s+(?:system|array)?\s*of\s+(\d{1,2}(?:\.\d+)?)\s*(?:kw|kilowatts?)\b(?!h)"
+    # "got a quote for 7.6 kw", "installer quoted us 11.4 kw": a size on offer
+    r"|\b(?:quote|quoted|bid|proposal|offer)\w*\s+(?:us\s+|me\s+)?(?:for\s+|of\s+|at\s+)?(?:a\s+|an\s+)?"
+    r"(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)"
 )
 # what the size makes, said after it ("a 6 kw system make here", not "make sense" or "make it bigger")
 _PRODUCE = re.compile(
@@ -301,13 +304,15 @@ def _days(lowered: str) -> dict[str, object]:
 def _solar_size(lowered: str) -> dict[str, object]:
     """A typical year asked about, and a system size asked about ("what would 6 kW make")."""
     typical = bool(
-        re.search(r"\b(?:typical|per\s+year|yearly|annual(?:ly)?|a\s+year|average\s+year)\b", lowered)
+        re.search(
+            r"\b(?:typical|per\s+(?:year|yr)|yearly|annual(?:ly)?|a\s+(?:year|yr)|average\s+year)\b", lowered
+        )
     )
     data: dict[str, object] = {"typical_year": True} if typical else {}
     size = _SYSTEM_SIZE.search(lowered)
     produce = _PRODUCE.search(lowered[size.end() :]) if size else None  # the size, then what it makes
     if size and (produce or _HOW_MUCH_FROM.search(lowered) or typical):
-        data["system_kw"] = float(size.group(1) or size.group(2))
+        data["system_kw"] = float(size.group(1) or size.group(2) or size.group(3))
         data["typical_year"] = True  # a size asked about gets a typical-year estimate, not a forecast
     return data
 

@@ -159,6 +159,8 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return "smalltalk" if values.thanks else "unclear"
     if intent == "correction" and values.facts:
         return "correction"
+    if intent == "forget" and {fact.field for fact in values.facts} & set(values.gone):
+        return "profile_statement"  # "sold the bolt, its just the mach-e now": the new car replaces it
     if intent == "correction" and not (values.undo_cue or values.last_change or values.named):
         # "ok redo it": nothing says a saved value is wrong, so nothing is undone; after an answer
         # it asks for that answer again

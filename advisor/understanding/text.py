@@ -87,6 +87,10 @@ _NEGATION = re.compile(
 # maybe EV2-A" is not a fact.
 _HEDGE = re.compile(
     r"\b(?:i\s+guess|maybe|perhaps|not\s+sure|i'?m\s+not\s+certain|not\s+certain|might\s+be|"
+    r"not\s+(?:100\s*%|a\s+hundred\s+percent|totally|entirely|completely|positive|certain)(?:\s+sure)?|"
+    r"(?:have|need|got)\s+to\s+(?:go\s+)?(?:check|look|double[-\s]?check|confirm)|don'?t\s+quote\s+me|"
+    # a soft hedge said after the value ("georgia power i think") doubts it; before it, it states it
+    r"(?<=\w\s)(?:i\s+think|i\s+believe|probably)\W*$|"
     r"could\s+be|possibly|idk|no\s+idea|don'?t\s+know|dunno|no\s+clue|can'?t\s+remember|don'?t\s+remember|forgot)\b",
     re.I,
 )
@@ -104,7 +108,9 @@ _CORRECTION_LEAD = re.compile(
     re.I,
 )
 _SOFT_HEDGE = re.compile(r"\b(?:i\s+think|i\s+believe|probably|pretty\s+sure)\b", re.I)
-_HEDGE_ONLY = re.compile(r"^\W*(?:" + _HEDGE.pattern + r")\W*$", re.I)
+_HEDGE_ONLY = re.compile(
+    r"^\W*(?:" + _HEDGE.pattern + r"|i\s+think(?:\s+so)?|i\s+believe(?:\s+so)?|probably)\W*$", re.I
+)
 # Numbers people write as words ("five of us", "in two hours"); readers add their own phrases.
 NUMBER_WORDS = {
     "one": 1,
@@ -384,11 +390,27 @@ def _clause(part: str, previous: Clause | None, *, asking: bool) -> Clause:
         question=question,
         hypothetical=hypothetical,
         someone_else=someone_else,
-        negated=bool(_NEGATION.search(_NOT_THE_OLD.sub("", _CORRECTION_TAIL.sub("", withdrawn))))
+        negated=bool(_NEGATION.search(_NOT_THE_OLD.sub("", _without_old_value(withdrawn))))
         or bool(_WITHDRAWN.match(part)),
         hedged=bool(_HEDGE.search(part)),
         household=bool(_HOUSEHOLD_MEMBER.search(part)),
     )
+
+
+# "we're not retired": a subject and verb alone before "not" negate; "it's 6.5 kw, not 8" corrects
+_BARE_SUBJECT = re.compile(
+    r"^\W*(?:(?:i|we|it|they|he|she|that|this)(?:'?re|'?m|'?s|\s+(?:am|are|is|was|were|do|does|did|have|has))?|"
+    r"i'?m|im|we'?re|its|it'?s|thats|that'?s)\W*$",
+    re.I,
+)
+
+
+def _without_old_value(text: str) -> str:
+    """The clause without a trailing "not <old value>" that corrects what we had."""
+    tail = _CORRECTION_TAIL.search(text)
+    if tail is None or _BARE_SUBJECT.match(text[: tail.start()]):
+        return text
+    return text[: tail.start()] + text[tail.end() :]
 
 
 def _first_person_leads(part: str) -> bool:

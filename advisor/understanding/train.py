@@ -62,6 +62,8 @@ CORPORA = (
     # the first held-out set, after its first run was recorded (bench/first_run.json)
     "fresh_h1_messages.jsonl",
     "fresh_h2_messages.jsonl",
+    # the second held-out set (first run recorded at e886b21)
+    "fresh_h3_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from advisor.onboarding import utility_for_zip
+from advisor.onboarding import usual_utility
 from advisor.places import find_city, find_town, zip_place
 from advisor.understanding import commands
 from advisor.understanding.facts import facts_in, place_phrase
@@ -71,7 +71,10 @@ def read_values(text: str, context: ReadingContext) -> Values:
     rest = commands.remember_lead(cleaned)
     message = rest if rest is not None else cleaned
     found = clauses(message)
-    usual = utility_for_zip(str(context.known_fields.get("location.zip_code") or "") or None)
+    usual = usual_utility(
+        str(context.known_fields.get("location.zip_code") or "") or None,
+        str(context.known_fields.get("location.city") or "") or None,
+    )
     facts, mentions = facts_in(
         found,
         message=message,
@@ -157,6 +160,13 @@ def _signals(
     )
 
 
+_CHAT_WORDS = re.compile(
+    r"\b(?:bye|goodbye|thanks|thank|thx|ty|ok|okay|cool|lol|haha|hmm+|yes|yeah|yep|no|nope|nah|sure|idk|"
+    r"later|cya|ttyl|gtg|nvm|why|what|how|when|help|please|pls|hi|hello|hey|skip|pass|whatever|dunno)\b",
+    re.I,
+)
+
+
 def _plain_answer(
     message: str, context: ReadingContext, found: list[Clause], facts: list[StatedFact]
 ) -> bool:
@@ -172,6 +182,7 @@ def _plain_answer(
         and _PLAIN_NAME.fullmatch(short) is not None
         and not any(clause.hedged for clause in found)
         and "?" not in message
+        and not _CHAT_WORDS.search(short)  # "cool, bye" is no town to look up
     )
     return plain and (slot == "location" or bool(_UTILITY_WORDS.search(short)))
 
