@@ -274,3 +274,39 @@ def test_a_quoted_size_is_the_size_asked_about() -> None:
         "system_kw": 7.6,
         "typical_year": True,
     }
+
+
+# --- from talking to it ------------------------------------------------------------------------
+
+
+def test_a_long_correction_we_cannot_read_undoes_nothing(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "we just moved to boise, have a 2023 ioniq 5 and idaho power")
+    reply = runtime.service.handle_turn(user, "s1", "wait i said boise but we're actually in zzyzxville")
+    assert stored(runtime, user, "equipment.ev_model") == "Hyundai Ioniq 5"
+    assert stored(runtime, user, "location.utility_provider") == "Idaho Power"
+    assert "Undone" not in reply.text
+
+
+def test_a_town_in_two_states_is_the_one_in_the_state_we_know(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "we just moved to boise, have a 2023 ioniq 5 and idaho power")
+    runtime.service.handle_turn(user, "s1", "wait i said boise but we're actually in meridian")
+    assert stored(runtime, user, "location.city") == "Meridian, ID"
+    assert stored(runtime, user, "equipment.ev_model") == "Hyundai Ioniq 5"
+
+
+def test_facts_and_a_closing_question_get_saved_and_answered(runtime) -> None:
+    user = new_user(runtime)
+    reply = runtime.service.handle_turn(
+        user, "s1", "we pay a ton in summer, family of 5, central ac, gas furnace. phoenix. what can i do?"
+    )
+    assert reply.intent == "knowledge" and stored(runtime, user, "household.occupants") == 5
+
+
+def test_a_list_item_got_is_the_users_own() -> None:
+    facts = {
+        f.field: f.value
+        for f in understand("xcel customer in denver 80218, got 8.2kw on the roof and a powerwall").facts
+    }
+    assert facts["equipment.has_battery_storage"] is True and facts["equipment.solar_capacity_kw"] == 8.2

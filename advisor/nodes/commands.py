@@ -25,7 +25,10 @@ COMMAND_INTENTS = ("forget", "profile_query")
 def is_command(understanding: Understanding) -> bool:
     """Forget / undo / "what do you know about me", said without new facts (those are saved first)."""
     return not understanding.facts and (
-        understanding.undo or bool(understanding.fix) or understanding.intent in COMMAND_INTENTS
+        understanding.undo
+        or bool(understanding.fix)
+        or understanding.intent in COMMAND_INTENTS
+        or (understanding.intent == "correction" and not understanding.place_query)
     )
 
 
@@ -36,7 +39,7 @@ def make_commands(*, profiles: ProfileRepository):
         source = change_source(state, understanding).model_copy(update={"kind": "user_statement"})
         if understanding.undo:
             return _undo(profiles, user_id, source, state)
-        if understanding.fix:
+        if understanding.fix or understanding.intent == "correction":
             return _ask_right_value(understanding.fix, profile)
         if understanding.not_held:
             return _not_held(understanding.not_held, profile)
@@ -116,6 +119,12 @@ def _not_held(words: str, profile: Any) -> dict[str, Any]:
 def _ask_right_value(fields: list[str], profile: Any) -> dict[str, Any]:
     """ "the 8.4 kW you have is wrong" without the right value (or one we could not read): nothing
     changes; we ask for it, and the next message is read as the answer."""
+    if not fields:
+        text = (
+            "Sorry, I couldn't tell what to change, so I haven't changed anything. Tell me the right value"
+            ' (for example "my ZIP is 83642" or "it\'s a Kia EV6"), or say "undo" to take back my last change.'
+        )
+        return {"response": text, "route": "done", "answered_by": "commands"}
     slot = next((slot for slot, named in SLOT_FIELDS.items() if set(named) & set(fields)), None)
     nouns = join(sorted({NOUNS.get(field, field) for field in fields if field in NOUNS})[:2]) or "that"
     text = f"Sorry about that. What should {nouns} be? I haven't changed anything yet."

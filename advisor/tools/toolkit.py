@@ -9,6 +9,7 @@ recommend node explains it, so a turn needs two LLM calls, not four.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Literal
@@ -242,6 +243,13 @@ def _tariff_source(lookup: TariffLookup, tariff: Tariff) -> str:
 
 def _as_of(tariff: Tariff) -> datetime:
     return datetime(tariff.as_of.year, tariff.as_of.month, tariff.as_of.day, tzinfo=timezone.utc)
+
+
+def _a(noun: str) -> str:
+    """ "an AC", "a dryer", "an 8.2": the article as it is said aloud."""
+    shown = "AC" if noun.lower() == "ac" else noun
+    spoken_vowel = noun[:1].lower() in "aeio" or re.match(r"(?:8|11|18)(?:\D|$)|8\d", noun) is not None
+    return f"an {shown}" if spoken_vowel else f"a {shown}"
 
 
 def _charging_at_once(when: str, *, gerund: bool = False) -> str:
@@ -793,7 +801,7 @@ def typical_solar(data: DataSources, context: TurnContext, system_kw: float | No
     return Observation(
         tool=name,
         summary=(
-            f"A {size:g} kW system here makes about {estimate.ac_annual_kwh:,.0f} kWh in a typical "
+            f"{_a(f'{size:g}').capitalize()} kW system here makes about {estimate.ac_annual_kwh:,.0f} kWh in a typical "
             f"year, from {min(months):.0f} kWh in {month_names[low]} to {max(months):.0f} kWh in {month_names[high]}."
             + (" (The size you asked about, not saved to your profile.)" if size != own else "")
         ),
@@ -898,7 +906,7 @@ def advise_appliance(
         return Observation(
             tool=name,
             summary=(
-                f"I don't have a sourced typical energy figure for a {said}, so I can't price a run of it; "
+                f"I don't have a sourced typical energy figure for {_a(said)}, so I can't price a run of it; "
                 f"{offer}"
             ),
             facts={"appliance": said, "known": False, "known_appliances": sorted(APPLIANCES)},

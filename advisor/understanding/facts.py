@@ -61,6 +61,8 @@ _OWN = re.compile(
     r"\b(?:i|we)\s+(?:\w+\s+)?(?:have|has|own|drive|got|bought|leased|lease|share|use|run|installed|put\s+in|added)\b|"
     r"\b(?:my|our)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
     r"^\s*(?:(?:also|now|just|recently|finally)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added|picked\s+up|took\s+delivery\s+of)\b|"
+    # "xcel customer in denver, got 8.2kw on the roof and a powerwall": a list item of their own
+    r"(?<=[,.;!] )(?:(?:also|now|just|recently|finally)\s+)?(?:own|have|got|bought|installed|added)\b|"
     r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:a|an)\b|"
     r"\b(?:i|we)\s+(?:heat|cool)\s+(?:the\s+house|the\s+home|our\s+(?:house|home|place)|my\s+(?:house|home|place))?\s*with\b",
     re.I,
@@ -284,7 +286,7 @@ _PLACE_LEAD = re.compile(
     r"\b(?:live|living|located|based|moved|relocated|reside|residing|i'm|im|i\s+am|we're|we\s+are|home\s+is|here|"
     r"(?<!we\s)(?<!they\s)(?<!you\s)(?<!i\s)were)"  # "no wait were in clovis": "we're" typed without the apostrophe
     r"(?:\s+(?:here\s+)?from\s+[A-Za-z .'-]+?(?=\s+to\b))?"  # "moved from fresno to clovis"
-    r"\s+(?:now\s+)?(?:in|to|near|outside(?:\s+of)?)\s+(?P<place>[A-Za-z][A-Za-z .'-]*(?:,\s*[A-Za-z]{2,}(?:\s+[A-Za-z]+)?)?)",
+    r"\s+(?:(?:now|actually|really|currently|still|just|all)\s+)?(?:in|to|near|outside(?:\s+of)?)\s+(?P<place>[A-Za-z][A-Za-z .'-]*(?:,\s*[A-Za-z]{2,}(?:\s+[A-Za-z]+)?)?)",
     re.I,
 )
 

@@ -29,6 +29,8 @@ _SKIP_AT_LEAST = 0.6
 _SURE_TASK = 0.8
 # A goodbye ends the terminal chat: an unsure one ("sold the leaf" sounds like one) is asked about
 _GOODBYE_AT_LEAST = 0.6
+# "nope, thats wrong", "sorry undo that": short; a longer correction says what is wrong instead
+_UNDO_WORDS_AT_MOST = 6
 _USAGE = ("ev_miles_per_month", "house_kwh_per_month", "ev_kwh_per_month")
 _ANSWERS = ("live_data", "knowledge")
 _QUIET = ("smalltalk", "unclear", "off_topic", "goodbye")
@@ -144,8 +146,12 @@ def command_reading(
             # "it's not the bolt ev, it's the euv" with a value we could not read: never undo a
             # whole change for it; ask what the named fact should be, and change nothing
             return Understanding(intent="correction", fix=values.named, confidence=confidence)
-        if values.undo_cue or values.last_change:
+        if values.last_change or (values.undo_cue and values.signals.words <= _UNDO_WORDS_AT_MOST):
             return Understanding(intent="correction", undo=True, confidence=confidence)
+        if values.undo_cue:
+            # "wait i said boise but we're actually in meridian" with a place we could not read: a
+            # long message says what is wrong; undoing a whole earlier turn for it is never right
+            return Understanding(intent="correction", confidence=confidence)
     return None
 
 
@@ -157,6 +163,16 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return "profile_statement"  # "thanks! btw we got 6 kW of solar": the facts count
     if intent == "goodbye" and prediction.intent_p < _GOODBYE_AT_LEAST:
         return "smalltalk" if values.thanks else "unclear"
+    if (
+        intent == "profile_statement"
+        and values.question
+        and values.message.rstrip().endswith("?")
+        and prediction.runner_up in _ANSWERS
+        and prediction.runner_up_p >= _RUNNER_UP_AT_LEAST
+    ):
+        # "family of 5, central ac, phoenix. what can i do?": the facts are saved and the closing
+        # question is answered
+        return prediction.runner_up
     if intent == "correction" and values.facts:
         return "correction"
     if intent == "forget" and {fact.field for fact in values.facts} & set(values.gone):

@@ -128,7 +128,10 @@ def _home_state(context: ReadingContext) -> str | None:
     if place is not None:
         return place.state
     city = str(context.known_fields.get("location.city") or "")
-    return city.rsplit(", ", 1)[1] if re.search(r", [A-Z]{2}$", city) else None
+    if re.search(r", [A-Z]{2}$", city):
+        return city.rsplit(", ", 1)[1]
+    town = (find_city(city) or find_town(city)) if city else None
+    return town.state if town is not None else None
 
 
 def _signals(
