@@ -310,3 +310,38 @@ def test_a_list_item_got_is_the_users_own() -> None:
         for f in understand("xcel customer in denver 80218, got 8.2kw on the roof and a powerwall").facts
     }
     assert facts["equipment.has_battery_storage"] is True and facts["equipment.solar_capacity_kw"] == 8.2
+
+
+@pytest.mark.parametrize(
+    ("text", "gone"),
+    [
+        (
+            "fyi the powerwall got pulled out, warranty replacement is months away",
+            "equipment.has_battery_storage",
+        ),
+        ("we took the panels off when we reroofed and never put em back", "equipment.solar_capacity_kw"),
+        ("the id4 went back at end of lease, we're car-free now", "equipment.ev_model"),
+        ("returned the rivian inside the return window", "equipment.ev_model"),
+    ],
+)
+def test_equipment_that_went_away_is_removed_when_the_profile_holds_it(text: str, gone: str) -> None:
+    context = ReadingContext(known_fields={"equipment.ev_model": "Volkswagen ID.4"})
+    assert gone in understand(text, context).forget
+
+
+@pytest.mark.parametrize("text", ["i took the car to work", "my zip was removed?", "the bill went back up"])
+def test_things_that_only_sound_gone_remove_nothing(text: str) -> None:
+    assert understand(text).forget == []
+
+
+def test_a_forget_reading_without_a_word_asking_to_remove_keeps_the_facts() -> None:
+    context = ReadingContext(known_fields={"equipment.ev_model": "Nissan Leaf"})
+    reading = understand("traded the leaf in for a kia ev9 last weekend 🎉", context)
+    assert reading.forget == [] and {f.field: f.value for f in reading.facts} == {
+        "equipment.ev_model": "Kia EV9"
+    }
+
+
+def test_a_question_about_someone_elses_equipment_is_not_a_correction() -> None:
+    reading = understand("my sister got a powerwall through gmp, would that work for us too")
+    assert reading.intent in ("knowledge", "live_data") and not reading.undo and not reading.fix

@@ -85,6 +85,21 @@ GONE = re.compile(
     r"(?P<what>[^,.;!?]{1,40}?)(?=\s*(?:$|[,.;!?]|\b(?:and|but|so|because|last|yesterday|anymore|any\s+more)\b))",
     re.I,
 )
+# "the model 3 got totaled", "the powerwall got pulled out", "the id4 went back at end of lease"
+_GONE_PASSIVE = re.compile(
+    r"\b(?:the|our|my)\s+(?P<what>[\w .-]{1,25}?)\s+(?:got|was|were|went|has\s+been|have\s+been)\s+"
+    r"(?:totaled|totalled|pulled(?:\s+out)?|recalled|hauled\s+away|repo'?d|repossessed|taken\s+(?:out|away|off)|"
+    r"removed|stolen|back)\b",
+    re.I,
+)
+# "returned the rivian", "took the panels off when we reroofed"
+_GONE_ACTIVE = re.compile(
+    r"\b(?:returned\s+(?:the|our|my)\s+(?P<what>[\w .-]{1,25}?)|took\s+(?:the|our|my)\s+(?P<taken>[\w .-]{1,25}?)\s+(?:off|out|down))"
+    r"(?=\s*(?:$|[,.;!?]|\b(?:and|but|so|when|because|inside|at|after|last)\b))",
+    re.I,
+)
+# "no car rn", "we're car-free now": no EV at all
+_NO_CAR = re.compile(r"\b(?:no\s+(?:car|ev|electric\s+car)\b(?!\s+(?:charger|charging|rate|plan))|car-?free|carless)", re.I)
 _GONE_FILLER = re.compile(r"\b(?:a|an|the|any|our|my|that|old|\d{4})\b", re.I)
 _GENERIC_EQUIPMENT = re.compile(r"^(?:ev|car|electric\s+car|truck|vehicle)?$", re.I)
 # What makes a message with no new value a correction of what we saved ("nope", "thats wrong",
@@ -95,6 +110,12 @@ UNDO_CUE = re.compile(
     r"didn'?t\s+mean|not\s+(?:what|it|true|mine|ours|my|our|me|us|the)|isn'?t|wasn'?t|aren'?t|can'?t\s+be|"
     r"neighbou?rs?|typo|oops|sorry|misspoke|mixed\s+up|confused|remove|delete|drop|erase|no\s+longer|"
     r"anymore|actually|meant|false|no|you\s+said|says)\b",
+    re.I,
+)
+# A word that asks to remove something: a "forget" reading without one removes nothing
+REMOVAL_CUE = re.compile(
+    r"\b(?:forget|forgot\s+about|delete|remove|erase|clear|wipe|drop|unsave|get\s+rid\s+of|take\s+(?:off|out)|"
+    r"(?:don'?t|do\s+not|stop)\s+(?:keep|keeping|store|storing|save|saving|remember|remembering|hold|holding))\b",
     re.I,
 )
 # "forget the gas heat", "pls delete my zip", "forget that i have oil heat": the message is a
@@ -162,12 +183,18 @@ def named_fields(text: str) -> list[str]:
 def gone(text: str) -> tuple[list[str], str | None]:
     """Fields of equipment the user says is gone, and the words that named it ("we sold the
     tesla" -> the EV's fields, "tesla")."""
-    match = GONE.search(text)
-    if match is None:
-        return [], None
-    words = " ".join(_GONE_FILLER.sub(" ", match.group("what")).split())
-    fields = named_fields(match.group("what"))
-    return (fields, words) if fields else ([], None)
+    for pattern in (GONE, _GONE_PASSIVE, _GONE_ACTIVE):
+        match = pattern.search(text)
+        if match is None:
+            continue
+        what = match.group("what") or match.groupdict().get("taken") or ""
+        words = " ".join(_GONE_FILLER.sub(" ", what).split())
+        fields = [field for field in named_fields(what) if field.startswith("equipment.")]  # things, not facts
+        if fields:
+            return fields, words
+    if _NO_CAR.search(text):
+        return named_fields("ev"), "car"
+    return [], None
 
 
 def gone_fields(text: str) -> list[str]:

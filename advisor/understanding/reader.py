@@ -132,6 +132,8 @@ def command_reading(
         return Understanding(intent="forget", forget=gone, confidence=confidence)
     if values.forget_lead and not values.last_change and intent in ("correction", "profile_statement"):
         intent = "forget"  # "forget that i have gas heat": the imperative names what to remove
+    if intent == "forget" and not (values.removal_cue or values.forget_everything or values.last_change):
+        return None  # "traded the leaf in for a kia ev9": nothing asks to remove anything
     if intent == "forget":
         if values.forget_everything:
             return Understanding(intent="forget", forget_everything=True, confidence=confidence)
@@ -142,7 +144,7 @@ def command_reading(
             return Understanding(intent="forget", forget=named, confidence=confidence)  # none named: asked
         return None
     if intent == "correction" and not values.facts:
-        if values.named and not values.last_change:
+        if values.named and values.undo_cue and not values.last_change:
             # "it's not the bolt ev, it's the euv" with a value we could not read: never undo a
             # whole change for it; ask what the named fact should be, and change nothing
             return Understanding(intent="correction", fix=values.named, confidence=confidence)
@@ -177,9 +179,13 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return "correction"
     if intent == "forget" and {fact.field for fact in values.facts} & set(values.gone):
         return "profile_statement"  # "sold the bolt, its just the mach-e now": the new car replaces it
-    if intent == "correction" and not (values.undo_cue or values.last_change or values.named):
-        # "ok redo it": nothing says a saved value is wrong, so nothing is undone; after an answer
-        # it asks for that answer again
+    if intent == "forget" and not (values.removal_cue or values.forget_everything or values.last_change):
+        intent = "correction" if values.undo_cue else "profile_statement" if values.facts else "unclear"
+    if intent == "correction" and not values.facts and not (values.undo_cue or values.last_change):
+        # "ok redo it", "my sister got a powerwall, would that work for us too": nothing says a saved
+        # value is wrong, so nothing is undone; a question gets its answer, a re-ask the last answer
+        if values.question and prediction.runner_up in _ANSWERS:
+            return prediction.runner_up
         return "live_data" if context.last_intent == "live_data" else "unclear"
     if (
         intent in ("profile_statement", "correction")

@@ -56,6 +56,7 @@ class Values:
     gone_words: str | None = None  # the words that named it ("tesla")
     forget_lead: bool = False  # the message is a command to remove ("forget the gas heat")
     undo_cue: bool = False  # words that say something we saved is wrong ("nope", "undo")
+    removal_cue: bool = False  # words that ask to remove something ("forget", "delete")
     forget_everything: bool = False
     last_change: bool = False  # "forget that", "scratch it"
     choice: int | None = None  # "the first one": which of two readings we offered
@@ -116,6 +117,7 @@ def read_values(text: str, context: ReadingContext) -> Values:
         last_change=bool(commands.LAST_CHANGE.search(message)),
         forget_lead=bool(commands.FORGET_LEAD.match(message)),
         undo_cue=bool(commands.UNDO_CUE.search(message)),
+        removal_cue=bool(commands.REMOVAL_CUE.search(message)),
         choice=commands.choice(message),
         affirmed=bool(commands.YES.match(message)),
     )
