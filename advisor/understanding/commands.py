@@ -82,7 +82,7 @@ GONE = re.compile(
     r"(?:don'?t|do\s+not)\s+(?:have|own|drive|use)(?=.*\b(?:anymore|any\s+more)\b)|"
     r"(?:just\s+)?(?:sold|got\s+rid\s+of|removed|returned|traded\s+in|totaled|totalled))|"
     r"(?:sold|got\s+rid\s+of|traded\s+in|totaled|totalled))\s+"
-    r"(?P<what>[^,.;!?]{1,40}?)(?=\s*(?:$|[,.;!?]|\b(?:and|but|so|because|last|yesterday|anymore|any\s+more)\b))",
+    r"(?P<what>[^,;!?]{1,40}?)(?=\s*(?:$|[,.;!?](?:\s|$)|\b(?:and|but|so|because|last|yesterday|anymore|any\s+more)\b))",
     re.I,
 )
 # "the model 3 got totaled", "the powerwall got pulled out", "the id4 went back at end of lease"
@@ -95,11 +95,13 @@ _GONE_PASSIVE = re.compile(
 # "returned the rivian", "took the panels off when we reroofed"
 _GONE_ACTIVE = re.compile(
     r"\b(?:returned\s+(?:the|our|my)\s+(?P<what>[\w .-]{1,25}?)|took\s+(?:the|our|my)\s+(?P<taken>[\w .-]{1,25}?)\s+(?:off|out|down))"
-    r"(?=\s*(?:$|[,.;!?]|\b(?:and|but|so|when|because|inside|at|after|last)\b))",
+    r"(?=\s*(?:$|[,.;!?](?:\s|$)|\b(?:and|but|so|when|because|inside|at|after|last)\b))",
     re.I,
 )
 # "no car rn", "we're car-free now": no EV at all
-_NO_CAR = re.compile(r"\b(?:no\s+(?:car|ev|electric\s+car)\b(?!\s+(?:charger|charging|rate|plan))|car-?free|carless)", re.I)
+_NO_CAR = re.compile(
+    r"\b(?:no\s+(?:car|ev|electric\s+car)\b(?!\s+(?:charger|charging|rate|plan))|car-?free|carless)", re.I
+)
 _GONE_FILLER = re.compile(r"\b(?:a|an|the|any|our|my|that|old|\d{4})\b", re.I)
 _GENERIC_EQUIPMENT = re.compile(r"^(?:ev|car|electric\s+car|truck|vehicle)?$", re.I)
 # What makes a message with no new value a correction of what we saved ("nope", "thats wrong",
@@ -189,7 +191,9 @@ def gone(text: str) -> tuple[list[str], str | None]:
             continue
         what = match.group("what") or match.groupdict().get("taken") or ""
         words = " ".join(_GONE_FILLER.sub(" ", what).split())
-        fields = [field for field in named_fields(what) if field.startswith("equipment.")]  # things, not facts
+        fields = [
+            field for field in named_fields(what) if field.startswith("equipment.")
+        ]  # things, not facts
         if fields:
             return fields, words
     if _NO_CAR.search(text):
@@ -213,6 +217,12 @@ def another_car(words: str, stored: str | None) -> bool:
         return False  # "the model 3", "the tesla", "the leaf" of "Nissan Leaf Plus"
     named, known = find_vehicle(words), find_vehicle(stored)
     return not (named is not None and known is not None and named[0].name == known[0].name)
+
+
+def same_words(said: str, words: str) -> bool:
+    """Whether two mentions name the same thing ("ID4" / "id4", "powerwall" / "the powerwall")."""
+    a, b = _squashed(said).replace(" ", ""), _squashed(words).replace(" ", "")
+    return bool(a) and bool(b) and (a in b or b in a)
 
 
 def _squashed(text: str) -> str:

@@ -97,6 +97,10 @@ def read_values(text: str, context: ReadingContext) -> Values:
         params = params.model_copy(update={"place": asked_place})
     hedged = any(clause.hedged for clause in found)
     gone, gone_words = commands.gone(message)
+    if gone_words:
+        # "the id4 went back", "the powerwall got pulled out": the thing named is the one that went,
+        # not a fact about what they have ("sold the tesla and got a rivian" keeps the rivian)
+        facts = [f for f in facts if not (f.field in gone and commands.same_words(f.said, gone_words))]
     return Values(
         message=message,
         facts=facts,
