@@ -465,17 +465,27 @@ _TOWN_ABBREVIATIONS = {
 _TOWN_ALONE_AT_LEAST = 3  # ZIPs a town needs to be known by its name alone
 
 
-def find_town(text: str) -> Place | None:
-    """Any US town in the ZIP dataset: 'durham nc', 'santa fe', 'ann arbor', 'st louis'. Without a
-    state, only a name most of whose ZIPs lie in one state (three times the next) and that has at
-    least three ZIPs: 'Newton' (a town in eight states) or 'Power, MT' need the state. Callers use it
-    where the words already say it is a place ("we live in …", a ZIP beside it, our question)."""
+def _name_and_state(text: str) -> tuple[str, str, str | None] | None:
+    """ "Portland, OR" -> ("portland, or", "portland", "or"): the cleaned text, the place name and
+    the state as written (a code or a state's name), shared by the city table and the ZIP dataset."""
     cleaned = re.sub(r"[^\w\s.,'-]", " ", text).strip().strip(".,").lower()
     cleaned = re.sub(r"\s+", " ", cleaned)
     match = re.fullmatch(r"(.+?)(?:,?\s+([a-z]{2}|" + "|".join(STATE_NAMES) + r"))?", cleaned)
     if not match:
         return None
     name, state_text = match.group(1).strip(" ,"), match.group(2)
+    return cleaned, name, state_text
+
+
+def find_town(text: str) -> Place | None:
+    """Any US town in the ZIP dataset: 'durham nc', 'santa fe', 'ann arbor', 'st louis'. Without a
+    state, only a name most of whose ZIPs lie in one state (three times the next) and that has at
+    least three ZIPs: 'Newton' (a town in eight states) or 'Power, MT' need the state. Callers use it
+    where the words already say it is a place ("we live in …", a ZIP beside it, our question)."""
+    parsed = _name_and_state(text)
+    if parsed is None:
+        return None
+    cleaned, name, state_text = parsed
     state = STATE_NAMES.get(state_text, state_text.upper()) if state_text else None
     if state is not None and state not in STATE_TIMEZONES:
         name, state = cleaned, None  # "new york" read as "new" + "york"
@@ -513,12 +523,10 @@ def _town(name: str, state: str | None) -> Place | None:
 
 def find_city(text: str) -> Place | None:
     """'Oakland', 'oakland, ca', 'Portland OR' -> the city (None if unknown or ambiguous without a state)."""
-    cleaned = re.sub(r"[^\w\s.,'-]", " ", text).strip().strip(".,").lower()
-    cleaned = re.sub(r"\s+", " ", cleaned)
-    match = re.fullmatch(r"(.+?)(?:,?\s+([a-z]{2}|" + "|".join(STATE_NAMES) + r"))?", cleaned)
-    if not match:
+    parsed = _name_and_state(text)
+    if parsed is None:
         return None
-    name, state_text = match.group(1).strip(" ,"), match.group(2)
+    cleaned, name, state_text = parsed
     state = None
     if state_text:
         state = STATE_NAMES.get(state_text, state_text.upper())

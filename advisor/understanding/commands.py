@@ -201,10 +201,6 @@ def gone(text: str) -> tuple[list[str], str | None]:
     return [], None
 
 
-def gone_fields(text: str) -> list[str]:
-    return gone(text)[0]
-
-
 def another_car(words: str, stored: str | None) -> bool:
     """Whether the car the user says is gone ("the leaf") is not the one the profile holds (a
     Tesla Model 3): then the profile's car stays. A plain "the car" is the one we have."""
