@@ -247,6 +247,9 @@ def test_the_home_town_is_the_one_they_live_in_now(text: str, city: str | None) 
         ("edison, 92618", "location.city", None),  # Edison, CA is 150 km from that ZIP: the utility
         ("moved! new zip is 97214, still portland", "location.city", "Portland, OR"),
         ("we live in edison nj", "location.city", "Edison"),
+        ("honestly being green matters more to me than saving money", "preferences.budget_priority", None),
+        ("honestly being green matters more to me than saving money", "preferences.green_priority", "high"),
+        ("comfort is the big one for me, i hate being cold", "preferences.comfort_priority", "high"),
         ("we sold the bolt last week, its just the mach-e now", "equipment.ev_model", "Ford Mustang Mach-E"),
     ],
 )
@@ -346,3 +349,22 @@ def test_a_forget_reading_without_a_word_asking_to_remove_keeps_the_facts() -> N
 def test_a_question_about_someone_elses_equipment_is_not_a_correction() -> None:
     reading = understand("my sister got a powerwall through gmp, would that work for us too")
     assert reading.intent in ("knowledge", "live_data") and not reading.undo and not reading.fix
+
+
+# --- from the hook's homeowners ------------------------------------------------------------------
+
+
+def test_an_explanation_is_remembered_and_a_detail_after_it_asks_it_again(runtime) -> None:
+    """The retrieve node used to overwrite the route, so the session never recorded an explanation
+    as the last request: "why?" or a detail after it had nothing to be read against."""
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "what's a heat pump water heater and would it save me money")
+    last = runtime.service.sessions.get(user, "s1").last_request
+    assert last is not None and last.intent == "knowledge"
+    reply = runtime.service.handle_turn(user, "s1", "we have a 50 gallon electric tank now")
+    assert reply.intent == "knowledge" and "isn't something I keep" not in reply.text
+
+
+def test_a_bare_level_in_a_follow_up_changes_the_plan() -> None:
+    assert read_params("and if i only need 50?").said() == {"target_soc_pct": 50.0}
+    assert read_params("i need 50 miles").said() == {"miles_needed": 50.0}

@@ -214,6 +214,7 @@ def reading_context(state: AdvisorState) -> ReadingContext:
         last_intent=last.get("intent"),
         last_topic=last.get("topic"),
         last_params=RequestParams.model_validate(params) if last else None,
+        last_question=last.get("question"),
         recent=recent,
         # what the profile holds, and what this thread saved since
         known_fields={

@@ -14,9 +14,10 @@ from knowledge.models import Retriever
 def make_retrieve(*, retriever: Retriever | None, k: int = 4):
     def retrieve(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         if retriever is None:
-            return {"retrieved_docs": [], "route": "recommend"}
+            return {"retrieved_docs": []}
         query = search_text(state["message"], state.get("original_message") or "")
-        return {"retrieved_docs": retriever.retrieve(query, k, config), "route": "recommend"}
+        # the route stays "retrieve": the session records this turn as an explanation answered
+        return {"retrieved_docs": retriever.retrieve(query, k, config)}
 
     return retrieve
 

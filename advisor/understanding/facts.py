@@ -1277,7 +1277,7 @@ _MEDIUM = re.compile(
     r"\b(?:medium|moderate|somewhat|middle|so-so|kind\s+of|sort\s+of|not\s+the\s+top)\b", re.I
 )
 _HIGH = re.compile(
-    r"\b(?:high|top|most|main|biggest|first|number\s+one|#1|really\s+care|care\s+(?:a\s+lot|most)|matters?|priority|important|care|"
+    r"\b(?:high|top|most|main|big\s+one|biggest|first|number\s+one|#1|really\s+care|care\s+(?:a\s+lot|most)|matters?|priority|important|care|"
     r"as\s+\w+\s+as\s+possible|mostly\s+want)\b",
     re.I,
 )
@@ -1286,6 +1286,8 @@ _HIGH = re.compile(
 def _preferences(text: str) -> Iterator[Reading]:
     """'budget is high priority, comfort medium, green low' -> one level per topic, each from its own part."""
     for segment in re.split(r"\s*(?:,|;|\bbut\b|\band\b)\s*", text):
+        # "being green matters more to me than saving money": what it is compared with gets no level
+        segment = re.split(r"\b(?:than|rather\s+than|instead\s+of)\b", segment, maxsplit=1, flags=re.I)[0]
         for field, words in _PREFERENCE_TOPICS:
             topic = re.search(r"\b(?:" + words + r")\b", segment, re.I)
             if topic is None:

@@ -203,5 +203,6 @@ class ReadingContext(BaseModel):
     last_intent: str | None = None
     last_topic: str | None = None
     last_params: RequestParams | None = None
+    last_question: str | None = None  # the words of the last request answered
     recent: list[str] = Field(default_factory=list)  # "user: ..." / "advisor: ..." lines, oldest first
     known_fields: dict[str, Any] = Field(default_factory=dict)  # the profile's current values

@@ -248,6 +248,7 @@ def _levels(text: str) -> dict[str, object]:
         (target := _TARGET.search(text))
         or ("%" in text and (target := _BARE_TARGET.search(text)))
         or (target := _LEVEL_BY.search(text))
+        or (target := _BARE_NEED.search(text))
     ):
         group = "pct" if "pct" in target.groupdict() else 1
         data["target_soc_pct"] = float(target.group(group))
@@ -264,6 +265,13 @@ def _levels(text: str) -> dict[str, object]:
     return data
 
 
+# "and if i only need 50?", "want like 90": a bare number someone needs, with no unit, is a level
+_BARE_NEED = re.compile(
+    r"\b(?:only\s+)?(?:need|needs|want|wants)\s+(?:it\s+)?(?:at\s+|to\s+be\s+at\s+)?(?:like\s+|about\s+|around\s+|~)?"
+    r"(?P<pct>100|[1-9]\d)\b(?![.:]?\d|\s*(?:%|percent|miles?|mi\b|km|k?wh?\b|kw|amps?|a\b|am\b|pm\b|a\.m|p\.m|"
+    r"o'?clock|dollars?|bucks|cents?|minutes?|mins?|hours?|hrs?|people|panels?|degrees|°|gallons?|more\s+miles))",
+    re.I,
+)
 _BARE_TARGET = re.compile(r"\b(?:get|charge|go)\s+(?:it\s+)?to\s+(\d{1,3})\b(?!\s*(?:kw|am|pm|:|%))", re.I)
 
 

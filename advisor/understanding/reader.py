@@ -80,6 +80,9 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     slot_answer = _slot_answer(prediction, values, context)
     if slot_answer is not None and slot_answer.status != "not_answered" and intent in _QUIET:
         intent = "profile_statement"  # "pge" answering the utility question, "no" skipping it
+    detail = _detail_for_last_explanation(intent, prediction, values, context)
+    if detail:
+        intent = "knowledge"  # "we have a 50 gallon electric tank now" after "would a hpwh save me money"
     asks = intent in (*_ANSWERS, "profile_query")
     params = _params(prediction, values, intent)
     follow_up = _is_follow_up(intent, params, context, prediction)
@@ -95,7 +98,11 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         intent=intent,
         topic=topic,  # type: ignore[arg-type]
         asks=asks,
-        question=(values.question or values.message) if asks else None,
+        question=f"{context.last_question} {values.message}"
+        if detail
+        else (values.question or values.message)
+        if asks
+        else None,
         facts=values.facts,
         mentions=values.mentions,
         slot_answer=slot_answer,
@@ -194,6 +201,22 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     ):
         return "live_data"  # "we use about 600 kWh a month": the usage the last answer assumed, redo it
     return intent
+
+
+def _detail_for_last_explanation(
+    intent: str, prediction: Prediction, values: Values, context: ReadingContext
+) -> bool:
+    """A statement with nothing to save, on the topic of the explanation we just gave: the user is
+    adding to that question, which is answered again with their detail."""
+    return (
+        intent in ("profile_statement", "knowledge")
+        and not values.question  # a statement: a new question is read on its own
+        and not values.facts
+        and context.pending_slot is None
+        and context.last_intent == "knowledge"
+        and bool(context.last_question)
+        and prediction.topic == context.last_topic
+    )
 
 
 def _slot_answer(prediction: Prediction, values: Values, context: ReadingContext) -> SlotAnswer | None:
