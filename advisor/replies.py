@@ -49,7 +49,7 @@ SKIP_NOTE = {
     "location": "Without a ZIP code or city I can't look up your weather, solar or local prices.",
     "utility": "Without your utility I can't look up your prices.",
     "rate_schedule": "I'll use your utility's most common plan if I know it, else your state's average price, and say so.",
-    "ev": "Without your EV's model or battery size I can't work out how long charging takes.",
+    "ev": "I'll plan for a typical EV and say so.",
     "solar_size": "Without your system's size I can't estimate what your panels make.",
 }
 TOPIC_OF = {  # what a not-saved fact is about, in a few words

@@ -368,3 +368,103 @@ def test_an_explanation_is_remembered_and_a_detail_after_it_asks_it_again(runtim
 def test_a_bare_level_in_a_follow_up_changes_the_plan() -> None:
     assert read_params("and if i only need 50?").said() == {"target_soc_pct": 50.0}
     assert read_params("i need 50 miles").said() == {"miles_needed": 50.0}
+
+
+# --- from the dev conversations (h1-h3), generalized -------------------------------------------
+
+
+def test_an_unsure_answer_to_the_plan_question_answers_with_the_usual_plan_and_saves_nothing(runtime) -> None:
+    user = new_user(
+        runtime,
+        **{
+            "location.zip_code": "94110",
+            "location.utility_provider": "PG&E",
+            "equipment.ev_model": "Chevrolet Bolt EV",
+        },
+    )
+    asked = runtime.service.handle_turn(user, "s1", "when should i charge tonight")
+    assert asked.asked_for == "rate_schedule"
+    reply = runtime.service.handle_turn(user, "s1", "i think its e-tou-c but honestly not sure")
+    assert "Needs" in reply.text and "You weren't sure of your rate plan" in reply.text
+    assert "I'll skip that" not in reply.text  # one notice, not two saying the same
+    assert stored(runtime, user, "location.rate_schedule") is None
+
+
+def test_a_skipped_car_gets_a_plan_for_a_typical_ev_said_as_such(runtime) -> None:
+    user = new_user(runtime, **{"location.zip_code": "94110", "location.utility_provider": "PG&E"})
+    runtime.service.handle_turn(user, "s1", "im on ev2a")
+    asked = runtime.service.handle_turn(user, "s1", "need to charge tonight for a long drive tomorrow")
+    assert asked.asked_for == "ev"
+    rough = runtime.service.handle_turn(user, "s1", "skip that, just give me a rough idea")
+    assert "Needs" in rough.text and "you didn't say which EV, so a typical one" in rough.text
+    trip = runtime.service.handle_turn(user, "s1", "its about 200 miles round trip")
+    assert "200 miles of range" in trip.text
+    assert stored(runtime, user, "equipment.ev_model") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "miles"),
+    [
+        ("its about 200 miles round trip", 200.0),
+        ("a 150 mile drive tomorrow", 150.0),
+        ("60 miles each way", 120.0),
+        ("driving 90 miles tmrw", 90.0),
+        ("i drive 30 miles a day", None),  # usage, not this charge
+    ],
+)
+def test_a_trip_is_the_range_the_charge_must_add(text: str, miles: float | None) -> None:
+    assert read_params(text).miles_needed == miles
+
+
+@pytest.mark.parametrize("text", ["and tmrw morning?", "what about on weekends", "how about saturday at 7am"])
+def test_a_follow_up_that_only_moves_the_time_keeps_the_last_answer_kind(text: str) -> None:
+    from advisor.understanding.models import RequestParams
+
+    context = ReadingContext(
+        last_intent="live_data",
+        last_topic="rates",
+        last_params=RequestParams(task="appliance", appliance="washer"),
+    )
+    reading = understand(text, context)
+    assert reading.follow_up and reading.params.task == "appliance" and reading.params.appliance == "washer"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("theres four of us, and we're heavy users after dinner", "evening_heavy"),
+        ("we mostly use power after 5 when everyones home", "evening_heavy"),
+        ("heavy usage before work", "morning_heavy"),
+        ("we use the most in the morning and in the evening", None),  # both: no one pattern
+    ],
+)
+def test_when_a_household_uses_most_is_read_in_its_own_words(text: str, value: str | None) -> None:
+    facts = {fact.field: fact.value for fact in understand(text).facts}
+    assert facts.get("household.typical_usage_pattern") == value
+
+
+@pytest.mark.parametrize(
+    ("text", "context", "field", "value"),
+    [
+        ("edison, 92618", ReadingContext(pending_slot="location"), "location.city", None),
+        ("dayton, aes ohio", ReadingContext(), "location.city", "Dayton"),
+        (
+            "which plan should we be on w georgia power",
+            ReadingContext(),
+            "location.utility_provider",
+            "Georgia Power",
+        ),
+        ("when are peak hours on pge", ReadingContext(), "location.utility_provider", None),  # general
+    ],
+)
+def test_places_and_utilities_in_their_own_words(
+    text: str, context: ReadingContext, field: str, value: Any
+) -> None:
+    facts = {fact.field: fact.value for fact in understand(text, context).facts}
+    assert facts.get(field) == value
+
+
+def test_asking_which_plan_to_be_on_is_a_plan_comparison_not_a_profile_question() -> None:
+    reading = understand("what plan should i be on")
+    assert (reading.intent, reading.params.task) == ("live_data", "plan_comparison")
+    assert understand("what plan am i on").intent == "profile_query"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from statistics import median
 
 from pydantic import BaseModel, ConfigDict
 
@@ -152,6 +153,20 @@ def vehicle_spec(model: str | None, battery_kwh: float | None = None) -> Vehicle
     if found is not None and battery_kwh is not None and found.name.startswith("Tesla Model 3"):
         return _BY_NAME["tesla model 3 rwd" if battery_kwh < 66 else "tesla model 3 long range"]
     return found
+
+
+@lru_cache(maxsize=1)
+def typical_ev() -> tuple[VehicleSpec, int]:
+    """The car a charging plan assumes when the user would rather not say which they drive: the
+    median usable battery and on-board charger of the battery-electric cars in this table (and how
+    many that is), so a "rough idea" rests on the same figures as every named car's plan."""
+    electric = [spec for _, spec in _TABLE if not spec.plug_in_hybrid]
+    spec = VehicleSpec(
+        name="typical EV",
+        battery_kwh=median(spec.battery_kwh for spec in electric),
+        onboard_charger_kw=median(spec.onboard_charger_kw for spec in electric),
+    )
+    return spec, len(electric)
 
 
 def known_vehicle_names() -> list[str]:

@@ -77,7 +77,9 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
                 pending_request=state.get("pending_request"),
             )
         if route == "analyzer" and assumed is not None:
-            update["notices"].append(assumed[1])
+            # "You weren't sure of your rate plan, so this assumes …" says what the skip notice would
+            notices = [n for n in update["notices"] if n not in skip_notice]
+            update["notices"] = [*notices, assumed[1]]
         if (trace := current_trace()) is not None:
             trace.state_change("route", "analyzer" if route == "analyzer" else "recommend", node="onboarding")
         return {**update, "route": route}
@@ -190,9 +192,10 @@ def _ask(
     if (
         intent == "live_data"
         and not missing
-        and any(s in ("location", "ev", "solar_size") for s in skipped if s in needed)
+        and any(s in ("location", "solar_size") for s in skipped if s in needed)
     ):
-        # The user skipped something the plan needs: the general picture, honestly labelled.
+        # The user skipped something the answer cannot be estimated without: the general picture,
+        # honestly labelled. (A skipped car is planned as a typical one, and the plan says so.)
         update["intent"] = "knowledge"
         update["notices"].append("So instead of a plan, here's the general picture:")
         return None

@@ -41,7 +41,7 @@ from advisor.energy.holidays import holiday_name
 from advisor.energy.plan_compare import KWH_PER_MILE
 from advisor.energy.pv import INVERTER_EFFICIENCY, SYSTEM_LOSSES, pv_forecast, surplus_windows
 from advisor.energy.tariff import Tariff, hourly_prices, period_label, period_windows
-from advisor.energy.vehicles import vehicle_spec
+from advisor.energy.vehicles import typical_ev, vehicle_spec
 from advisor.tools import plan_choice
 from advisor.tools.data import DataSources, TariffLookup, local_timezone
 from advisor.tools.http import ApiError
@@ -338,15 +338,23 @@ def plan_charging(
         equipment.ev_model if equipment else None, equipment.ev_battery_kwh if equipment else None
     )
     battery_kwh = (equipment.ev_battery_kwh if equipment else None) or (spec.battery_kwh if spec else None)
+    assumptions: list[str] = []
     if battery_kwh is None:
-        return _failed(name, "I need your EV model or its battery size to plan charging.", context)
+        # the user would rather not say which car ("skip that, just give me a rough idea"): a rough
+        # plan for the middle of the cars we know, said as such, beats no plan
+        spec, cars = typical_ev()
+        battery_kwh = spec.battery_kwh
+        assumptions.append(
+            f"you didn't say which EV, so a typical one: battery {battery_kwh:g} kWh and on-board charger "
+            f"{spec.onboard_charger_kw:g} kW, the median of the {cars} electric cars I know (tell me yours "
+            "for its own figures)"
+        )
+    elif equipment is None or equipment.ev_battery_kwh is None:
+        assumptions.append(f"battery {battery_kwh:g} kWh (typical for a {spec.name})")
     lookup = data.resolve_tariff(profile)
     if lookup.tariff is None:
         return _failed(name, "I can't price charging without your rate plan.", context, lookup.warnings)
     tariff = lookup.tariff
-    assumptions: list[str] = []
-    if equipment is None or equipment.ev_battery_kwh is None:
-        assumptions.append(f"battery {battery_kwh:g} kWh (typical for a {spec.name})")
     charger_kw = equipment.ev_charger_kw if equipment and equipment.ev_charger_kw else None
     if charger_kw is None:
         charger_kw = DEFAULT_LEVEL2_CHARGER_KW

@@ -165,6 +165,9 @@ def facts_in(
                     household=clause.household,
                 )
             )
+    usage = next((f for f in facts if f.field == "household.typical_usage_pattern"), None)
+    if usage is not None and _both_ends_of_the_day(message):
+        facts.remove(usage)  # "most in the morning and in the evening" (split in two clauses): no one pattern
     # "it's me, my wife and our 3 kids" spans clauses: count the household over the whole message
     plain = all(c.about_user and not c.hedged for c in clauses)
     counted = next((f for f in facts if f.field == "household.occupants"), None)
@@ -248,6 +251,12 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
         return True
     said = text.lower().find(reading.said.lower()) if reading.said else -1
     before = text[:said] if said >= 0 else ""
+    if (
+        reading.field == "location.utility_provider"
+        and re.search(r"\b(?:we|us|our|i|me|my)\b", before, re.I)
+        and re.search(r"\b(?:with|w/?|on|from|through|thru)\s+$", before, re.I)
+    ):
+        return True  # "which plan should we be on w georgia power": the user's utility, asked about
     # the possessive belongs to the value: "my 11 kW charger", "our ev2-a plan", "my zip 94110"
     return re.search(r"\b(?:my|our)\s+(?:[\w.&/-]+\s+){0,2}$", before, re.I) is not None
 
@@ -388,14 +397,22 @@ def _city(text: str, *, pending_slot: str | None, region: str | None = None) -> 
         if not _NOT_HOME_BEFORE.search(text[: m.end("place") - len(m.group("place"))].rstrip())
     ]
     # a bare list: "zip is 80302, boulder" / "chicago, comed"
-    weak += [segment for segment in re.split(r"\s*,\s*", text) if 0 < len(segment.split()) <= 3]
+    listed = [segment for segment in re.split(r"\s*,\s*", text) if 0 < len(segment.split()) <= 3]
+    weak += listed
     if here := re.match(r"^\s*(?P<place>[A-Za-z][A-Za-z .'-]{1,40}?)\s+(?:here|area|based)\b", text, re.I):
         weak.append(here.group("place"))
-    for candidates, towns in ((beside, True), (strong, True), (strong + weak, False)):
+    zips = [home for code in re.findall(r"\b\d{5}\b", text) if (home := zip_place(code)) is not None]
+    # "dayton, aes ohio": a town of the state the message's utility (or ZIP, or state) serves
+    in_region = listed if region is not None and "," in text else []
+    for candidates, towns in ((beside, True), (strong, True), (strong + weak, False), (in_region, True)):
         for candidate in candidates:
             found = _place_in(candidate, towns=towns, region=region)
             if found is not None:
                 place, said = found
+                if candidates is in_region and place.state != region:
+                    continue
+                if zips and all(distance_km(place, home) > _BESIDE_KM for home in zips):
+                    continue  # "edison, 92618": a town far from the ZIP said with it is not their town
                 yield Reading("location.city", _city_value(place), said=said)
                 return
 
@@ -1238,7 +1255,24 @@ def _schedule(text: str) -> Iterator[Reading]:
             return
 
 
-_USAGE_WORDS = r"(?:use|using|usage|used|power\s+use|electricity\s+use|consumption|load)"
+_USAGE_WORDS = (
+    r"(?:use|uses|using|usage|used|users?|power\s+use|electricity\s+use|consumption|load|"
+    r"run\s+(?:everything|most\s+(?:stuff|things)|the\s+appliances|our\s+appliances))"
+)
+# When a household's use is heaviest, in the words people use for the parts of their day
+_EVENING_TIME = (
+    r"\b(?:evenings?|nights?|after\s+(?:dinner|supper|work|school|the\s+kids\s+get\s+home)|"
+    r"after\s+(?:[3-9]|1[0-1])(?:\s*(?:pm|p\.m\.|o'?clock))?(?!\s*(?:am|a\.m\.|%|kw|miles?))\b|"
+    r"when\s+every(?:one|body)(?:'?s|\s+is|\s+gets)?\s+(?:home|back))"
+)
+_MORNING_TIME = r"\b(?:mornings?|before\s+(?:work|school))\b"
+_HEAVY = re.compile(
+    r"\b(?:most|heaviest|heavy|mostly|peak|biggest|highest|the\s+bulk|a\s+lot|lots|main(?:ly)?)\b", re.I
+)
+
+
+def _both_ends_of_the_day(text: str) -> bool:
+    return bool(re.search(_EVENING_TIME, text, re.I) and re.search(_MORNING_TIME, text, re.I))
 
 
 def _usage(text: str) -> Iterator[Reading]:
@@ -1251,12 +1285,11 @@ def _usage(text: str) -> Iterator[Reading]:
     ):
         yield Reading("household.typical_usage_pattern", "constant", said="constant")
         return
-    match = re.search(
-        r"\b(mornings?|evenings?|nights?)\b|\bafter\s+(?:[5-9]|1[0-1])\s*pm\b|\bafter\s+work\b", text, re.I
-    )
-    heavy = re.search(r"\b(?:most|heaviest|heavy|mostly|peak|biggest|highest|the\s+bulk)\b", text, re.I)
-    if match and heavy:
-        value = "morning_heavy" if match.group(0).lower().startswith("morning") else "evening_heavy"
+    evening = re.search(_EVENING_TIME, text, re.I)
+    morning = re.search(_MORNING_TIME, text, re.I)
+    match = evening or morning
+    if match is not None and _HEAVY.search(text) and not (evening and morning):
+        value = "evening_heavy" if evening else "morning_heavy"
         yield Reading("household.typical_usage_pattern", value, said=match.group(0))
 
 

@@ -80,6 +80,7 @@ class Signals:
     usage: bool = False  # miles or kWh a month
     doubt: bool = False  # the grammar's doubt words ("idk", "not sure", "no clue"): a skip, or an unsure fact
     question_clause: bool = False  # a clause the grammar reads as a question ("..., what about today")
+    advice: bool = False  # asks for a recommendation ("should i", "worth", "best", "cheapest")
 
 
 SIGNAL_NAMES = (
@@ -98,6 +99,7 @@ SIGNAL_NAMES = (
     "usage",
     "doubt",
     "question_clause",
+    "advice",
 )
 
 
@@ -119,6 +121,7 @@ def signal_vector(signals: Signals) -> list[float]:
         float(signals.usage),
         float(signals.doubt),
         float(signals.question_clause),
+        float(signals.advice),
     ]
 
 

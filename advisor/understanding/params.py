@@ -136,6 +136,27 @@ _MILES_NEEDED = re.compile(
 )
 
 
+# "its about 200 miles round trip", "a 150 mile drive tomorrow", "driving 90 miles", "60 miles each
+# way": the distance of the trip the charge is for (each way: there and back)
+_TRIP_MILES = re.compile(
+    r"\b(?P<n>\d{1,3})\s*-?\s*(?:miles?|mi)\s+(?:round\s*-?\s*trip|roundtrip|trip|drive|commute|journey|"
+    r"there\s+and\s+back|(?P<each>each\s+way|one\s+way))\b|"
+    r"\b(?:driving|drive)\s+(?:like\s+|about\s+|around\s+|maybe\s+|over\s+)?(?P<n2>\d{1,3})\s*(?:miles?|mi)\b",
+    re.I,
+)
+
+
+def _miles_needed(text: str) -> float | None:
+    if _MILES.search(text):
+        return None  # "i drive 30 miles a day" is usage, not this charge
+    if need := _MILES_NEEDED.search(text):
+        return float(need.group("n"))
+    if trip := _TRIP_MILES.search(text):
+        miles = float(trip.group("n") or trip.group("n2"))
+        return miles * 2 if trip.group("each") else miles
+    return None
+
+
 def read_params(text: str) -> RequestParams:
     """The request's parameters, one reader per slot; a slot the text does not fill stays None."""
     text = _hour_words(text)
@@ -153,8 +174,8 @@ def read_params(text: str) -> RequestParams:
             else re.sub(r"\s+", " ", appliance.group(1).lower())
         )
     data.update(_usage(text))
-    if (need := _MILES_NEEDED.search(text)) and not _MILES.search(text) and "target_soc_pct" not in data:
-        data["miles_needed"] = float(need.group("n"))  # a charge level said too wins
+    if (miles := _miles_needed(text)) is not None and "target_soc_pct" not in data:
+        data["miles_needed"] = miles  # a charge level said too wins
     lowered = text.lower()
     data.update(_days(lowered))
     data.update(_solar_size(lowered))
@@ -306,7 +327,32 @@ def _days(lowered: str) -> dict[str, object]:
     for day in WEEKDAYS:
         if re.search(rf"\b{day}\b", lowered):
             data["ready_by_day"] = day
+    if "ready_by_day" not in data and re.search(r"\b(?:on\s+)?(?:the\s+)?weekends?\b", lowered):
+        data["ready_by_day"] = "saturday"  # "what about on weekends": the next weekend day
     return data
+
+
+# Words a follow-up can be made of when it only moves the last request in time ("and tmrw
+# morning?", "what about on weekends", "ok and by 6 instead?", "what about 90%?")
+_CONNECTIVE = re.compile(
+    r"and|what|whats|what's|about|how|if|instead|then|for|on|at|by|in|the|a|an|ok|okay|so|same|but|or|"
+    r"it|that|this|too|also|again|pls|please|hbu|next",
+    re.I,
+)
+_WHEN_WORD = re.compile(
+    r"today|tonight|tonite|tomorrow|morning|afternoon|evening|night|noon|midnight|weekends?|weekdays?|"
+    r"week|later|earlier|now|early|late|(?:mon|tues|tue|wednes|wed|thurs|thu|fri|satur|sat|sun)(?:day)?s?|"
+    r"\d{1,2}(?::\d{2})?(?:a\.?m\.?|p\.?m\.?)?|\d{1,3}%|a\.?m\.?|p\.?m\.?",
+    re.I,
+)
+
+
+def only_when(text: str) -> bool:
+    """The message says nothing but a connective and a time, day or level: it moves the last
+    request ("and tmrw morning?" after a dishwasher verdict is that verdict for tomorrow)."""
+    words = [word.strip(".") for word in re.findall(r"[\w:%'.]+", text) if word.strip(".")]
+    when = [word for word in words if _WHEN_WORD.fullmatch(word)]
+    return bool(when) and len(words) <= 8 and all(w in when or _CONNECTIVE.fullmatch(w) for w in words)
 
 
 def _solar_size(lowered: str) -> dict[str, object]:

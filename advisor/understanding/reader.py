@@ -85,7 +85,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         intent = "knowledge"  # "we have a 50 gallon electric tank now" after "would a hpwh save me money"
     asks = intent in (*_ANSWERS, "profile_query")
     params = _params(prediction, values, intent)
-    follow_up = _is_follow_up(intent, params, context, prediction)
+    follow_up = _is_follow_up(intent, params, context, prediction, values.only_when)
     topic = TASK_TOPIC.get(params.task or "", prediction.topic)  # a live answer's topic is its tools'
     if follow_up:
         last = context.last_params or RequestParams()
@@ -230,10 +230,12 @@ def _slot_answer(prediction: Prediction, values: Values, context: ReadingContext
     if values.plain_answer and prediction.slot != "skipped":
         return SlotAnswer(slot=slot, status="answered")  # a place name to look up
     status = prediction.slot if prediction.slot != "answered" else "not_answered"
-    if prediction.slot == "answered" and values.hedged and not values.about_other_fields(slot):
-        status = "skipped"  # "regular residential i think": an unsure answer we cannot keep is a "not sure"
     if status == "skipped" and prediction.slot_p < _SKIP_AT_LEAST:
         status = "not_answered"  # "the one with the blue logo": asked again, not skipped
+    if prediction.slot == "answered" and values.hedged and not values.about_other_fields(slot):
+        # "regular residential i think", "i think its e-tou-c but not sure": an unsure answer we
+        # cannot keep is a "not sure" (however unsure the model was that it answered at all)
+        status = "skipped"
     if (
         status == "skipped"
         and values.about_other_fields(slot)
@@ -256,7 +258,7 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
 
 
 def _is_follow_up(
-    intent: str, params: RequestParams, context: ReadingContext, prediction: Prediction
+    intent: str, params: RequestParams, context: ReadingContext, prediction: Prediction, only_when: bool
 ) -> bool:
     """Changes (or repeats) the last live request ("what about by 6am instead?", "and tomorrow?"),
     as the model reads it against the last request's topic; never a new appliance or a size."""
@@ -265,6 +267,8 @@ def _is_follow_up(
         return False
     if params.appliance and params.appliance != last.appliance:
         return False  # "and the dryer?" after the dishwasher: that appliance's own verdict
+    if only_when:
+        return True  # "and tmrw morning?": nothing names another kind of answer, only another time
     if any(getattr(params, key) is not None for key in _USAGE):
         return True  # "we use about 700 kWh a month": the last answer again, with their usage
     other = params.task != last.task if last.task else TASK_TOPIC.get(params.task or "") != context.last_topic

@@ -17,7 +17,7 @@ from advisor.understanding import commands
 from advisor.understanding.facts import facts_in, place_phrase
 from advisor.understanding.meaning import Signals
 from advisor.understanding.models import Mention, ReadingContext, RequestParams, StatedFact
-from advisor.understanding.params import read_params
+from advisor.understanding.params import only_when, read_params
 from advisor.understanding.text import Clause, clauses, clean
 
 SLOT_FIELDS = {
@@ -61,6 +61,7 @@ class Values:
     last_change: bool = False  # "forget that", "scratch it"
     choice: int | None = None  # "the first one": which of two readings we offered
     affirmed: bool = False  # "yes" / "yep, that's it"
+    only_when: bool = False  # nothing but a connective and a time ("and tmrw morning?")
 
     def about_other_fields(self, slot: str) -> bool:
         fields = [fact.field for fact in self.facts] + [m.field for m in self.mentions if m.field]
@@ -124,6 +125,7 @@ def read_values(text: str, context: ReadingContext) -> Values:
         removal_cue=bool(commands.REMOVAL_CUE.search(message)),
         choice=commands.choice(message),
         affirmed=bool(commands.YES.match(message)),
+        only_when=only_when(message),
     )
 
 
@@ -138,6 +140,15 @@ def _home_state(context: ReadingContext) -> str | None:
         return city.rsplit(", ", 1)[1]
     town = (find_city(city) or find_town(city)) if city else None
     return town.state if town is not None else None
+
+
+# Asking for a recommendation: "what plan should i be on" is a request, "what plan am i on" a question
+# about what we saved
+_ADVICE = re.compile(
+    r"\b(?:should|shud|shld|shall)\s+(?:i|we)\b|\bworth\b|\bbetter\b|\bbest\b|\bcheapest\b|\brecommend\w*|"
+    r"\bsmartest\b|\bwise\b|\bmakes?\s+sense\b",
+    re.I,
+)
 
 
 def _signals(
@@ -166,6 +177,7 @@ def _signals(
             value is not None
             for value in (params.ev_miles_per_month, params.house_kwh_per_month, params.ev_kwh_per_month)
         ),
+        advice=bool(_ADVICE.search(message)),
     )
 
 
