@@ -430,6 +430,11 @@ _CITY_ALIASES = {
 }
 
 
+def _display(name: str) -> str:
+    """The ZIP dataset writes "Saint Louis" and "Port Saint Lucie"; the towns themselves write St."""
+    return re.sub(r"(^|\s)Saint\s", r"\1St. ", name)
+
+
 def _zip_record(zip_code: str) -> Place | None:
     import zipcodes  # the maintained ZIP dataset (MIT): 42,000 ZIPs with town, coordinates, time zone
 
@@ -445,7 +450,7 @@ def _zip_record(zip_code: str) -> Place | None:
     if record is None:
         return None
     return Place(
-        name=str(record["city"]).title(),
+        name=_display(str(record["city"]).title()),
         state=str(record["state"]),
         lat=float(record["lat"]),
         lon=float(record["long"]),
@@ -513,7 +518,7 @@ def _town(name: str, state: str | None) -> Place | None:
         return None
     zones = [str(item["timezone"]) for item in chosen if item.get("timezone")]
     return Place(
-        name=name,
+        name=_display(name),
         state=str(chosen[0]["state"]),
         lat=round(sum(float(item["lat"]) for item in chosen) / len(chosen), 4),
         lon=round(sum(float(item["long"]) for item in chosen) / len(chosen), 4),

@@ -91,6 +91,15 @@ def not_saved(understanding: Understanding) -> str:
     return " ".join(reasons) or NOTHING_KEPT
 
 
+def unsure_note(understanding: Understanding) -> str:
+    """A request that came with an unsure value ("e-26 i think? not 100%"): the answer is given,
+    and the value it did not keep is said."""
+    fields = [m.field for m in understanding.mentions if m.reason == "unverified"]
+    nouns = join(sorted({TOPIC_OF[field] for field in fields if field in TOPIC_OF}))
+    about = f"anything about {nouns}" if nouns else "that"
+    return f"I haven't saved {about}: {_REASONS['unverified']}."
+
+
 def second_values(understanding: Understanding) -> str:
     """'a Bolt and a Model 3': the profile keeps one value per field; say which was kept."""
     fields = [m.field for m in understanding.mentions if m.reason == "second_value"]

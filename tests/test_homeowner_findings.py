@@ -468,3 +468,51 @@ def test_asking_which_plan_to_be_on_is_a_plan_comparison_not_a_profile_question(
     reading = understand("what plan should i be on")
     assert (reading.intent, reading.params.task) == ("live_data", "plan_comparison")
     assert understand("what plan am i on").intent == "profile_query"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("upgraded from the 5kw array to 9.6 kw", "equipment.solar_capacity_kw", 9.6),
+        ("dont use 94110 anymore, we moved to 94611 in oakland", "location.zip_code", "94611"),
+        (
+            "well it was a bolt but we traded it for a model 3 last month",
+            "equipment.ev_model",
+            "Tesla Model 3",
+        ),
+        ("moved from san diego to phoenix so no more sdge, its aps now", "location.utility_provider", "APS"),
+        (
+            "we have a bolt and a model 3",
+            "equipment.ev_model",
+            "Chevrolet Bolt EV",
+        ),  # no change said: the first
+        ("work is in 94105 but home's 94501", "location.zip_code", "94501"),
+        ("sold our place in reno, renting in sparks now", "location.city", None),
+        ("heat pump dryers worth it", "equipment.heating_type", None),
+        ("any rebates in massachusetts for heat pumps", "equipment.heating_type", None),
+        ("2 people, 6kw solar, no battery. what's net metering?", "equipment.solar_capacity_kw", 6.0),
+        ("level 1 charging only", "equipment.ev_charger_kw", 1.44),
+        ("heads up we moved to st louis last month", "location.city", "St. Louis"),
+    ],
+)
+def test_the_value_that_is_theirs_now(text: str, field: str, value: Any) -> None:
+    facts = {fact.field: fact.value for fact in understand(text).facts}
+    assert facts.get(field) == value
+
+
+def test_an_unsure_detail_after_an_answer_is_answered_again_and_not_kept(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(
+        user, "s1", "ok fine, dominion customer here in 23220, what are the peak hours today"
+    )
+    reply = runtime.service.handle_turn(user, "s1", "regular residential i think")
+    assert reply.intent == "live_data" and "you didn't sound sure" in reply.text
+    assert "Dominion Energy" in reply.text and stored(runtime, user, "location.rate_schedule") is None
+
+
+def test_facts_then_a_question_without_a_question_mark_get_both(runtime) -> None:
+    user = new_user(runtime, **{"location.city": "Phoenix", "location.utility_provider": "APS"})
+    reply = runtime.service.handle_turn(
+        user, "s1", "we're both retired and home all day. what plan would save us the most"
+    )
+    assert reply.intent == "live_data" and stored(runtime, user, "household.work_schedule") == "Retired"

@@ -13,7 +13,7 @@ from advisor.energy.utilities import utility_named
 from advisor.energy.vehicles import vehicle_spec
 from advisor.onboarding import suggested_utility
 from advisor.places import derived_place, find_city, find_town, place_fields, zip_place, zip_state
-from advisor.replies import second_values
+from advisor.replies import second_values, unsure_note
 from advisor.state import AdvisorState
 from advisor.tools.data import DataSources
 from advisor.tools.http import ApiError
@@ -275,6 +275,9 @@ def _said(understanding: Understanding, result: AppliedChanges, place_note: str 
         )
     if place_note:
         parts.append(place_note)
+    unsure = [m for m in understanding.mentions if m.reason == "unverified"]
+    if understanding.asks and understanding.hedged and (unsure or (understanding.follow_up and not stated)):
+        parts.append(unsure_note(understanding))  # "regular residential i think": answered, not kept
     if result.applied and (second := second_values(understanding)):
         parts.append(second)
     return " ".join(parts)

@@ -147,13 +147,20 @@ def facts_in(
             if reason is not None:
                 mentions.append(Mention(field=reading.field, words=clause.text[:500], reason=reason))
                 continue
-            if any(fact.field == reading.field for fact in facts):
-                if any(fact.field == reading.field and fact.value != reading.value for fact in facts):
+            earlier = next((fact for fact in facts if fact.field == reading.field), None)
+            if earlier is not None:
+                if earlier.value != reading.value and _CHANGED.search(message):
+                    # "upgraded from the 5kw array to 9.6 kw", "was a bolt but we traded it for a model 3",
+                    # "no more sdge, its aps now": the message says the value changed; the later one is now
+                    facts.remove(earlier)
+                elif earlier.value != reading.value:
                     # "a Bolt and a Model 3": the profile keeps one; say so instead of dropping it quietly
                     mentions.append(
                         Mention(field=reading.field, words=clause.text[:500], reason="second_value")
                     )
-                continue  # the first statement of a field wins within one message
+                    continue
+                else:
+                    continue  # the same value said twice
             facts.append(
                 StatedFact(
                     field=reading.field,
@@ -189,6 +196,12 @@ def facts_in(
     return facts, mentions
 
 
+# Words that say a value changed, so of two values for one field the later one is current
+_CHANGED = re.compile(
+    r"\bfrom\b[^.;!?]{1,40}\bto\b|\b(?:now|anymore|any\s+more|no\s+more|no\s+longer|used\s+to|was|were|"
+    r"traded|swapped|replaced|switched|upgraded|moved|sold|instead|not)\b",
+    re.I,
+)
 # "idk, we pay about 28 cents" / "not sure, around 30 cents" answering the rate-plan question: the
 # doubt is about the plan's name, and the price is what they do know.
 _PRICE_HEDGE = re.compile(
@@ -286,6 +299,8 @@ def _zip(text: str, *, message: str, pending_slot: str | None) -> Iterator[Readi
             _ZIP_CONTEXT.search(text) or pending_slot == "location" or alone or not _NOT_A_ZIP.search(text)
         ):
             continue
+        if _NOT_HOME_BEFORE.search(text[: match.start()].rstrip()):
+            continue  # "work is in 94105 but home's 94501"
         if is_real_zip(code):
             yield Reading("location.zip_code", code, said=code)
             return
@@ -351,7 +366,7 @@ _BEFORE_ZIP = re.compile(r"(?P<name>[A-Za-z][A-Za-z .'-]{2,30}?)[\s,]+(?P<zip>\d
 # "we were in fresno last year", "at work in mesa": a place that is not their home now
 _NOT_HOME_BEFORE = re.compile(
     r"(?:\b(?:moved|moving|relocated|relocating|came|transferred|originally)\s+(?:here\s+|over\s+)?from|"
-    r"\b(?:we|i|they)\s+(?:were|was|lived|used\s+to\s+live)\s+(?:in|near)|"
+    r"\b(?:we|i|they)\s+(?:were|was|lived|used\s+to\s+live)\s+(?:in|near)|\bsold\s+(?:our|my|the)\s+(?:place|house|home|condo)\s+(?:in|near)|"
     r"\b(?:work|office|job|visiting|visit|trip|vacation|travel(?:l?ing)?|parents?|mom|dad)\b[^,.;!?]{0,12})\s*$",
     re.I,
 )
@@ -907,10 +922,19 @@ def _charger_kw(text: str) -> re.Match[str] | None:
     return None
 
 
+_OLD_VALUE_BEFORE = re.compile(
+    r"\b(?:old|was|were|used\s+to(?:\s+be)?|previous(?:ly)?|before|from)\b(?:(?!\b(?:to|now|but)\b)[^,.;]){0,20}$",
+    re.I,
+)
+
+
 def _solar_kw(text: str) -> re.Match[str] | None:
     """The kW figure said of solar ("6 kw of panels", "a 5kw solar system", "solar: 4 kW"); any
     kW figure when no charger is named in the clause."""
     found = list(re.finditer(_NUM + r"\s*-?\s*(?:kw|kilowatts?|kwp)\b(?!h)", text, re.I))
+    # "upgraded from the 5kw array to 9.6 kw": the value the clause says it was is not the one now
+    current = [m for m in found if not _OLD_VALUE_BEFORE.search(text[: m.start()])]
+    found = current or found
     for match in found:
         before = text[max(0, match.start() - 12) : match.start()]
         if _SOLAR_AFTER.match(text, match.end()) or re.search(
@@ -939,9 +963,7 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
             )
             if not _PANEL_AFTER.match(text, found.end())  # "60 amp panel": the house's service, not a charger
             # "old charger was 16 amps but i upgraded to a 48 amp one": the old value is not theirs now
-            and not re.search(
-                r"\b(?:old|was|used\s+to|previous|before)\b[^,.;]{0,20}$", text[: found.start()], re.I
-            )
+            and not _OLD_VALUE_BEFORE.search(text[: found.start()])
         ),
         None,
     )
@@ -1279,7 +1301,7 @@ def _usage(text: str) -> Iterator[Reading]:
     if not re.search(r"\b" + _USAGE_WORDS + r"\b|\buse\s+(?:the\s+)?most\b", text, re.I):
         return
     if re.search(
-        r"\b(?:constant|evenly|steady|even|around\s+the\s+clock|same\s+all\s+day|all\s+day\s+long|flat)\b",
+        r"\b(?:constant|evenly|steady|around\s+the\s+clock|same\s+all\s+day|all\s+day\s+long|flat)\b",
         text,
         re.I,
     ):

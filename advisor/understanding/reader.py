@@ -83,9 +83,23 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     detail = _detail_for_last_explanation(intent, prediction, values, context)
     if detail:
         intent = "knowledge"  # "we have a 50 gallon electric tank now" after "would a hpwh save me money"
+    unsure = _unsure_detail_for_last_answer(intent, values, context)
+    if unsure:
+        intent = "live_data"  # "e-26 i think? not 100%" after a plan that assumed one: answered again
+    facts = values.facts
+    if intent == "knowledge" and not values.first_person and values.asking:
+        # "heat pump dryers worth it", "any rebates in massachusetts for heat pumps": a general
+        # question, all one clause, names equipment without saying anyone has it ("2 people, 6kw
+        # solar. what's net metering?" states it in a clause of its own)
+        whole = values.message.strip(" ?!.").lower()
+        facts = [
+            f
+            for f in facts
+            if not (f.field.startswith("equipment.") and f.words.strip(" ?!.").lower() == whole)
+        ]
     asks = intent in (*_ANSWERS, "profile_query")
     params = _params(prediction, values, intent)
-    follow_up = _is_follow_up(intent, params, context, prediction, values.only_when)
+    follow_up = unsure or _is_follow_up(intent, params, context, prediction, values.only_when)
     topic = TASK_TOPIC.get(params.task or "", prediction.topic)  # a live answer's topic is its tools'
     if follow_up:
         last = context.last_params or RequestParams()
@@ -103,7 +117,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         else (values.question or values.message)
         if asks
         else None,
-        facts=values.facts,
+        facts=facts,
         mentions=values.mentions,
         slot_answer=slot_answer,
         params=params,
@@ -175,7 +189,6 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     if (
         intent == "profile_statement"
         and values.question
-        and values.message.rstrip().endswith("?")
         and prediction.runner_up in _ANSWERS
         and prediction.runner_up_p >= _RUNNER_UP_AT_LEAST
     ):
@@ -216,6 +229,21 @@ def _detail_for_last_explanation(
         and context.last_intent == "knowledge"
         and bool(context.last_question)
         and prediction.topic == context.last_topic
+    )
+
+
+def _unsure_detail_for_last_answer(intent: str, values: Values, context: ReadingContext) -> bool:
+    """An unsure statement with nothing we can save, right after a live answer ("regular residential
+    i think", "we're on the saver choice plan, not positive"): the user is telling us what the
+    answer assumed; nothing is saved, and the answer is given again with that said."""
+    return (
+        intent == "profile_statement"
+        and values.hedged
+        and not values.facts
+        and context.pending_slot is None
+        and context.last_intent == "live_data"
+        and context.last_params is not None
+        and all(mention.reason == "unverified" for mention in values.mentions)
     )
 
 

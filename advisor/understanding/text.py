@@ -77,7 +77,7 @@ _PAST_HOME = re.compile(
 )
 # "forget the heat pump thing", "ignore what i said about the charger": what follows is withdrawn
 _WITHDRAWN = re.compile(r"^\W*(?:forget|ignore|disregard|scratch)\b", re.I)
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|we|we're|we've|my|our|me|us)\b", re.I)
+FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|we|we're|we've|my|our|me|us)\b", re.I)
 _NEGATION = re.compile(
     r"\b(?:don'?t|do\s+not|doesn'?t|does\s+not|no\s+longer|never|not|isn'?t|aren'?t|haven'?t|hasn'?t|"
     r"didn'?t|won'?t|without|sold|got\s+rid\s+of|removed)\b",
@@ -87,10 +87,10 @@ _NEGATION = re.compile(
 # maybe EV2-A" is not a fact.
 _HEDGE = re.compile(
     r"\b(?:i\s+guess|maybe|perhaps|not\s+sure|i'?m\s+not\s+certain|not\s+certain|might\s+be|"
-    r"not\s+(?:100\s*%|a\s+hundred\s+percent|totally|entirely|completely|positive|certain)(?:\s+sure)?|"
+    r"not\s+(?:100|a\s+hundred)(?=\s*(?:%|percent))|not\s+(?:totally|entirely|completely|positive|certain)(?:\s+sure)?|"
     r"(?:have|need|got)\s+to\s+(?:go\s+)?(?:check|look|double[-\s]?check|confirm)|don'?t\s+quote\s+me|"
     # a soft hedge said after the value ("georgia power i think") doubts it; before it, it states it
-    r"(?<=\w\s)(?:i\s+think|i\s+believe|probably)\W*$|"
+    r"(?<=\w\s)(?:i\s+think|i\s+believe|probably)(?=\W*$)|"
     r"could\s+be|possibly|idk|no\s+idea|don'?t\s+know|dunno|no\s+clue|can'?t\s+remember|don'?t\s+remember|forgot)\b",
     re.I,
 )
@@ -368,7 +368,7 @@ def _parts(sentence: str) -> list[tuple[str, bool]]:
 
 def _clause(part: str, previous: Clause | None, *, asking: bool) -> Clause:
     """One clause's flags; `asking`: it sits in the question part of a sentence ending with "?"."""
-    own_subject = bool(_FIRST_PERSON.search(part)) or bool(_SOMEONE_ELSE.search(part))
+    own_subject = bool(FIRST_PERSON.search(part)) or bool(_SOMEONE_ELSE.search(part))
     someone_else = (bool(_SOMEONE_ELSE.search(part)) and not _first_person_leads(part)) or bool(
         _PAST_HOME.search(part)
     )
@@ -415,7 +415,7 @@ def _without_old_value(text: str) -> str:
 
 def _first_person_leads(part: str) -> bool:
     """'I have a heat pump like my neighbour' is about me; 'my neighbour has one' is not."""
-    first = _FIRST_PERSON.search(part)
+    first = FIRST_PERSON.search(part)
     other = _SOMEONE_ELSE.search(part)
     if first is None or other is None:
         return first is not None

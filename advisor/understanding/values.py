@@ -18,7 +18,7 @@ from advisor.understanding.facts import facts_in, place_phrase
 from advisor.understanding.meaning import Signals
 from advisor.understanding.models import Mention, ReadingContext, RequestParams, StatedFact
 from advisor.understanding.params import only_when, read_params
-from advisor.understanding.text import Clause, clauses, clean
+from advisor.understanding.text import FIRST_PERSON, Clause, clauses, clean
 
 SLOT_FIELDS = {
     "location": ("location.zip_code", "location.city"),
@@ -62,6 +62,8 @@ class Values:
     choice: int | None = None  # "the first one": which of two readings we offered
     affirmed: bool = False  # "yes" / "yep, that's it"
     only_when: bool = False  # nothing but a connective and a time ("and tmrw morning?")
+    first_person: bool = False  # the user speaks of themself ("i", "we", "our", "here")
+    asking: bool = False  # asks, even without a question word ("heat pump dryers worth it", "any rebates")
 
     def about_other_fields(self, slot: str) -> bool:
         fields = [fact.field for fact in self.facts] + [m.field for m in self.mentions if m.field]
@@ -126,6 +128,8 @@ def read_values(text: str, context: ReadingContext) -> Values:
         choice=commands.choice(message),
         affirmed=bool(commands.YES.match(message)),
         only_when=only_when(message),
+        first_person=bool(FIRST_PERSON.search(message)) or bool(re.search(r"\bhere\b", message, re.I)),
+        asking="?" in message or bool(_ADVICE.search(message)) or bool(_ASKING.search(message)),
     )
 
 
@@ -149,6 +153,9 @@ _ADVICE = re.compile(
     r"\bsmartest\b|\bwise\b|\bmakes?\s+sense\b",
     re.I,
 )
+
+
+_ASKING = re.compile(r"^\s*any\b|\byes\s+or\s+no\b|\bor\s+not\b|\b(?:vs\.?|versus)\b", re.I)
 
 
 def _signals(
