@@ -516,3 +516,35 @@ def test_facts_then_a_question_without_a_question_mark_get_both(runtime) -> None
         user, "s1", "we're both retired and home all day. what plan would save us the most"
     )
     assert reply.intent == "live_data" and stored(runtime, user, "household.work_schedule") == "Retired"
+
+
+def test_a_statement_that_says_equipment_went_saves_the_rest_and_removes_it(runtime) -> None:
+    user = new_user(runtime, **{"equipment.ev_model": "Nissan Leaf"})
+    reply = runtime.service.handle_turn(user, "s1", "we rent, no ev, electric baseboard heat")
+    assert stored(runtime, user, "equipment.heating_type") == "electric"
+    assert stored(runtime, user, "equipment.ev_model") is None and "Removed: your EV" in reply.text
+    undone = runtime.service.handle_turn(user, "s1", "wait undo that")
+    assert "Undone" in undone.text and stored(runtime, user, "equipment.ev_model") == "Nissan Leaf"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("we traded in the model 3 for an ev9", "equipment.ev_model", "Kia EV9"),
+        ("got rid of the gas furnace, heat pump went in tuesday", "equipment.heating_type", "heat_pump"),
+        (
+            "sold the model s, we're a one car family now with the ioniq 6",
+            "equipment.ev_model",
+            "Hyundai Ioniq 6",
+        ),
+    ],
+)
+def test_what_replaced_the_equipment_that_went_is_saved(text: str, field: str, value: str) -> None:
+    reading = understand(text)
+    assert reading.intent == "profile_statement"
+    assert {fact.field: fact.value for fact in reading.facts}.get(field) == value
+
+
+def test_selling_a_gas_car_keeps_the_ev() -> None:
+    reading = understand("sold my gas truck", ReadingContext(known_fields={"equipment.ev_model": "Kia EV6"}))
+    assert "equipment.ev_model" not in reading.forget

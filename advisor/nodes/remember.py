@@ -22,7 +22,7 @@ from advisor.understanding.models import Understanding
 from profiles.loaded import Loaded
 from profiles.models import ChangeSource, UserProfile
 from profiles.repository import AppliedChanges, ChangeRecord, ProfileRepository
-from profiles.wording import describe_refused, describe_saved, join, statement
+from profiles.wording import describe_refused, describe_removed, describe_saved, join, statement
 from traces.recorder import current_trace
 
 logger = logging.getLogger(__name__)
@@ -48,6 +48,8 @@ def make_remember(*, profiles: ProfileRepository, data: DataSources):
             answered = understanding.slot_answer.model_copy(update={"status": "answered"})  # type: ignore[union-attr]
             understanding = understanding.model_copy(update={"slot_answer": answered})
         removals, old_battery = _made_wrong(changes, profile)
+        went = _went(understanding, profile, changes)  # "we rent, no ev, electric heat": the EV goes
+        removals += [field for field in went if field not in removals]
         stale_zip = _zip_elsewhere(changes, profile)
         removals += [stale_zip] if stale_zip else []
         result = AppliedChanges(profile=profile)
@@ -63,12 +65,16 @@ def make_remember(*, profiles: ProfileRepository, data: DataSources):
         if not any(r.field == "equipment.ev_battery_kwh" and r.new_value is None for r in result.applied):
             old_battery = None
         zip_note = _zip_dropped(result)
+        gone_note = describe_removed(
+            [r for r in result.applied if r.field in went and r.new_value is None], verb="Removed"
+        )
         said = " ".join(
             part
             for part in (
                 _said(understanding, result, place_note),
                 old_battery,
                 zip_note,
+                gone_note,
                 kept_car,
                 _utility_after_move(result, result.profile),
             )
@@ -190,6 +196,20 @@ def _agrees_to_suggestion(
     if state.get("pending_slot") != "utility" or understanding.facts or understanding.slot_answer is None:
         return None
     return suggested_utility(profile) if understanding.affirmed else None
+
+
+def _went(understanding: Understanding, profile: UserProfile | None, changes: Changes) -> list[str]:
+    """Equipment a statement says is gone, that the profile holds and the statement does not set."""
+    if understanding.intent != "profile_statement" or profile is None:
+        return []
+    setting = {field for field, _ in changes}
+    held = []
+    for field in understanding.forget:
+        section, name = field.split(".", 1)
+        part = getattr(profile, section, None)
+        if field not in setting and part is not None and getattr(part, name, None) is not None:
+            held.append(field)
+    return held
 
 
 def _made_wrong(changes: Changes, profile: UserProfile | None) -> tuple[list[str], str | None]:

@@ -82,7 +82,7 @@ GONE = re.compile(
     r"(?:don'?t|do\s+not)\s+(?:have|own|drive|use)(?=.*\b(?:anymore|any\s+more)\b)|"
     r"(?:just\s+)?(?:sold|got\s+rid\s+of|removed|returned|traded\s+in|totaled|totalled))|"
     r"(?:sold|got\s+rid\s+of|traded\s+in|totaled|totalled))\s+"
-    r"(?P<what>[^,;!?]{1,40}?)(?=\s*(?:$|[,.;!?](?:\s|$)|\b(?:and|but|so|because|last|yesterday|anymore|any\s+more)\b))",
+    r"(?P<what>[^,;!?]{1,40}?)(?=\s*(?:$|[,.;!?](?:\s|$)|\b(?:and|but|so|because|last|yesterday|anymore|any\s+more|for|to|when|after)\b))",
     re.I,
 )
 # "the model 3 got totaled", "the powerwall got pulled out", "the id4 went back at end of lease"
@@ -102,6 +102,7 @@ _GONE_ACTIVE = re.compile(
 _NO_CAR = re.compile(
     r"\b(?:no\s+(?:car|ev|electric\s+car)\b(?!\s+(?:charger|charging|rate|plan))|car-?free|carless)", re.I
 )
+_FUEL = re.compile(r"\b(?:gas|gasoline|diesel|ice|petrol)\b", re.I)
 _GONE_FILLER = re.compile(r"\b(?:a|an|the|any|our|my|that|old|\d{4})\b", re.I)
 _GENERIC_EQUIPMENT = re.compile(r"^(?:ev|car|electric\s+car|truck|vehicle)?$", re.I)
 # What makes a message with no new value a correction of what we saved ("nope", "thats wrong",
@@ -194,6 +195,9 @@ def gone(text: str) -> tuple[list[str], str | None]:
         fields = [
             field for field in named_fields(what) if field.startswith("equipment.")
         ]  # things, not facts
+        if _FUEL.search(what):
+            # "sold my gas truck", "the gas one": not the EV (a gas furnace is still the heating)
+            fields = [field for field in fields if not field.startswith("equipment.ev_")]
         if fields:
             return fields, words
     if _NO_CAR.search(text):

@@ -27,7 +27,7 @@ from advisor.places import (
     zip_place,
 )
 from advisor.understanding.models import Mention, StatedFact
-from advisor.understanding.text import NUMBER_WORDS, Clause
+from advisor.understanding.text import NEGATION, NUMBER_WORDS, Clause
 
 # Level 2 chargers run at 240 V; a charger's continuous draw is 80 % of its circuit breaker
 # (NEC 625.41, as knowledge/docs/charger-circuit-sizing.md explains: a 40 A breaker feeds 32 A).
@@ -63,7 +63,9 @@ _OWN = re.compile(
     r"^\s*(?:(?:also|now|just|recently|finally)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added|picked\s+up|took\s+delivery\s+of)\b|"
     # "xcel customer in denver, got 8.2kw on the roof and a powerwall": a list item of their own
     r"(?<=[,.;!] )(?:(?:also|now|just|recently|finally)\s+)?(?:own|have|got|bought|installed|added)\b|"
-    r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:a|an)\b|"
+    r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:a|an|the)\b|"
+    # "heat pump went in tuesday", "the panels got installed in may": installed at their home
+    r"\b(?:went|go(?:es)?)\s+in\b(?!\s+(?:the|a|an|to|for)\b)|\b(?:got|was|were|been)\s+(?:installed|put\s+in)\b|"
     r"\b(?:i|we)\s+(?:heat|cool)\s+(?:the\s+house|the\s+home|our\s+(?:house|home|place)|my\s+(?:house|home|place))?\s*with\b",
     re.I,
 )
@@ -239,11 +241,27 @@ def _not_a_fact(clause: Clause, reading: Reading, *, pending_slot: str | None = 
         "location.city",
         "household.occupants",
     )
-    if clause.negated and negation_matters and (reading.field, reading.value) not in _NEGATION_IS_VALUE:
+    if (
+        clause.negated
+        and negation_matters
+        and (reading.field, reading.value) not in _NEGATION_IS_VALUE
+        and _negation_reaches(clause.text, reading.said)
+    ):
         return "negated"
     if clause.hedged:
         return "unverified"
     return None
+
+
+def _negation_reaches(text: str, said: str) -> bool:
+    """Whether the clause's negation is said of this value: "got rid of the gas furnace, heat pump
+    went in tuesday" negates the furnace, not the heat pump in the part after the comma."""
+    at = text.lower().find(said.lower()) if said else -1
+    if at < 0:
+        return True
+    parts = list(re.finditer(r"[^,;]+", text))
+    part = next((m.group(0) for m in parts if m.start() <= at < m.end()), text)
+    return NEGATION.search(part) is not None or len(parts) == 1
 
 
 def _statement_inside_question(text: str, reading: Reading) -> bool:

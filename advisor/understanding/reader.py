@@ -97,6 +97,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
             for f in facts
             if not (f.field.startswith("equipment.") and f.words.strip(" ?!.").lower() == whole)
         ]
+    gone = _gone_beside_facts(intent, values, context)
     asks = intent in (*_ANSWERS, "profile_query")
     params = _params(prediction, values, intent)
     follow_up = unsure or _is_follow_up(intent, params, context, prediction, values.only_when)
@@ -118,6 +119,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         if asks
         else None,
         facts=facts,
+        forget=gone,
         mentions=values.mentions,
         slot_answer=slot_answer,
         params=params,
@@ -144,7 +146,7 @@ def command_reading(
     if values.gone and stated & set(values.gone):
         return None  # "we sold the tesla and got a rivian": the new car replaces the old one (a statement)
     gone = [field for field in values.gone if field not in stated]
-    if gone and intent not in (*_ANSWERS, "profile_query"):
+    if gone and intent not in (*_ANSWERS, "profile_query") and not values.facts:
         # "sold the leaf" (whatever else the words sound like): the tables say what went, and
         # only the car the profile holds is removed
         held = (context.known_fields if context else {}).get("equipment.ev_model")
@@ -214,6 +216,19 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     ):
         return "live_data"  # "we use about 600 kWh a month": the usage the last answer assumed, redo it
     return intent
+
+
+def _gone_beside_facts(intent: str, values: Values, context: ReadingContext) -> list[str]:
+    """ "we rent, no ev, electric baseboard heat": a statement that also says equipment went; the
+    facts are saved and what went is removed in the same write (only the car the profile holds)."""
+    stated = {fact.field for fact in values.facts}
+    gone = [field for field in values.gone if field not in stated]
+    if intent != "profile_statement" or not values.facts or not gone:
+        return []
+    held = context.known_fields.get("equipment.ev_model")
+    if "equipment.ev_model" in gone and commands.another_car(values.gone_words or "", held):
+        return [field for field in gone if not field.startswith("equipment.ev_")]
+    return gone
 
 
 def _detail_for_last_explanation(

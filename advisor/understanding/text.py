@@ -78,9 +78,9 @@ _PAST_HOME = re.compile(
 # "forget the heat pump thing", "ignore what i said about the charger": what follows is withdrawn
 _WITHDRAWN = re.compile(r"^\W*(?:forget|ignore|disregard|scratch)\b", re.I)
 FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|we|we're|we've|my|our|me|us)\b", re.I)
-_NEGATION = re.compile(
+NEGATION = re.compile(
     r"\b(?:don'?t|do\s+not|doesn'?t|does\s+not|no\s+longer|never|not|isn'?t|aren'?t|haven'?t|hasn'?t|"
-    r"didn'?t|won'?t|without|sold|got\s+rid\s+of|removed)\b",
+    r"didn'?t|won'?t|without|sold|got\s+rid\s+of|removed|used\s+to\s+(?:have|own|drive|lease|be\s+on))\b",
     re.I,
 )
 # Only real doubt stops a fact: "I think it's PG&E" is how people state what they know, "not sure,
@@ -390,7 +390,7 @@ def _clause(part: str, previous: Clause | None, *, asking: bool) -> Clause:
         question=question,
         hypothetical=hypothetical,
         someone_else=someone_else,
-        negated=bool(_NEGATION.search(_NOT_THE_OLD.sub("", _without_old_value(withdrawn))))
+        negated=bool(NEGATION.search(_NOT_THE_OLD.sub("", _without_old_value(withdrawn))))
         or bool(_WITHDRAWN.match(part)),
         hedged=bool(_HEDGE.search(part)),
         household=bool(_HOUSEHOLD_MEMBER.search(part)),
