@@ -46,7 +46,7 @@ EMPTY_PROFILE = (
     "(or ask a question) and I'll remember what you say."
 )
 SKIP_NOTE = {
-    "location": "Without a ZIP code or city I can't look up your weather, solar or local prices.",
+    "location": "Without a ZIP code or city I can't look up your weather or solar; for prices your utility is enough.",
     "utility": "Without your utility I can't look up your prices.",
     "rate_schedule": "I'll use your utility's most common plan if I know it, else your state's average price, and say so.",
     "ev": "I'll plan for a typical EV and say so.",

@@ -548,3 +548,14 @@ def test_what_replaced_the_equipment_that_went_is_saved(text: str, field: str, v
 def test_selling_a_gas_car_keeps_the_ev() -> None:
     reading = understand("sold my gas truck", ReadingContext(known_fields={"equipment.ev_model": "Kia EV6"}))
     assert "equipment.ev_model" not in reading.forget
+
+
+def test_a_utility_without_a_place_is_enough_for_prices(runtime) -> None:
+    user = new_user(runtime)
+    asked = runtime.service.handle_turn(user, "s1", "whats the cheapest time to run my pool pump")
+    assert asked.asked_for == "location"
+    skipped = runtime.service.handle_turn(user, "s1", "rather not say where i live")
+    assert skipped.asked_for == "utility" and "for prices your utility is enough" in skipped.text
+    answer = runtime.service.handle_turn(user, "s1", "fpl")
+    assert "pool pump" in answer.text and "FPL's state, FL" in answer.text
+    assert stored(runtime, user, "location.zip_code") is None

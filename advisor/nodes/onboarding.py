@@ -193,6 +193,7 @@ def _ask(
         intent == "live_data"
         and not missing
         and any(s in ("location", "solar_size") for s in skipped if s in needed)
+        and not _priced_without_place(profile, params.task, topic, skipped)
     ):
         # The user skipped something the answer cannot be estimated without: the general picture,
         # honestly labelled. (A skipped car is planned as a typical one, and the plan says so.)
@@ -216,6 +217,19 @@ def _ask(
         "route": "done",
         "answered_by": "onboarding",
     }
+
+
+# Answers that need only a price and a clock: the utility's state gives both without a ZIP
+_PRICE_TASKS = ("prices", "appliance", "charging_plan", "plan_comparison")
+
+
+def _priced_without_place(profile: UserProfile | None, task: str | None, topic: str, skipped: list[str]) -> bool:
+    """ "rather not say where i live" then "fpl": prices, appliance timing and charging plans are
+    answered from the utility (its plan, or its state's average price and time zone)."""
+    location = profile.location if profile else None
+    if "solar_size" in skipped or location is None or not location.utility_provider:
+        return False
+    return (task in _PRICE_TASKS) or (task is None and topic in ("rates", "ev_charging"))
 
 
 def _plans_known(profile: UserProfile | None) -> bool:

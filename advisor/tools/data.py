@@ -26,7 +26,8 @@ from advisor.energy.state_prices import (
     state_price_usd_per_kwh,
 )
 from advisor.energy.tariff import TIERED_NOTE_PREFIX, Tariff, flat_tariff
-from advisor.places import find_city, zip_state
+from advisor.energy.utilities import utility_named
+from advisor.places import STATE_TIMEZONES, find_city, zip_state
 from advisor.tools.http import ApiClient, ApiError, TurnBudget, data_budget
 from advisor.tools.open_meteo import OpenMeteoClient
 from advisor.tools.openei import NoMatch, OpenEiClient, TariffMatch
@@ -241,6 +242,8 @@ def _flat_from(profile: UserProfile) -> tuple[float, str, str, bool] | None:
     if state is None and location is not None and location.city:
         place = find_city(location.city)
         state = place.state if place else None
+    if state is None and location is not None:
+        state = _utility_state(location.utility_provider)  # "rather not say where i live", "fpl"
     price = state_price_usd_per_kwh(state)
     if price is None:
         return None
@@ -256,7 +259,20 @@ def local_timezone(profile: UserProfile) -> tuple[str, str | None]:
     if utility in _UTILITY_TIMEZONES:
         zone = _UTILITY_TIMEZONES[utility]
         return zone, f"local time taken as {zone} ({utility}'s service area)"
+    state = _utility_state(location.utility_provider if location else None)
+    if state is not None:
+        zone = STATE_TIMEZONES[state]
+        return zone, f"local time taken as {zone} ({location.utility_provider}'s state, {state})"  # type: ignore[union-attr]
     return "America/Los_Angeles", "local time assumed to be America/Los_Angeles (no timezone in your profile)"
+
+
+def _utility_state(name: str | None) -> str | None:
+    """The one state a utility serves (FPL: FL), when the profile has no place: its average price
+    and its time zone are that state's."""
+    utility = utility_named(name) if name else None
+    if utility is None or len(utility.states) != 1 or utility.states[0] not in STATE_TIMEZONES:
+        return None
+    return utility.states[0]
 
 
 def build_data_sources(
