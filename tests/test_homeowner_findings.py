@@ -559,3 +559,53 @@ def test_a_utility_without_a_place_is_enough_for_prices(runtime) -> None:
     answer = runtime.service.handle_turn(user, "s1", "fpl")
     assert "pool pump" in answer.text and "FPL's state, FL" in answer.text
     assert stored(runtime, user, "location.zip_code") is None
+
+
+# --- from the third fresh set's first run (fresh_h4, fresh_h5) -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("nah its a model s", "equipment.ev_model", "Tesla Model S"),
+        ("also its a leaf plus not a leaf", "equipment.ev_model", "Nissan Leaf Plus"),
+        ("and a model 3 would be nice", "equipment.ev_model", None),
+        ("and we're 5 now, new baby", "household.occupants", 5),
+        ("our house is 5 people now", "household.occupants", 5),
+        ("we got a second powerwall put in", "equipment.battery_capacity_kwh", 27.0),
+        ("fyi we had a second powerwall put in last month", "equipment.battery_capacity_kwh", 27.0),
+        ("thinking about a second powerwall", "equipment.battery_capacity_kwh", None),
+        ("i think we're on tou-d-prime? not sure. when is peak today", "location.rate_schedule", None),
+    ],
+)
+def test_third_fresh_set_values(text: str, field: str, value: Any) -> None:
+    facts = {fact.field: fact.value for fact in understand(text).facts}
+    assert facts.get(field) == value
+
+
+def test_gracias_is_thanks() -> None:
+    assert understand("gracias").intent == "smalltalk"
+
+
+def test_a_place_in_a_live_question_is_answered_for_and_not_saved(runtime) -> None:
+    user = new_user(runtime)
+    reply = runtime.service.handle_turn(user, "s1", "whats the weather tmrw in 33602")
+    assert "This is for Tampa, FL" in reply.text and stored(runtime, user, "location.zip_code") is None
+
+
+def test_another_size_in_a_follow_up_is_the_size_answered(runtime) -> None:
+    user = new_user(runtime, **{"location.zip_code": "85016", "location.utility_provider": "APS"})
+    first = runtime.service.handle_turn(user, "s1", "what would 8kw on my roof make in a year")
+    assert "An 8 kW system" in first.text
+    assert "A 10 kW system" in runtime.service.handle_turn(user, "s1", "and 10?").text
+    assert "A 12 kW system" in runtime.service.handle_turn(user, "s1", "what about a 12 kw one").text
+    assert stored(runtime, user, "equipment.solar_capacity_kw") is None
+
+
+def test_a_rough_size_answers_the_forecast_and_is_not_saved(runtime) -> None:
+    user = new_user(runtime, **{"location.zip_code": "94110", "location.utility_provider": "PG&E"})
+    asked = runtime.service.handle_turn(user, "s1", "how much will my solar make tomorrow")
+    assert asked.asked_for == "solar_size"
+    rough = runtime.service.handle_turn(user, "s1", "not sure, maybe 5 or 6 kw? previous owner put them in")
+    assert "so this uses about 5.5 kW" in rough.text and "Your 5.5 kW system tomorrow" in rough.text
+    assert stored(runtime, user, "equipment.solar_capacity_kw") is None

@@ -21,7 +21,7 @@ from advisor.understanding.models import RequestParams, Understanding
 from advisor.understanding.values import SLOT_FIELDS
 from config.clock import Clock
 from config.files import EvalConfig
-from profiles.models import Location, UserProfile
+from profiles.models import Equipment, Location, UserProfile
 from profiles.staleness import stale_sections
 from traces.recorder import current_trace
 
@@ -30,7 +30,13 @@ CHAT = ("smalltalk", "goodbye", "off_topic", "unclear")
 # What an answer to an onboarding question may add to the question it resumes: the car's charge
 # level ("it's a Model 3, battery at 20%") and the household's usage ("E-TOU-C, we use 700 kWh a
 # month"). Never its day or deadline words ("I'm on EV2-A now" does not make the question today's).
-_RESUMED_PARAMS = ("current_soc_pct", "target_soc_pct", "ev_miles_per_month", "house_kwh_per_month")
+_RESUMED_PARAMS = (
+    "current_soc_pct",
+    "target_soc_pct",
+    "ev_miles_per_month",
+    "house_kwh_per_month",
+    "system_kw",  # "not sure, maybe 5 or 6 kw?" answering the size question: that size, not saved
+)
 
 
 def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
@@ -56,6 +62,12 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
         assumed = _assumed_plan(profile, skipped)
         if assumed is not None and request["intent"] == "live_data":
             profile = update["user_profile"] = assumed[0]  # this turn's view only: nothing is saved
+        rough = _rough_size(profile, request, skipped)
+        if rough is not None:
+            # this turn's view only: nothing is saved
+            profile = update["user_profile"] = rough[0]
+            update["notices"] = [n for n in update["notices"] if n not in skip_notice] + [rough[1]]
+            update["skipped_slots"] = skipped = [slot for slot in skipped if slot != "solar_size"]
         elsewhere = _asked_place(profile, request)
         if elsewhere is not None:
             profile = update["user_profile"] = elsewhere[0]  # this turn's view only: nothing is saved
@@ -276,6 +288,32 @@ def _asked_place(profile: UserProfile | None, request: dict[str, Any]) -> tuple[
     location = (base.location or Location()).model_copy(update=fields)
     return base.model_copy(update={"location": location}), (
         f"This is for {place_name}, the place you asked about (not saved to your profile)."
+    )
+
+
+def _rough_size(
+    profile: UserProfile | None, request: dict[str, Any], skipped: list[str]
+) -> tuple[UserProfile, str] | None:
+    """ "not sure, maybe 5 or 6 kw?" answering our size question for a forecast: the forecast for
+    that size, said as the user's rough figure and never saved."""
+    params: RequestParams = request["params"]
+    size = params.system_kw
+    equipment = profile.equipment if profile else None
+    if (
+        size is None
+        or "solar_size" not in skipped
+        or request["intent"] != "live_data"
+        or params.task not in ("solar_forecast", None)
+        or (equipment is not None and equipment.solar_capacity_kw)
+    ):
+        return None
+    base = profile or UserProfile(user_id="rough-size")
+    view = base.model_copy(
+        update={"equipment": (base.equipment or Equipment()).model_copy(update={"solar_capacity_kw": size})}
+    )
+    return view, (
+        f"You weren't sure of your system's size, so this uses about {size:g} kW (not saved to your "
+        "profile; tell me the size on your paperwork for an exact figure)."
     )
 
 

@@ -64,6 +64,7 @@ _OWN = re.compile(
     # "xcel customer in denver, got 8.2kw on the roof and a powerwall": a list item of their own
     r"(?<=[,.;!] )(?:(?:also|now|just|recently|finally)\s+)?(?:own|have|got|bought|installed|added)\b|"
     r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:a|an|the)\b|"
+    r"\b(?:i|we)\s+had\s+(?:[\w-]+\s+){1,4}(?:installed|put\s+in|added)\b|"  # "we had a second powerwall put in"
     # "heat pump went in tuesday", "the panels got installed in may": installed at their home
     r"\b(?:went|go(?:es)?)\s+in\b(?!\s+(?:the|a|an|to|for)\b)|\b(?:got|was|were|been)\s+(?:installed|put\s+in)\b|"
     r"\b(?:i|we)\s+(?:heat|cool)\s+(?:the\s+house|the\s+home|our\s+(?:house|home|place)|my\s+(?:house|home|place))?\s*with\b",
@@ -747,7 +748,10 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         yield Reading("equipment.ev_model", _as_said(second[0].name, second[1]), said=second[1])
         return
     starts = (
-        r"^\s*(?:(?:actually|no\s+wait|no|nope|sorry|oops|wait|i\s+meant|correction|correct)[,.!:]?\s+)?(?:(?:it'?s|its|it\s+is|that'?s)\s+)?"
+        r"^\s*(?:(?:actually|no\s+wait|no|nope|nah|naw|sorry|oops|wait|i\s+meant|correction|correct)[,.!:]?\s+)?"
+        # "also its a leaf plus", "ok its a kia ev6": a filler only before "it's" ("and a model 3 would be nice" is not)
+        r"(?:(?:also|and|oh|ok|okay|yeah|yes|yep|well|ah|um|btw)[,.!:]?\s+(?=(?:it'?s|its|it\s+is|that'?s)\s))?"
+        r"(?:(?:it'?s|its|it\s+is|that'?s)\s+)?"
         r"(?:a\s+|an\s+|the\s+)?(?:\d{4}\s+)?(?:(?:tesla|chevy|chevrolet|nissan|hyundai|"
         r"kia|ford|vw|volkswagen|rivian|bmw|polestar|audi|toyota|subaru|honda|cadillac|gmc|volvo|jaguar|porsche|fiat|mini|"
         r"jeep|chrysler|lucid)\s+)?"
@@ -820,7 +824,9 @@ def _batteries(text: str, *, message: str, pending_slot: str | None = None) -> I
     car_here = bool(_CAR_WORDS.search(text)) or find_vehicle(text) is not None or pending_slot == "ev"
     home_here = bool(_HOME_BATTERY_WORDS.search(text))
     kwh = re.search(_NUM + r"\s*-?\s*kwh\b", text, re.I)
-    powerwalls = re.search(_COUNT + r"\s+powerwalls?\b", text, re.I)
+    powerwalls = re.search(_COUNT + r"\s+powerwalls?\b", text, re.I) or re.search(
+        r"\b(second|2nd|third|3rd)\s+powerwall\b", text, re.I  # "we added a second powerwall": two now
+    )
     negated_battery = re.search(
         r"\b(?:no|don'?t\s+have\s+(?:an?|any)|do\s+not\s+have\s+(?:an?|any)|without\s+(?:an?|any))\s+(?:home\s+|backup\s+)?"
         r"(?:batter(?:y|ies)(?:\s+storage)?|powerwall|battery\s+storage)\b",
@@ -844,7 +850,8 @@ def _batteries(text: str, *, message: str, pending_slot: str | None = None) -> I
         yield Reading("equipment.battery_capacity_kwh", float(kwh.group(1)), said=kwh.group(0), unit="kWh")
         return
     if powerwalls and not kwh:
-        count = _count(powerwalls.group(1))
+        ordinal = {"second": 2, "2nd": 2, "third": 3, "3rd": 3}.get(powerwalls.group(1).lower())
+        count = ordinal or _count(powerwalls.group(1))
         yield Reading("equipment.has_battery_storage", True, said=powerwalls.group(0))
         yield Reading(
             "equipment.battery_capacity_kwh",
@@ -1135,11 +1142,18 @@ _OCCUPANTS = [
     re.compile(
         r"\b(?:we\s+are|we're|were|there\s+are|there're)\s+"
         + _COUNT
-        + r"(?:\s+(?:of\s+us|people|persons|adults|in\s+(?:the|our|my)\s+\w+))?\s*[.!]?$",
+        + r"(?:\s+(?:of\s+us|people|persons|adults|in\s+(?:the|our|my)\s+\w+))?(?:\s+(?:now|again|total))?\s*[.!]?$",
         re.I,
     ),
     re.compile(r"\b(?:we\s+are|we're|there\s+are)\s+" + _COUNT + r"\s+(?:of\s+us|people|persons)\b", re.I),
     re.compile(r"\b(?:family|household|house(?:hold)?)\s+of\s+" + _COUNT + r"\b", re.I),
+    # "our house is 5 people now", "my household has 3 people"
+    re.compile(
+        r"\b(?:our|my)\s+(?:house|home|household|family|place)\s+(?:is|has)\s+(?:now\s+)?"
+        + _COUNT
+        + r"\s+(?:people|persons|of\s+us)\b",
+        re.I,
+    ),
     # "we have 4 people", "we've got 5 people in the house", "i have 3 kids and a wife" is not this
     re.compile(r"\b(?:we|we'?ve)\s+(?:have|got)\s+" + _COUNT + r"\s+(?:people|persons|adults)\b", re.I),
     re.compile(r"(?<![\w.])" + _COUNT + r"\s+of\s+us\b", re.I),

@@ -106,7 +106,7 @@ _PER_MONTH = {"day": 365 / 12, "week": 52 / 12, "month": 1.0, "year": 1 / 12}
 
 # "a 6 kw solar system", "6kw of panels", "a solar system of 6 kW": a size someone asks about
 _SYSTEM_SIZE = re.compile(
-    r"\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)\s*(?:of\s+)?(?:solar|pv|panels?|system|array)"
+    r"\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)\s*(?:of\s+)?(?:solar|pv|panels?|system|array|on\s+(?:my|our|the)\s+roof)"
     r"|\b(?:solar|pv)\s+(?:system|array)?\s*of\s+(\d{1,2}(?:\.\d+)?)\s*(?:kw|kilowatts?)\b(?!h)"
     # "got a quote for 7.6 kw", "installer quoted us 11.4 kw": a size on offer
     r"|\b(?:quote|quoted|bid|proposal|offer)\w*\s+(?:us\s+|me\s+)?(?:for\s+|of\s+|at\s+)?(?:a\s+|an\s+)?"

@@ -11,6 +11,7 @@ value is an undo, a follow-up keeps the last request's parameters.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Protocol
 
 from langchain_core.runnables import RunnableConfig
@@ -80,6 +81,9 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     slot_answer = _slot_answer(prediction, values, context)
     if slot_answer is not None and slot_answer.status != "not_answered" and intent in _QUIET:
         intent = "profile_statement"  # "pge" answering the utility question, "no" skipping it
+    if _rough_size_answer(slot_answer, values):
+        # "not sure, maybe 5 or 6 kw?": not saved, but the estimate can use it as the size asked about
+        values = replace(values, params=values.params.model_copy(update={"system_kw": values.rough_kw}))
     detail = _detail_for_last_explanation(intent, prediction, values, context)
     if detail:
         intent = "knowledge"  # "we have a 50 gallon electric tank now" after "would a hpwh save me money"
@@ -106,6 +110,8 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         last = context.last_params or RequestParams()
         params = follow_up_params(params.model_copy(update={"task": last.task or params.task}), last)
         topic = context.last_topic or topic
+        if last.system_kw is not None and values.bare_number is not None and 0 < values.bare_number <= 100:
+            params = params.model_copy(update={"system_kw": values.bare_number})  # "and 10?" after 8 kW
     elif intent == "live_data":
         params = with_household_usage(params, context)
     alternative = _alternative(prediction, intent)
@@ -186,6 +192,12 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return "profile_statement"  # "remember that I like pizza": said why nothing was kept
     if values.facts and intent in _QUIET and intent != "goodbye":
         return "profile_statement"  # "thanks! btw we got 6 kW of solar": the facts count
+    if (
+        intent == "profile_statement"
+        and values.thanks
+        and not (values.facts or values.mentions or values.question or context.pending_slot)
+    ):
+        return "smalltalk"  # "gracias", "ok thx that helps": thanks with nothing to save is thanks
     if intent == "goodbye" and prediction.intent_p < _GOODBYE_AT_LEAST:
         return "smalltalk" if values.thanks else "unclear"
     if (
@@ -216,6 +228,16 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     ):
         return "live_data"  # "we use about 600 kWh a month": the usage the last answer assumed, redo it
     return intent
+
+
+def _rough_size_answer(slot_answer: SlotAnswer | None, values: Values) -> bool:
+    return (
+        slot_answer is not None
+        and slot_answer.slot == "solar_size"
+        and slot_answer.status == "skipped"
+        and values.rough_kw is not None
+        and values.params.system_kw is None
+    )
 
 
 def _gone_beside_facts(intent: str, values: Values, context: ReadingContext) -> list[str]:

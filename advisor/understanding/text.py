@@ -324,8 +324,13 @@ def clauses(text: str) -> list[Clause]:
     """Each clause with its flags; a clause without its own subject takes the previous one's
     (so "my neighbour has solar and a battery" keeps both out of the user's profile)."""
     found: list[Clause] = []
+    previous_sentence: tuple[int, int] | None = None
     for sentence in sentences(text):
         parts = _parts(sentence)
+        if previous_sentence is not None and parts and all(_HEDGE_ONLY.match(part) for part, _ in parts):
+            # "i think we're on tou-d-prime? not sure. when is peak": the doubt is the sentence before's
+            begin, end = previous_sentence
+            found[begin:end] = [Clause(**{**c.__dict__, "hedged": True}) for c in found[begin:end]]
         # "We're on EV2-A, not sure": a doubt on its own qualifies the clause before it.
         trailing_doubt = {
             index - 1 for index, (part, _) in enumerate(parts) if index and _HEDGE_ONLY.match(part)
@@ -344,6 +349,7 @@ def clauses(text: str) -> list[Clause]:
                 Clause(**{**c.__dict__, "hedged": True}) if _SOFT_HEDGE.search(c.text) else c
                 for c in found[start:]
             ]
+        previous_sentence = (start, len(found))
     return found
 
 

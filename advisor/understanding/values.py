@@ -64,6 +64,8 @@ class Values:
     only_when: bool = False  # nothing but a connective and a time ("and tmrw morning?")
     first_person: bool = False  # the user speaks of themself ("i", "we", "our", "here")
     asking: bool = False  # asks, even without a question word ("heat pump dryers worth it", "any rebates")
+    bare_number: float | None = None  # "and 10?", "what about 12 kw": a number and nothing else
+    rough_kw: float | None = None  # "maybe 5 or 6 kw?", "8ish kw": a size said roughly (the middle of a range)
 
     def about_other_fields(self, slot: str) -> bool:
         fields = [fact.field for fact in self.facts] + [m.field for m in self.mentions if m.field]
@@ -130,6 +132,8 @@ def read_values(text: str, context: ReadingContext) -> Values:
         only_when=only_when(message),
         first_person=bool(FIRST_PERSON.search(message)) or bool(re.search(r"\bhere\b", message, re.I)),
         asking="?" in message or bool(_ADVICE.search(message)) or bool(_ASKING.search(message)),
+        bare_number=float(bare.group(1)) if (bare := _BARE_NUMBER.match(message)) else None,
+        rough_kw=_rough_kw(message),
     )
 
 
@@ -153,6 +157,29 @@ _ADVICE = re.compile(
     r"\bsmartest\b|\bwise\b|\bmakes?\s+sense\b",
     re.I,
 )
+
+
+_BARE_NUMBER = re.compile(
+    r"^\W*(?:(?:and|ok|okay|so|what\s+about|how\s+about|what\s+if|or|try|do)\s+)*(?:a\s+|an\s+)?(\d{1,3}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)?"
+    r"(?:\s+(?:one|system|array|setup))?(?:\s+(?:then|instead))?\W*$",
+    re.I,
+)
+_ROUGH_KW = re.compile(
+    r"(?<![\d.])(\d{1,2}(?:\.\d+)?)(?:\s*(?:or|-|to)\s*(\d{1,2}(?:\.\d+)?))?\s*(?:ish)?\s*-?\s*(?:kw|kilowatts?)?\b(?!h)",
+    re.I,
+)
+
+
+def _rough_kw(message: str) -> float | None:
+    """The size said in a doubtful answer to our solar-size question, as a number (a range's middle)."""
+    if not re.search(r"\b(?:kw|kilowatts?)\b(?!h)|\d\s*ish\b|\bmaybe\s+\d", message, re.I):
+        return None
+    match = _ROUGH_KW.search(message)
+    if match is None:
+        return None
+    low = float(match.group(1))
+    high = float(match.group(2)) if match.group(2) else low
+    return round((low + high) / 2, 2) if 0 < low <= high <= 100 else None
 
 
 _ASKING = re.compile(r"^\s*any\b|\byes\s+or\s+no\b|\bor\s+not\b|\b(?:vs\.?|versus)\b", re.I)
@@ -276,14 +303,21 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
     return [StatedFact(field=named[0], value=others[0], said=said, words=message[:500], confidence=0.8)]
 
 
+_IN_ZIP = re.compile(r"\b(?:in|for|near|around|at)\s+(\d{5})\b", re.I)
+
+
 def _asked_place(found: list[Clause], facts: list[StatedFact]) -> str | None:
-    """A town a question is about ("what would 7 kW make per year in san diego?"): the answer's
-    place for this request only (the user may not live there), never a profile fact."""
+    """A town a question is about ("what would 7 kW make per year in san diego?", "whats the low
+    tomorrow in 04101"): the answer's place for this request only (the user may not live there),
+    never a profile fact."""
     if any(f.field.startswith("location.") for f in facts):
         return None
     for clause in found:
         if not clause.question:
             continue
+        for code in _IN_ZIP.findall(clause.text):
+            if (place := zip_place(code)) is not None:
+                return f"{place.name}, {place.state}"
         for match in _IN_PLACE.finditer(clause.text):
             words = match.group("place").strip(" .").split()
             for size in range(min(len(words), 4), 0, -1):
