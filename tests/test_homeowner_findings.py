@@ -487,7 +487,7 @@ def test_asking_which_plan_to_be_on_is_a_plan_comparison_not_a_profile_question(
             "Chevrolet Bolt EV",
         ),  # no change said: the first
         ("work is in 94105 but home's 94501", "location.zip_code", "94501"),
-        ("sold our place in reno, renting in sparks now", "location.city", None),
+        ("sold our place in reno, renting in sparks now", "location.city", "Sparks"),
         ("heat pump dryers worth it", "equipment.heating_type", None),
         ("any rebates in massachusetts for heat pumps", "equipment.heating_type", None),
         ("2 people, 6kw solar, no battery. what's net metering?", "equipment.solar_capacity_kw", 6.0),
@@ -609,3 +609,44 @@ def test_a_rough_size_answers_the_forecast_and_is_not_saved(runtime) -> None:
     rough = runtime.service.handle_turn(user, "s1", "not sure, maybe 5 or 6 kw? previous owner put them in")
     assert "so this uses about 5.5 kW" in rough.text and "Your 5.5 kW system tomorrow" in rough.text
     assert stored(runtime, user, "equipment.solar_capacity_kw") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        (
+            "when should i plug in the ioniq 5 tonight so it hits 80 by 7:30",
+            "equipment.ev_model",
+            "Hyundai Ioniq 5",
+        ),
+        (
+            "when should i charge the model y tonight? need it by 7 tmrw",
+            "equipment.ev_model",
+            "Tesla Model Y",
+        ),
+        ("how long to charge the ioniq 5 on level 1", "equipment.ev_model", None),  # a general question
+        ("generally is it cheaper to heat with gas or with a heat pump", "equipment.heating_type", None),
+        ("we pay a flat 13 cents per kwh, no time of use", "household.typical_usage_pattern", None),
+        ("we're pg&e, model y, charging around 30 kwh a night", "equipment.ev_battery_kwh", None),
+        ("saving money is the #1 thing for me", "preferences.budget_priority", "high"),
+        ("being green matters a lot to us even if it costs a bit more", "preferences.budget_priority", None),
+        (
+            "Just so you know, my wife and I are both retired and we live in a small condo in Tampa.",
+            "household.occupants",
+            2,
+        ),
+        (
+            "Just so you know, my wife and I are both retired and we live in a small condo in Tampa.",
+            "location.city",
+            "Tampa",
+        ),
+        ("my wife and I share a model x", "household.occupants", None),
+        ("family of 5, me and my husband both wfh", "household.occupants", 5),
+        ("just me and the dog lol", "household.occupants", 1),
+        ("ours is a leaf plus, 62 kwh battery", "equipment.ev_model", "Nissan Leaf Plus"),
+        ("xcel in 80220, baseboard electric heat", "equipment.heating_type", "electric"),
+    ],
+)
+def test_third_fresh_set_values_in_requests_and_households(text: str, field: str, value: Any) -> None:
+    facts = {fact.field: fact.value for fact in understand(text).facts}
+    assert facts.get(field) == value

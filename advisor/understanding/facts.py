@@ -260,7 +260,8 @@ def _negation_reaches(text: str, said: str) -> bool:
     at = text.lower().find(said.lower()) if said else -1
     if at < 0:
         return True
-    parts = list(re.finditer(r"[^,;]+", text))
+    # "we're not on pge we're smud": a second subject starts a part of its own
+    parts = list(re.finditer(r"(?:[^,;]|\s(?!(?:but|we'?re|we\s+are|i'?m|it'?s|its)\b))+", text, re.I))
     part = next((m.group(0) for m in parts if m.start() <= at < m.end()), text)
     return NEGATION.search(part) is not None or len(parts) == 1
 
@@ -283,6 +284,10 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
         return True
     said = text.lower().find(reading.said.lower()) if reading.said else -1
     before = text[:said] if said >= 0 else ""
+    if reading.field == "equipment.ev_model" and re.search(
+        r"\b(?:charge|charging|plug|plugging|plug\s+in|plugging\s+in)\s+(?:in\s+)?(?:the|my|our)\s+$", before, re.I
+    ):
+        return True  # "when should i plug in the ioniq 5 tonight": the car they charge is theirs
     if (
         reading.field == "location.utility_provider"
         and re.search(r"\b(?:we|us|our|i|me|my)\b", before, re.I)
@@ -326,7 +331,7 @@ def _zip(text: str, *, message: str, pending_slot: str | None) -> Iterator[Readi
 
 
 _PLACE_LEAD = re.compile(
-    r"\b(?:live|living|located|based|moved|relocated|reside|residing|i'm|im|i\s+am|we're|we\s+are|home\s+is|here|"
+    r"\b(?:live|living|located|based|moved|relocated|reside|residing|renting|rent|i'm|im|i\s+am|we're|we\s+are|home\s+is|here|"
     r"(?<!we\s)(?<!they\s)(?<!you\s)(?<!i\s)were)"  # "no wait were in clovis": "we're" typed without the apostrophe
     r"(?:\s+(?:here\s+)?from\s+[A-Za-z .'-]+?(?=\s+to\b))?"  # "moved from fresno to clovis"
     r"\s+(?:(?:now|actually|really|currently|still|just|all)\s+)?(?:in|to|near|outside(?:\s+of)?)\s+(?P<place>[A-Za-z][A-Za-z .'-]*(?:,\s*[A-Za-z]{2,}(?:\s+[A-Za-z]+)?)?)",
@@ -382,6 +387,11 @@ _AFTER_ZIP = re.compile(r"\b(?P<zip>\d{5})\b[\s,-]+(?P<name>[A-Za-z][A-Za-z .'-]
 _BEFORE_ZIP = re.compile(r"(?P<name>[A-Za-z][A-Za-z .'-]{2,30}?)[\s,]+(?P<zip>\d{5})\b")
 
 
+_DWELLING_IN = re.compile(
+    r"\b(?:live|living|rent|renting|own)\b[^.,;!?]{0,40}?\b(?:condo|house|home|apartment|apt|townhouse|townhome|"
+    r"rental|duplex|bungalow|trailer|mobile\s+home)\s+in\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})",
+    re.I,
+)
 # "we were in fresno last year", "at work in mesa": a place that is not their home now
 _NOT_HOME_BEFORE = re.compile(
     r"(?:\b(?:moved|moving|relocated|relocating|came|transferred|originally)\s+(?:here\s+|over\s+)?from|"
@@ -412,6 +422,8 @@ def _city(text: str, *, pending_slot: str | None, region: str | None = None) -> 
     ZIP dataset's towns only where the words say it is their place ("we live in cary", a ZIP beside
     it, the answer to our ZIP question). A town in two states ("clovis") is the one in `region`."""
     strong = [m.group("place") for m in _PLACE_LEAD.finditer(text)]
+    # "we live in a small condo in tampa", "live alone w my cat in a condo in chicago"
+    strong += [m.group("place") for m in _DWELLING_IN.finditer(text)]
     for m in re.finditer(r"\bin\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})", text):
         # "national grid in syracuse", "we're a family of 4 in savannah": the user's utility or the
         # user themself just before "in" says it is their place
@@ -706,7 +718,8 @@ def _just_the_car(text: str, words: str) -> bool:
 # "bolt at 15% need it at 80 by 7am", "need the ioniq 5 at 90%", "plan the r1t charging": a car named
 # with its charge level, a deadline or its plug is the car they charge (their own)
 _CAR_IN_REQUEST = re.compile(
-    r"\b\d{1,3}\s*%|\bat\s+\d{1,3}\b|\bfull\b|\bplug(?:ged)?\s+in|\bcharging\b|\b\d{1,3}\s+(?:more\s+)?miles\b|\bby\s+\d",
+    r"\b\d{1,3}\s*%|\bat\s+\d{1,3}\b|\bfull\b|\bplug(?:ged)?\s+in|\bcharging\b|\b\d{1,3}\s+(?:more\s+)?miles\b|\bby\s+\d|"
+    r"\b(?:charge|plug)\s+(?:in\s+)?(?:the|my|our)\s",
     re.I,
 )
 _REPLACED_CAR = re.compile(r"\b(?:traded(?:\s+in)?|sold|swapped|replaced|got\s+rid\s+of|returned)\b", re.I)
@@ -751,7 +764,7 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         r"^\s*(?:(?:actually|no\s+wait|no|nope|nah|naw|sorry|oops|wait|i\s+meant|correction|correct)[,.!:]?\s+)?"
         # "also its a leaf plus", "ok its a kia ev6": a filler only before "it's" ("and a model 3 would be nice" is not)
         r"(?:(?:also|and|oh|ok|okay|yeah|yes|yep|well|ah|um|btw)[,.!:]?\s+(?=(?:it'?s|its|it\s+is|that'?s)\s))?"
-        r"(?:(?:it'?s|its|it\s+is|that'?s)\s+)?"
+        r"(?:(?:it'?s|its|it\s+is|that'?s|ours\s+is|ours'?s|mine\s+is|mine'?s)\s+)?"
         r"(?:a\s+|an\s+|the\s+)?(?:\d{4}\s+)?(?:(?:tesla|chevy|chevrolet|nissan|hyundai|"
         r"kia|ford|vw|volkswagen|rivian|bmw|polestar|audi|toyota|subaru|honda|cadillac|gmc|volvo|jaguar|porsche|fiat|mini|"
         r"jeep|chrysler|lucid)\s+)?"
@@ -823,7 +836,9 @@ def _batteries(text: str, *, message: str, pending_slot: str | None = None) -> I
     # answering "which EV do you drive?", a bare kWh figure is the car's battery
     car_here = bool(_CAR_WORDS.search(text)) or find_vehicle(text) is not None or pending_slot == "ev"
     home_here = bool(_HOME_BATTERY_WORDS.search(text))
-    kwh = re.search(_NUM + r"\s*-?\s*kwh\b", text, re.I)
+    kwh = re.search(
+        _NUM + r"\s*-?\s*kwh\b(?!\s*(?:a|an|per|each|every|/)\s*(?:night|day|week|month|year|mo|yr)\b)", text, re.I
+    )
     powerwalls = re.search(_COUNT + r"\s+powerwalls?\b", text, re.I) or re.search(
         r"\b(second|2nd|third|3rd)\s+powerwall\b", text, re.I  # "we added a second powerwall": two now
     )
@@ -864,7 +879,7 @@ def _batteries(text: str, *, message: str, pending_slot: str | None = None) -> I
     # "we have 7kw solar and a powerwall": the clause "a powerwall" has no subject of its own and
     # takes the message's (a neighbour's or a what-if clause is still ruled out by its flags)
     subjectless = re.fullmatch(  # the clause is only the thing: "a powerwall", "a powerwall in 94110"
-        r"\s*(?:and\s+)?(?:a|an|one|two|\d)?\s*(?:tesla\s+)?(?:powerwalls?|home\s+batter(?:y|ies)|battery\s+storage)"
+        r"\s*(?:(?:and|\+|&|plus)\s*)?(?:a|an|one|two|\d)?\s*(?:tesla\s+)?(?:powerwalls?|home\s+batter(?:y|ies)|battery\s+storage)"
         r"(?:\s+(?:in|at)\s+[\w-]+(?:\s+[\w-]+)?)?(?:\s*,\s*(?P<tail>[^,]*))?[\s.,!]*",
         text,
         re.I,
@@ -1079,7 +1094,7 @@ _HOME_WORDS = re.compile(
     r"\b(?:the\s+house|the\s+home|our\s+place|here|upstairs|downstairs|bedrooms?|heat\s+is|cooling\s+is|"
     r"for\s+(?:heating|cooling|heat|ac)|(?:house|home|place)\s+(?:has|is)|in\s+the\s+(?:house|home)|heating\s+is|"
     r"(?:handles?|does|do)\s+(?:the\s+|our\s+)?(?:cooling|heating)|with\s+(?:a|an)\s+(?:heat\s+pump|gas\s+furnace|mini))\b|"
-    r"(?:^|,)\s*(?:a\s+|two\s+|\d\s+)?"
+    r"(?:^|,)\s*(?:a\s+|two\s+|\d\s+)?(?:baseboard\s+|forced[-\s]air\s+)?"
     r"(?:gas|electric|central|mini|ductless|heat\s+pump)",
     re.I,
 )
@@ -1219,6 +1234,22 @@ def _occupants(text: str) -> Iterator[Reading]:
             unit="people",
         )
         return
+    spouse_and_i = re.search(
+        r"\b(?:(?:just\s+|only\s+)?my\s+(?:wife|husband|partner|spouse)\s+and\s+(?:i|me)|(?:just\s+|only\s+)?(?:i|me)\s+and\s+my\s+"
+        r"(?:wife|husband|partner|spouse))\b",
+        text,
+        re.I,
+    )
+    # "my wife and I are both retired", "just my husband and me": the two of them, said as all there is
+    if spouse_and_i and re.search(r"\b(?:both|just|only)\b", text, re.I) and not re.search(
+        r"\b(?:kids?|children|son|daughter|baby|babies|teens?|toddler|roommates?|mom|dad|parents?|\d+\s+of\s+us|"
+        r"family\s+of|household\s+of|\w+\s+people)\b",
+        text,
+        re.I,
+    ):
+        # "my wife and I are both retired": the two of them (a child or a count said anywhere is not this)
+        yield Reading("household.occupants", 2, said=spouse_and_i.group(0), unit="people")
+        return
     if re.search(r"\bjust\s+(?:the\s+)?two\s+of\s+us\b", text, re.I):
         yield Reading("household.occupants", 2, said="the two of us", unit="people")
         return
@@ -1231,8 +1262,11 @@ def _occupants(text: str) -> Iterator[Reading]:
     if pair:  # "its just me and my partner now": the two of them
         yield Reading("household.occupants", 2, said=pair.group(0), unit="people")
         return
+    pets = r"(?:\s+(?:and|&|\+|w/?|with)\s+(?:my|the|a|our)\s+(?:dogs?|cats?|pets?|pups?|puppy|kitty|kitten))?"
     if re.search(
-        r"\b(?:i\s+live\s+(?:alone|by\s+myself|on\s+my\s+own)|it'?s\s+just\s+me)\b(?!\s*(?:and|&|\+|,))",
+        r"\b(?:(?:i\s+)?live\s+(?:alone|by\s+myself|on\s+my\s+own)|it'?s\s+just\s+me|^\W*just\s+me)\b"
+        + pets
+        + r"(?!\s*(?:and|&|\+|,\s*(?:my|our)))",
         text,
         re.I,
     ):
@@ -1310,7 +1344,7 @@ def _schedule(text: str) -> Iterator[Reading]:
 
 
 _USAGE_WORDS = (
-    r"(?:use|uses|using|usage|used|users?|power\s+use|electricity\s+use|consumption|load|"
+    r"(?:(?<!of\s)(?<!of-)use|uses|using|usage|used|users?|power\s+use|electricity\s+use|consumption|load|"
     r"run\s+(?:everything|most\s+(?:stuff|things)|the\s+appliances|our\s+appliances))"
 )
 # When a household's use is heaviest, in the words people use for the parts of their day
@@ -1365,7 +1399,7 @@ _MEDIUM = re.compile(
 )
 _HIGH = re.compile(
     r"\b(?:high|top|most|main|big\s+one|biggest|first|number\s+one|#1|really\s+care|care\s+(?:a\s+lot|most)|matters?|priority|important|care|"
-    r"as\s+\w+\s+as\s+possible|mostly\s+want)\b",
+    r"as\s+\w+\s+as\s+possible|mostly\s+want)\b|#\s*1\b",
     re.I,
 )
 
@@ -1374,7 +1408,13 @@ def _preferences(text: str) -> Iterator[Reading]:
     """'budget is high priority, comfort medium, green low' -> one level per topic, each from its own part."""
     for segment in re.split(r"\s*(?:,|;|\bbut\b|\band\b)\s*", text):
         # "being green matters more to me than saving money": what it is compared with gets no level
-        segment = re.split(r"\b(?:than|rather\s+than|instead\s+of)\b", segment, maxsplit=1, flags=re.I)[0]
+        # "green matters a lot even if it costs a bit more": what is conceded gets no level either
+        segment = re.split(
+            r"\b(?:than|rather\s+than|instead\s+of|even\s+if|even\s+though|even\s+when|although|though)\b",
+            segment,
+            maxsplit=1,
+            flags=re.I,
+        )[0]
         for field, words in _PREFERENCE_TOPICS:
             topic = re.search(r"\b(?:" + words + r")\b", segment, re.I)
             if topic is None:

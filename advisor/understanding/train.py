@@ -64,6 +64,9 @@ CORPORA = (
     "fresh_h2_messages.jsonl",
     # the second held-out set (first run recorded at e886b21)
     "fresh_h3_messages.jsonl",
+    # the third held-out set (first run recorded at 8b386ba)
+    "fresh_h4_messages.jsonl",
+    "fresh_h5_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 

@@ -18,7 +18,7 @@ from advisor.understanding.facts import facts_in, place_phrase
 from advisor.understanding.meaning import Signals
 from advisor.understanding.models import Mention, ReadingContext, RequestParams, StatedFact
 from advisor.understanding.params import only_when, read_params
-from advisor.understanding.text import FIRST_PERSON, Clause, clauses, clean
+from advisor.understanding.text import FIRST_PERSON, QUESTION_START, Clause, clauses, clean
 
 SLOT_FIELDS = {
     "location": ("location.zip_code", "location.city"),
@@ -131,7 +131,10 @@ def read_values(text: str, context: ReadingContext) -> Values:
         affirmed=bool(commands.YES.match(message)),
         only_when=only_when(message),
         first_person=bool(FIRST_PERSON.search(message)) or bool(re.search(r"\bhere\b", message, re.I)),
-        asking="?" in message or bool(_ADVICE.search(message)) or bool(_ASKING.search(message)),
+        asking="?" in message
+        or bool(_ADVICE.search(message))
+        or bool(_ASKING.search(message))
+        or bool(QUESTION_START.match(message)),
         bare_number=float(bare.group(1)) if (bare := _BARE_NUMBER.match(message)) else None,
         rough_kw=_rough_kw(message),
     )
@@ -182,7 +185,10 @@ def _rough_kw(message: str) -> float | None:
     return round((low + high) / 2, 2) if 0 < low <= high <= 100 else None
 
 
-_ASKING = re.compile(r"^\s*any\b|\byes\s+or\s+no\b|\bor\s+not\b|\b(?:vs\.?|versus)\b", re.I)
+_ASKING = re.compile(
+    r"^\s*any\b|\byes\s+or\s+no\b|\bor\s+not\b|\b(?:vs\.?|versus)\b|\b(?:cheaper|more\s+expensive)\b|^\s*generally\b",
+    re.I,
+)
 
 
 def _signals(
