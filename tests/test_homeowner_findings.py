@@ -650,3 +650,59 @@ def test_a_rough_size_answers_the_forecast_and_is_not_saved(runtime) -> None:
 def test_third_fresh_set_values_in_requests_and_households(text: str, field: str, value: Any) -> None:
     facts = {fact.field: fact.value for fact in understand(text).facts}
     assert facts.get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "context", "field", "value"),
+    [
+        (
+            "thinking about a heat pump, would it save us money vs our gas furnace",
+            {},
+            "equipment.heating_type",
+            "gas",
+        ),
+        ("should we replace our gas furnace with a heat pump", {}, "equipment.heating_type", "gas"),
+        ("we replaced our gas furnace with a heat pump", {}, "equipment.heating_type", "heat_pump"),
+        ("if we got a heat pump would our bills go down", {}, "equipment.heating_type", None),
+        (
+            "we heat w a mitsubishi mini split heat pump, is it ok running it at -10",
+            {},
+            "equipment.cooling_type",
+            "mini_split",
+        ),
+        (
+            "storm coming this wknd? we have 12kw solar + a powerwall",
+            {},
+            "equipment.battery_capacity_kwh",
+            13.5,
+        ),
+        (
+            "hi there, retired in port st lucie and fpl is my electric co",
+            {},
+            "location.city",
+            "Port St. Lucie",
+        ),
+        ("we are in springfield, ameren", {}, "location.city", None),  # Ameren serves two states
+        (
+            "pge",
+            {"pending_slot": "utility", "known_fields": {"location.city": "Portland"}},
+            "location.utility_provider",
+            "Portland General Electric",
+        ),
+        (
+            "its the extended range, 131 kwh",
+            {"known_fields": {"equipment.ev_model": "Ford F-150 Lightning"}},
+            "equipment.ev_battery_kwh",
+            131.0,
+        ),
+        (
+            "we also have a 13.5 kwh home battery",
+            {"known_fields": {"equipment.ev_model": "Kia EV6"}},
+            "equipment.battery_capacity_kwh",
+            13.5,
+        ),
+    ],
+)
+def test_dev_conversation_values(text: str, context: dict[str, Any], field: str, value: Any) -> None:
+    facts = {fact.field: fact.value for fact in understand(text, ReadingContext(**context)).facts}
+    assert facts.get(field) == value

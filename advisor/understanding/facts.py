@@ -67,7 +67,7 @@ _OWN = re.compile(
     r"\b(?:i|we)\s+had\s+(?:[\w-]+\s+){1,4}(?:installed|put\s+in|added)\b|"  # "we had a second powerwall put in"
     # "heat pump went in tuesday", "the panels got installed in may": installed at their home
     r"\b(?:went|go(?:es)?)\s+in\b(?!\s+(?:the|a|an|to|for)\b)|\b(?:got|was|were|been)\s+(?:installed|put\s+in)\b|"
-    r"\b(?:i|we)\s+(?:heat|cool)\s+(?:the\s+house|the\s+home|our\s+(?:house|home|place)|my\s+(?:house|home|place))?\s*with\b",
+    r"\b(?:i|we)\s+(?:heat|cool)\s+(?:the\s+house|the\s+home|our\s+(?:house|home|place)|my\s+(?:house|home|place))?\s*(?:with|w/?)(?=\s)",
     re.I,
 )
 
@@ -97,13 +97,13 @@ def read_clause(
     `home_state`: the state of the place the profile holds (a town in two states is the one there)."""
     text = clause.text
     yield from _zip(text, message=message, pending_slot=pending_slot)
-    region = _region(message) or home_state
+    region = _region(message, home_state)
     yield from _city(text, pending_slot=pending_slot, region=region)
     yield from _utility(text, pending_slot=pending_slot, region=region)
     yield from _plan(text, pending_slot=pending_slot)
     yield from _price(text, pending_slot=pending_slot)
     yield from _vehicle(text, pending_slot=pending_slot)
-    yield from _batteries(text, message=message, pending_slot=pending_slot)
+    yield from _batteries(text, message=message, pending_slot=pending_slot, about_charging=about_charging)
     yield from _charger(text, message=message, about_charging=about_charging)
     yield from _solar(text, pending_slot=pending_slot, about_solar=about_solar)
     owns = bool(_OWN.search(message)) or bool(_HOME_WORDS.search(text))
@@ -233,6 +233,15 @@ def _not_a_fact(clause: Clause, reading: Reading, *, pending_slot: str | None = 
             return None
     if clause.someone_else:
         return "someone_else"
+    said_at = clause.text.lower().find(reading.said.lower()) if reading.said else -1
+    if (
+        reading.field in ("equipment.heating_type", "equipment.cooling_type")
+        and said_at >= 0
+        and _possessed(clause.text, said_at)
+        and not clause.negated
+        and not clause.hedged
+    ):
+        return None  # "would a heat pump save us money vs our gas furnace": their furnace, in a what-if
     if clause.hypothetical:
         return "hypothetical"
     if clause.question and not _statement_inside_question(clause.text, reading):
@@ -402,8 +411,8 @@ _NOT_HOME_BEFORE = re.compile(
 
 
 @lru_cache(maxsize=512)
-def _region(message: str) -> str | None:
-    """The state a message places itself in (a ZIP's, or a town's named with its state)."""
+def _place_region(message: str) -> str | None:
+    """The state a message places itself in (a ZIP's, a town's named with its state, a state's name)."""
     for code in re.findall(r"\b\d{5}\b", message):
         if (place := zip_place(code)) is not None:
             return place.state
@@ -411,10 +420,20 @@ def _region(message: str) -> str | None:
     if with_state:
         return with_state[0].split()[-1].upper()
     named = re.search(r"\b(" + "|".join(sorted(STATE_NAMES, key=len, reverse=True)) + r")\b", message, re.I)
-    if named:
-        return STATE_NAMES[named.group(1).lower()]
-    utility = find_utility(message)  # "PSE&G customers in montclair": the utility's one state
+    return STATE_NAMES[named.group(1).lower()] if named else None
+
+
+@lru_cache(maxsize=512)
+def _utility_region(message: str) -> str | None:
+    """ "PSE&G customers in montclair": the one state of the utility the message names."""
+    utility = find_utility(message)
     return utility[0].states[0] if utility is not None and len(utility[0].states) == 1 else None
+
+
+def _region(message: str, home_state: str | None = None) -> str | None:
+    """Where the message is: its own place words, else the home the profile holds, else its
+    utility's state ("pge" said by someone in Portland, OR is Portland General Electric)."""
+    return _place_region(message) or home_state or _utility_region(message)
 
 
 def _city(text: str, *, pending_slot: str | None, region: str | None = None) -> Iterator[Reading]:
@@ -449,7 +468,7 @@ def _city(text: str, *, pending_slot: str | None, region: str | None = None) -> 
         weak.append(here.group("place"))
     zips = [home for code in re.findall(r"\b\d{5}\b", text) if (home := zip_place(code)) is not None]
     # "dayton, aes ohio": a town of the state the message's utility (or ZIP, or state) serves
-    in_region = listed if region is not None and "," in text else []
+    in_region = (listed if "," in text else []) + weak if region is not None else []
     for candidates, towns in ((beside, True), (strong, True), (strong + weak, False), (in_region, True)):
         for candidate in candidates:
             found = _place_in(candidate, towns=towns, region=region)
@@ -832,7 +851,9 @@ def _kwh_near_car(text: str) -> float | None:
     return float(match.group(1)) if match else None
 
 
-def _batteries(text: str, *, message: str, pending_slot: str | None = None) -> Iterator[Reading]:
+def _batteries(
+    text: str, *, message: str, pending_slot: str | None = None, about_charging: bool = False
+) -> Iterator[Reading]:
     # answering "which EV do you drive?", a bare kWh figure is the car's battery
     car_here = bool(_CAR_WORDS.search(text)) or find_vehicle(text) is not None or pending_slot == "ev"
     home_here = bool(_HOME_BATTERY_WORDS.search(text))
@@ -851,6 +872,13 @@ def _batteries(text: str, *, message: str, pending_slot: str | None = None) -> I
     negated_battery = negated_battery or re.search(
         r"\bbatter(?:y|ies)\s*[:=-]\s*(?:none|no|nope)\b", text, re.I
     )
+    if about_charging and kwh and not home_here and not _HOME_BATTERY_WORDS.search(message):
+        # talking about their car: "its the extended range, 131 kwh", "its the 40 kwh one", "62 kwh
+        # battery, and the charger is 32 amps" (a home battery is rarely this big, or called a pack)
+        size = float(kwh.group(1))
+        car_here = car_here or size >= 35 or bool(
+            re.search(r"\b(?:pack|range|trim|version|one|charger)\b", message, re.I)
+        )
     if negated_battery and not car_here:
         yield Reading("equipment.has_battery_storage", False, said=negated_battery.group(0))
         return
@@ -1124,10 +1152,21 @@ def _heating(text: str, *, negated: bool, owns: bool = False) -> Iterator[Readin
     ):
         return
     for pattern, value in ((_HEAT_PUMP, "heat_pump"), (_GAS_HEAT, "gas"), (_ELECTRIC_HEAT, "electric")):
+        for match in pattern.finditer(text if replaced is None else ""):  # "we replaced our gas furnace with …": the new one
+            if _possessed(text, match.start()):
+                # "should we replace our gas furnace with a heat pump": what they have is what is theirs
+                yield Reading("equipment.heating_type", value, said=match.group(0))
+                return
+    for pattern, value in ((_HEAT_PUMP, "heat_pump"), (_GAS_HEAT, "gas"), (_ELECTRIC_HEAT, "electric")):
         match = pattern.search(scope)
         if match and (replaced or _OWN.search(text) or owns or re.search(r"\bheat\s+with\b", text, re.I)):
             yield Reading("equipment.heating_type", value, said=match.group(0))
             return
+
+
+def _possessed(text: str, at: int) -> bool:
+    """ "our gas furnace", "my old central air": the thing right after "my"/"our" is theirs."""
+    return re.search(r"\b(?:my|our)\s+(?:[\w-]+\s+){0,2}$", text[:at], re.I) is not None
 
 
 def _cooling(text: str, *, negated: bool, owns: bool = False) -> Iterator[Reading]:

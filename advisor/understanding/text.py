@@ -22,7 +22,7 @@ _SENTENCE = re.compile(r"(?<=[!?;\n])\s*|(?<=[^\d\s.]\.)\s+|(?<=\d\.)\s+(?=[A-Za
 # Clause joints inside a sentence: ", and", " and ", " but ", ", so". Kept coarse on purpose: a
 # clause without its own subject inherits the previous one's ("...plan and drive a Model Y").
 _JOINT = re.compile(
-    r",?\s+(?:and|but|so|plus|also|though|while)\s+(?=[a-z])|,\s+(?=(?:i|we|my|our|he|she|they|it|its|it'?s|when|what|how|why|which|should|can|could|would|is|are|do|does|will)\b)|"
+    r",?\s+(?:and|but|so|plus|also|though|while|\+|&)\s+(?=[a-z])|,\s+(?=(?:i|we|my|our|he|she|they|it|its|it'?s|when|what|how|why|which|should|can|could|would|is|are|do|does|will)\b)|"
     # "we're in 95814, thinking about a heat pump": the what-if starts its own clause (the ZIP is a fact)
     r",\s+(?=(?:thinking|considering|planning|wondering|hoping|looking\s+(?:at|into)|might|may)\b)|"
     # "sold the leaf last month, got a rivian": a new verb after the comma is the next statement
