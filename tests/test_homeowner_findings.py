@@ -706,3 +706,48 @@ def test_third_fresh_set_values_in_requests_and_households(text: str, field: str
 def test_dev_conversation_values(text: str, context: dict[str, Any], field: str, value: Any) -> None:
     facts = {fact.field: fact.value for fact in understand(text, ReadingContext(**context)).facts}
     assert facts.get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "context"),
+    [
+        (
+            "and if we added a battery would that help with the peak",
+            {"last_topic": "solar", "task": "solar_forecast"},
+        ),
+        ("would a powerwall let me run it at night for free", {"last_topic": "rates", "task": "appliance"}),
+        (
+            "what if i just use a supercharger down there",
+            {"last_topic": "ev_charging", "task": "charging_plan"},
+        ),
+        ("we have 5kw already, would adding a battery make sense for us", {}),
+    ],
+)
+def test_equipment_they_might_get_is_advice_not_a_live_figure(text: str, context: dict[str, str]) -> None:
+    from advisor.understanding.models import RequestParams
+
+    reading_context = (
+        ReadingContext(
+            last_intent="live_data",
+            last_topic=context["last_topic"],
+            last_params=RequestParams(task=context["task"]),
+        )
+        if context
+        else ReadingContext()
+    )
+    assert understand(text, reading_context).intent == "knowledge"
+
+
+def test_someone_elses_size_is_estimated_for_their_town_and_ours_for_here(runtime) -> None:
+    user = new_user(runtime)
+    theirs = runtime.service.handle_turn(
+        user, "s1", "my brother in austin just got 10kw of solar. what would that make in a year"
+    )
+    assert "This is for Austin, TX" in theirs.text and "A 10 kW system in Austin" in theirs.text
+    ours = runtime.service.handle_turn(
+        user, "s1", "we are in san antonio ourselves, cps energy, no panels yet"
+    )
+    assert ours.asked_for is None and "Austin" not in ours.text  # a statement about us, not a re-answer
+    here = runtime.service.handle_turn(user, "s1", "what would an 8kw system make here")
+    assert "Austin" not in here.text and "8 kW system" in here.text
+    assert stored(runtime, user, "equipment.solar_capacity_kw") is None

@@ -172,6 +172,10 @@ def _replan_after_correction(understanding: Understanding, last: dict[str, Any])
     for the Model Y (it was saved and the old plan left standing). "whichever plan is the default"
     right after an answer priced without their plan: redone on the utility's usual plan."""
     fields = _REPLAN_FIELDS.get(str(last.get("topic")), ())
+    if (last.get("params") or {}).get("place"):
+        # the last answer was for a town they asked about ("my brother in austin …"): where they live
+        # themselves changes nothing in it
+        fields = tuple(field for field in fields if field not in ("location.zip_code", "location.city"))
     plan_unknown = (
         understanding.slot_answer is not None
         and understanding.slot_answer.slot == "rate_schedule"

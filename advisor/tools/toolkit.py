@@ -786,6 +786,14 @@ def solar_forecast(data: DataSources, context: TurnContext, day: str) -> Observa
     )
 
 
+def _where(context: TurnContext) -> str:
+    """ "in San Diego" for a town asked about (the profile view names it and has no ZIP), else "here"."""
+    location = context.profile.location
+    if location is not None and location.city and not location.zip_code:
+        return f"in {location.city}"
+    return "here"
+
+
 def typical_solar(data: DataSources, context: TurnContext, system_kw: float | None = None) -> Observation:
     """`system_kw`: a size the user asked about (not saved); otherwise their own system's."""
     name = "get_typical_solar_production"
@@ -809,7 +817,7 @@ def typical_solar(data: DataSources, context: TurnContext, system_kw: float | No
     return Observation(
         tool=name,
         summary=(
-            f"{_a(f'{size:g}').capitalize()} kW system here makes about {estimate.ac_annual_kwh:,.0f} kWh in a typical "
+            f"{_a(f'{size:g}').capitalize()} kW system {_where(context)} makes about {estimate.ac_annual_kwh:,.0f} kWh in a typical "
             f"year, from {min(months):.0f} kWh in {month_names[low]} to {max(months):.0f} kWh in {month_names[high]}."
             + (" (The size you asked about, not saved to your profile.)" if size != own else "")
         ),

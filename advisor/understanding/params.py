@@ -108,6 +108,8 @@ _PER_MONTH = {"day": 365 / 12, "week": 52 / 12, "month": 1.0, "year": 1 / 12}
 _SYSTEM_SIZE = re.compile(
     r"\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)\s*(?:of\s+)?(?:solar|pv|panels?|system|array|on\s+(?:my|our|the)\s+roof)"
     r"|\b(?:solar|pv)\s+(?:system|array)?\s*of\s+(\d{1,2}(?:\.\d+)?)\s*(?:kw|kilowatts?)\b(?!h)"
+    # "what would 7kw make in san diego": a size and what it makes
+    r"|\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)(?=\s+(?:make|makes|produce|produces|generate|generates)\b)"
     # "got a quote for 7.6 kw", "installer quoted us 11.4 kw": a size on offer
     r"|\b(?:quote|quoted|bid|proposal|offer)\w*\s+(?:us\s+|me\s+)?(?:for\s+|of\s+|at\s+)?(?:a\s+|an\s+)?"
     r"(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)"
@@ -340,7 +342,7 @@ _CONNECTIVE = re.compile(
     re.I,
 )
 _WHEN_WORD = re.compile(
-    r"today|tonight|tonite|tomorrow|morning|afternoon|evening|night|noon|midnight|weekends?|weekdays?|"
+    r"today|tonight|tonite|tomorrow|morning|afternoon|evening|night|noon|midnight|weekends?|weekdays?|here|"
     r"week|later|earlier|now|early|late|(?:mon|tues|tue|wednes|wed|thurs|thu|fri|satur|sat|sun)(?:day)?s?|"
     r"\d{1,2}(?::\d{2})?(?:a\.?m\.?|p\.?m\.?)?|\d{1,3}%|a\.?m\.?|p\.?m\.?",
     re.I,
@@ -348,8 +350,9 @@ _WHEN_WORD = re.compile(
 
 
 def only_when(text: str) -> bool:
-    """The message says nothing but a connective and a time, day or level: it moves the last
-    request ("and tmrw morning?" after a dishwasher verdict is that verdict for tomorrow)."""
+    """The message says nothing but a connective and a time, day, level or "here": it moves the last
+    request ("and tmrw morning?" after a dishwasher verdict is that verdict for tomorrow; "how about
+    here" after an estimate for another town is the estimate for theirs)."""
     words = [word.strip(".") for word in re.findall(r"[\w:%'.]+", text) if word.strip(".")]
     when = [word for word in words if _WHEN_WORD.fullmatch(word)]
     return bool(when) and len(words) <= 8 and all(w in when or _CONNECTIVE.fullmatch(w) for w in words)
@@ -366,7 +369,7 @@ def _solar_size(lowered: str) -> dict[str, object]:
     size = _SYSTEM_SIZE.search(lowered)
     produce = _PRODUCE.search(lowered[size.end() :]) if size else None  # the size, then what it makes
     if size and (produce or _HOW_MUCH_FROM.search(lowered) or typical):
-        data["system_kw"] = float(size.group(1) or size.group(2) or size.group(3))
+        data["system_kw"] = float(next(group for group in size.groups() if group))
         data["typical_year"] = True  # a size asked about gets a typical-year estimate, not a forecast
     return data
 

@@ -110,6 +110,8 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         last = context.last_params or RequestParams()
         params = follow_up_params(params.model_copy(update={"task": last.task or params.task}), last)
         topic = context.last_topic or topic
+        if params.place and values.params.place is None and values.own_place:
+            params = params.model_copy(update={"place": None})  # "…make here": their own place again
         if last.system_kw is not None and values.bare_number is not None and 0 < values.bare_number <= 100:
             params = params.model_copy(update={"system_kw": values.bare_number})  # "and 10?" after 8 kW
     elif intent == "live_data":
@@ -188,6 +190,8 @@ def command_reading(
 
 def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> str:
     intent = prediction.intent
+    if values.only_when and context.last_intent == "live_data" and not values.facts:
+        return "live_data"  # "and tmrw morning?", "how about here": the last live answer, moved
     if values.remember and intent in _QUIET:
         return "profile_statement"  # "remember that I like pizza": said why nothing was kept
     if values.facts and intent in _QUIET and intent != "goodbye":
@@ -221,6 +225,17 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         if values.question and prediction.runner_up in _ANSWERS:
             return prediction.runner_up
         return "live_data" if context.last_intent == "live_data" else "unclear"
+    params = values.params
+    if (
+        intent == "live_data"
+        and values.what_if
+        and params.system_kw is None
+        and params.appliance is None
+        and not (values.signals.deadline or values.signals.charge_level or values.signals.miles)
+    ):
+        # "and if we added a battery would that help with the peak", "what if i just use a
+        # supercharger": equipment they might get is advice, not a figure from their own data
+        return "knowledge"
     if (
         intent in ("profile_statement", "correction")
         and values.signals.usage

@@ -66,6 +66,8 @@ class Values:
     asking: bool = False  # asks, even without a question word ("heat pump dryers worth it", "any rebates")
     bare_number: float | None = None  # "and 10?", "what about 12 kw": a number and nothing else
     rough_kw: float | None = None  # "maybe 5 or 6 kw?", "8ish kw": a size said roughly (the middle of a range)
+    what_if: bool = False  # equipment they might add or use ("if we added a battery", "would a powerwall")
+    own_place: bool = False  # "here", "for us", "on our roof": the user's own place, not one asked about
 
     def about_other_fields(self, slot: str) -> bool:
         fields = [fact.field for fact in self.facts] + [m.field for m in self.mentions if m.field]
@@ -97,7 +99,7 @@ def read_values(text: str, context: ReadingContext) -> Values:
     plain = _plain_answer(message, context, found, facts)
     facts = facts + _utility_as_said(message, context, plain, facts)
     params = read_params(message)
-    asked_place = _asked_place(found, facts)
+    asked_place = _asked_place(found, facts) or _their_place(found, facts, params)
     if asked_place is not None:
         params = params.model_copy(update={"place": asked_place})
     hedged = any(clause.hedged for clause in found)
@@ -137,6 +139,8 @@ def read_values(text: str, context: ReadingContext) -> Values:
         or bool(QUESTION_START.match(message)),
         bare_number=float(bare.group(1)) if (bare := _BARE_NUMBER.match(message)) else None,
         rough_kw=_rough_kw(message),
+        what_if=bool(_WHAT_IF.search(message) and _EQUIPMENT.search(message)),
+        own_place=bool(_OWN_PLACE.search(message)),
     )
 
 
@@ -185,6 +189,22 @@ def _rough_kw(message: str) -> float | None:
     return round((low + high) / 2, 2) if 0 < low <= high <= 100 else None
 
 
+_OWN_PLACE = re.compile(
+    r"\b(?:here|for\s+(?:us|me)|(?:our|my)\s+(?:house|home|place|roof|area|town|city)|at\s+home|where\s+(?:we|i)\s+live)\b",
+    re.I,
+)
+# Equipment someone might add or use: a question about it is advice, not a live figure
+_WHAT_IF = re.compile(
+    r"\bif\s+(?:we|i)\s+(?:just\s+)?(?:added|add|got|get|bought|buy|installed|install|used|use|went\s+with)\b|"
+    r"\bwhat\s+if\b|\b(?:adding|getting|buying|installing)\s+(?:a|an|another|some|more)\b|"
+    r"\bwould\s+(?:a|an|another)\s+|\bworth\s+(?:it|getting|adding)\b|\bmakes?\s+sense\b",
+    re.I,
+)
+_EQUIPMENT = re.compile(
+    r"\b(?:batter(?:y|ies)|powerwalls?|heat\s+pumps?|solar|panels?|supercharg\w*|fast\s+charg\w*|generator|"
+    r"level\s*2|charger|ev|induction|insulation|thermostat|mini[-\s]?splits?|hpwh|water\s+heater)\b",
+    re.I,
+)
 _ASKING = re.compile(
     r"^\s*any\b|\byes\s+or\s+no\b|\bor\s+not\b|\b(?:vs\.?|versus)\b|\b(?:cheaper|more\s+expensive)\b|^\s*generally\b",
     re.I,
@@ -324,6 +344,23 @@ def _asked_place(found: list[Clause], facts: list[StatedFact]) -> str | None:
         for code in _IN_ZIP.findall(clause.text):
             if (place := zip_place(code)) is not None:
                 return f"{place.name}, {place.state}"
+        for match in _IN_PLACE.finditer(clause.text):
+            words = match.group("place").strip(" .").split()
+            for size in range(min(len(words), 4), 0, -1):
+                place = find_city(" ".join(words[:size])) or find_town(" ".join(words[:size]))
+                if place is not None:
+                    return f"{place.name}, {place.state}"
+    return None
+
+
+def _their_place(found: list[Clause], facts: list[StatedFact], params: RequestParams) -> str | None:
+    """ "my brother in austin just got 10kw of solar. what would that make in a year": the size
+    asked about is someone else's, so the answer is for their town (never saved as ours)."""
+    if params.system_kw is None or any(f.field.startswith("location.") for f in facts):
+        return None
+    for clause in found:
+        if not clause.someone_else:
+            continue
         for match in _IN_PLACE.finditer(clause.text):
             words = match.group("place").strip(" .").split()
             for size in range(min(len(words), 4), 0, -1):
