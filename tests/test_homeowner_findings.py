@@ -751,3 +751,36 @@ def test_someone_elses_size_is_estimated_for_their_town_and_ours_for_here(runtim
     here = runtime.service.handle_turn(user, "s1", "what would an 8kw system make here")
     assert "Austin" not in here.text and "8 kW system" in here.text
     assert stored(runtime, user, "equipment.solar_capacity_kw") is None
+
+
+# --- from talking to it (session of 2026-11-26) ------------------------------------------------
+
+
+def test_waiting_till_a_time_to_plug_in_is_when_charging_starts() -> None:
+    assert read_params("and what if i wait till 11pm to plug in").said() == {"plug_in_hour": 23}
+    assert read_params("gonna hold off until 10 to start charging").said() == {"plug_in_hour": 22}
+
+
+def test_a_forecast_for_a_day_it_does_not_reach_says_so(runtime) -> None:
+    user = new_user(
+        runtime,
+        **{
+            "location.zip_code": "80302",
+            "location.utility_provider": "Xcel Energy",
+            "equipment.solar_capacity_kw": 9,
+        },
+    )
+    runtime.service.handle_turn(user, "s1", "how much will my panels make tomorrow")
+    saturday = runtime.service.handle_turn(user, "s1", "and saturday?")
+    assert "can't forecast Sat 24 Jan yet" in saturday.text and "today" not in saturday.text
+
+
+def test_what_about_after_an_explanation_stays_on_its_question() -> None:
+    context = ReadingContext(
+        last_intent="knowledge",
+        last_topic="ev_charging",
+        last_question="is it dumb to charge to 100% every night",
+    )
+    reading = understand("what about for lfp batteries", context)
+    assert reading.intent == "knowledge"
+    assert reading.question.startswith("is it dumb to charge to 100% every night")

@@ -140,10 +140,9 @@ def build_tools(data: DataSources) -> list[BaseTool]:
         return weather_forecast(data, runtime.context, hours).model_dump_json()
 
     @_tool(return_direct=True)
-    def get_solar_forecast(
-        runtime: ToolRuntime[TurnContext, Any], day: Literal["today", "tomorrow"] = "today"
-    ) -> str:
-        """Expected output of the user's solar panels for a day, and surplus hours."""
+    def get_solar_forecast(runtime: ToolRuntime[TurnContext, Any], day: str = "today") -> str:
+        """Expected output of the user's solar panels for a day (today, tomorrow or a weekday name
+        such as "saturday"), and surplus hours."""
         return solar_forecast(data, runtime.context, day).model_dump_json()
 
     @_tool(return_direct=True)
@@ -739,10 +738,26 @@ def solar_forecast(data: DataSources, context: TurnContext, day: str) -> Observa
             [exc.said],
         )
     zone = ZoneInfo(weather.timezone)
-    target = context.now.astimezone(zone).date() + timedelta(days=1 if day == "tomorrow" else 0)
+    today = context.now.astimezone(zone).date()
+    named = _normal_day(day)
+    if named is None:
+        return _failed(name, f"day must be today, tomorrow or a weekday, not {day!r}.", context)
+    ahead = (
+        {"today": 0, "tomorrow": 1}[named]
+        if named in ("today", "tomorrow")
+        else (WEEKDAYS.index(named) - today.weekday()) % 7
+    )
+    target = today + timedelta(days=ahead)
+    day = "today" if ahead == 0 else "tomorrow" if ahead == 1 else f"on {target:%a %d %b}"
     picked = [i for i, moment in enumerate(weather.times) if moment.date() == target]
     if not picked:
-        return _failed(name, f"The forecast does not cover {day}.", context)
+        last = max(weather.times).date() if weather.times else today
+        return _failed(
+            name,
+            f"The weather forecast I have reaches only to {last:%a %d %b}, so I can't forecast {target:%a %d %b} yet; "
+            "ask me again closer to the day.",
+            context,
+        )
     pv = pv_forecast(
         system_kw=equipment.solar_capacity_kw,
         times=[weather.times[i] for i in picked],

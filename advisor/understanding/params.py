@@ -210,11 +210,21 @@ _PLUG_IN = re.compile(
 )
 
 
+# "what if i wait till 11pm to plug in", "gonna hold off until 10 to start charging": the time is when
+# charging starts, though it follows "till" like a deadline
+_WAIT_TO_PLUG = re.compile(
+    r"\b(?:wait(?:ing)?|hold(?:ing)?\s+off|hang\s+on)\s+(?:till|til|until|to|for)\s+"
+    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2})|(?P<glued>[0-5]\d)(?=\s*[ap]\.?m))?\s*(?P<half>a\.?m\.?|p\.?m\.?)?"
+    r"(?=\s+(?:to|and|before|then)\s+(?:plug|charg|start|begin))",
+    re.I,
+)
+
+
 def _plug_in(text: str) -> tuple[dict[str, object], str]:
     """When the car is plugged in, and the text without those words (so "home at 6" is no deadline).
     An hour without am/pm after "plug in" or "get home" is the evening one: people come home and
     plug in after work (the reply names the time it used)."""
-    match = _PLUG_IN.search(text)
+    match = _WAIT_TO_PLUG.search(text) or _PLUG_IN.search(text)
     if match is None:
         return {}, text
     hour, half = int(match.group("hour")), (match.group("half") or "").lower().replace(".", "")

@@ -273,6 +273,14 @@ def _detail_for_last_explanation(
 ) -> bool:
     """A statement with nothing to save, on the topic of the explanation we just gave: the user is
     adding to that question, which is answered again with their detail."""
+    if (
+        intent == "knowledge"
+        and values.what_about
+        and context.pending_slot is None
+        and context.last_intent == "knowledge"
+        and bool(context.last_question)
+    ):
+        return True  # "what about for lfp batteries" after "is it bad to charge to 100% every night"
     return (
         intent in ("profile_statement", "knowledge")
         and not values.question  # a statement: a new question is read on its own

@@ -68,6 +68,7 @@ class Values:
     rough_kw: float | None = None  # "maybe 5 or 6 kw?", "8ish kw": a size said roughly (the middle of a range)
     what_if: bool = False  # equipment they might add or use ("if we added a battery", "would a powerwall")
     own_place: bool = False  # "here", "for us", "on our roof": the user's own place, not one asked about
+    what_about: bool = False  # a short "what about X" / "and for X?" that leans on the last question
 
     def about_other_fields(self, slot: str) -> bool:
         fields = [fact.field for fact in self.facts] + [m.field for m in self.mentions if m.field]
@@ -141,6 +142,7 @@ def read_values(text: str, context: ReadingContext) -> Values:
         rough_kw=_rough_kw(message),
         what_if=bool(_WHAT_IF.search(message) and _EQUIPMENT.search(message)),
         own_place=bool(_OWN_PLACE.search(message)),
+        what_about=len(message.split()) <= 8 and bool(_WHAT_ABOUT.match(message)),
     )
 
 
@@ -189,6 +191,11 @@ def _rough_kw(message: str) -> float | None:
     return round((low + high) / 2, 2) if 0 < low <= high <= 100 else None
 
 
+_WHAT_ABOUT = re.compile(
+    r"^\W*(?:(?:ok|okay|so|and|but)\s+)*(?:what|how)\s+about\b|^\W*(?:and|but)\s+(?:for|with|on|in)\b|"
+    r"^\W*(?:same|does\s+that\s+go|is\s+that\s+true)\s+(?:for|with)\b",
+    re.I,
+)
 _OWN_PLACE = re.compile(
     r"\b(?:here|for\s+(?:us|me)|(?:our|my)\s+(?:house|home|place|roof|area|town|city)|at\s+home|where\s+(?:we|i)\s+live)\b",
     re.I,
