@@ -34,10 +34,11 @@ UNCLEAR = (
 FORGET_WHAT = (
     'What should I forget? For example "forget my ZIP code", "forget my car" or "forget everything".'
 )
-NOTHING_TO_SAVE = (
-    "I couldn't find anything in that I can save. I keep: your ZIP code or city, utility and rate plan, "
-    "EV, charger, solar, home battery, heating and cooling, household size, work schedule and priorities."
+KEPT_FIELDS = (
+    "I keep: your ZIP code or city, utility and rate plan, EV, charger, solar, home battery, heating and "
+    "cooling, household size, work schedule and priorities."
 )
+NOTHING_TO_SAVE = "I couldn't find anything in that I can save. " + KEPT_FIELDS
 NOTHING_KEPT = (
     "Noted. That isn't something I keep in your profile, so I haven't saved it. What would you like to know?"
 )

@@ -784,3 +784,25 @@ def test_what_about_after_an_explanation_stays_on_its_question() -> None:
     reading = understand("what about for lfp batteries", context)
     assert reading.intent == "knowledge"
     assert reading.question.startswith("is it dumb to charge to 100% every night")
+
+
+def test_forgetting_something_we_never_keep_says_so(runtime) -> None:
+    user = new_user(runtime, **{"location.city": "Phoenix"})
+    reply = runtime.service.handle_turn(user, "s1", "forget the pool stuff, we drained it lol")
+    assert 'I don\'t keep anything about "the pool stuff"' in reply.text
+    assert stored(runtime, user, "location.city") == "Phoenix"
+
+
+def test_and_the_city_too_after_a_forget_forgets_the_city(runtime) -> None:
+    user = new_user(
+        runtime,
+        **{
+            "location.zip_code": "02139",
+            "location.city": "Cambridge",
+            "location.utility_provider": "Eversource",
+        },
+    )
+    runtime.service.handle_turn(user, "s1", "forget my zip")
+    reply = runtime.service.handle_turn(user, "s1", "and the city too pls")
+    assert "Forgotten: your city" in reply.text and stored(runtime, user, "location.city") is None
+    assert stored(runtime, user, "location.utility_provider") == "Eversource"

@@ -193,7 +193,9 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
     if tool in ("get_tariff_prices", "get_solar_forecast") and params.get("day") in ("today", "tomorrow"):
         args["day"] = params["day"]
     if tool == "get_solar_forecast" and params.get("ready_by_day") and params.get("day") is None:
-        args["day"] = params["ready_by_day"]  # "and saturday?" after a forecast: that day's, if the forecast reaches it
+        args["day"] = params[
+            "ready_by_day"
+        ]  # "and saturday?" after a forecast: that day's, if the forecast reaches it
     return args
 
 

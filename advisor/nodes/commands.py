@@ -10,7 +10,7 @@ from typing import Any
 
 from advisor.energy.vehicles import find_vehicle
 from advisor.nodes.remember import change_source, loaded_profile, record_write
-from advisor.replies import EMPTY_PROFILE, FORGET_WHAT, holds
+from advisor.replies import EMPTY_PROFILE, FORGET_WHAT, KEPT_FIELDS, holds
 from advisor.state import AdvisorState
 from advisor.understanding.models import Understanding
 from advisor.understanding.values import SLOT_FIELDS
@@ -45,7 +45,13 @@ def make_commands(*, profiles: ProfileRepository):
             return _not_held(understanding.not_held, profile)
         if understanding.intent == "forget":
             if not (understanding.forget or understanding.forget_everything):
-                return {"response": FORGET_WHAT, "route": "done", "answered_by": "commands"}
+                text = (
+                    f"I don't keep anything about \"{understanding.forget_words}\", so there's nothing to forget. "
+                    + KEPT_FIELDS
+                    if understanding.forget_words
+                    else FORGET_WHAT
+                )
+                return {"response": text, "route": "done", "answered_by": "commands"}
             return _forget(profiles, user_id, understanding, source, state)
         text = holds(profile, lead="Here's what I have for you:", empty=EMPTY_PROFILE)
         return {

@@ -235,7 +235,9 @@ def _ask(
 _PRICE_TASKS = ("prices", "appliance", "charging_plan", "plan_comparison")
 
 
-def _priced_without_place(profile: UserProfile | None, task: str | None, topic: str, skipped: list[str]) -> bool:
+def _priced_without_place(
+    profile: UserProfile | None, task: str | None, topic: str, skipped: list[str]
+) -> bool:
     """ "rather not say where i live" then "fpl": prices, appliance timing and charging plans are
     answered from the utility (its plan, or its state's average price and time zone)."""
     location = profile.location if profile else None

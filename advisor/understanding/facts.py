@@ -294,7 +294,9 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
     said = text.lower().find(reading.said.lower()) if reading.said else -1
     before = text[:said] if said >= 0 else ""
     if reading.field == "equipment.ev_model" and re.search(
-        r"\b(?:charge|charging|plug|plugging|plug\s+in|plugging\s+in)\s+(?:in\s+)?(?:the|my|our)\s+$", before, re.I
+        r"\b(?:charge|charging|plug|plugging|plug\s+in|plugging\s+in)\s+(?:in\s+)?(?:the|my|our)\s+$",
+        before,
+        re.I,
     ):
         return True  # "when should i plug in the ioniq 5 tonight": the car they charge is theirs
     if (
@@ -858,10 +860,14 @@ def _batteries(
     car_here = bool(_CAR_WORDS.search(text)) or find_vehicle(text) is not None or pending_slot == "ev"
     home_here = bool(_HOME_BATTERY_WORDS.search(text))
     kwh = re.search(
-        _NUM + r"\s*-?\s*kwh\b(?!\s*(?:a|an|per|each|every|/)\s*(?:night|day|week|month|year|mo|yr)\b)", text, re.I
+        _NUM + r"\s*-?\s*kwh\b(?!\s*(?:a|an|per|each|every|/)\s*(?:night|day|week|month|year|mo|yr)\b)",
+        text,
+        re.I,
     )
     powerwalls = re.search(_COUNT + r"\s+powerwalls?\b", text, re.I) or re.search(
-        r"\b(second|2nd|third|3rd)\s+powerwall\b", text, re.I  # "we added a second powerwall": two now
+        r"\b(second|2nd|third|3rd)\s+powerwall\b",
+        text,
+        re.I,  # "we added a second powerwall": two now
     )
     negated_battery = re.search(
         r"\b(?:no|don'?t\s+have\s+(?:an?|any)|do\s+not\s+have\s+(?:an?|any)|without\s+(?:an?|any))\s+(?:home\s+|backup\s+)?"
@@ -876,8 +882,10 @@ def _batteries(
         # talking about their car: "its the extended range, 131 kwh", "its the 40 kwh one", "62 kwh
         # battery, and the charger is 32 amps" (a home battery is rarely this big, or called a pack)
         size = float(kwh.group(1))
-        car_here = car_here or size >= 35 or bool(
-            re.search(r"\b(?:pack|range|trim|version|one|charger)\b", message, re.I)
+        car_here = (
+            car_here
+            or size >= 35
+            or bool(re.search(r"\b(?:pack|range|trim|version|one|charger)\b", message, re.I))
         )
     if negated_battery and not car_here:
         yield Reading("equipment.has_battery_storage", False, said=negated_battery.group(0))
@@ -1152,7 +1160,9 @@ def _heating(text: str, *, negated: bool, owns: bool = False) -> Iterator[Readin
     ):
         return
     for pattern, value in ((_HEAT_PUMP, "heat_pump"), (_GAS_HEAT, "gas"), (_ELECTRIC_HEAT, "electric")):
-        for match in pattern.finditer(text if replaced is None else ""):  # "we replaced our gas furnace with …": the new one
+        for match in pattern.finditer(
+            text if replaced is None else ""
+        ):  # "we replaced our gas furnace with …": the new one
             if _possessed(text, match.start()):
                 # "should we replace our gas furnace with a heat pump": what they have is what is theirs
                 yield Reading("equipment.heating_type", value, said=match.group(0))
@@ -1280,11 +1290,15 @@ def _occupants(text: str) -> Iterator[Reading]:
         re.I,
     )
     # "my wife and I are both retired", "just my husband and me": the two of them, said as all there is
-    if spouse_and_i and re.search(r"\b(?:both|just|only)\b", text, re.I) and not re.search(
-        r"\b(?:kids?|children|son|daughter|baby|babies|teens?|toddler|roommates?|mom|dad|parents?|\d+\s+of\s+us|"
-        r"family\s+of|household\s+of|\w+\s+people)\b",
-        text,
-        re.I,
+    if (
+        spouse_and_i
+        and re.search(r"\b(?:both|just|only)\b", text, re.I)
+        and not re.search(
+            r"\b(?:kids?|children|son|daughter|baby|babies|teens?|toddler|roommates?|mom|dad|parents?|\d+\s+of\s+us|"
+            r"family\s+of|household\s+of|\w+\s+people)\b",
+            text,
+            re.I,
+        )
     ):
         # "my wife and I are both retired": the two of them (a child or a count said anywhere is not this)
         yield Reading("household.occupants", 2, said=spouse_and_i.group(0), unit="people")
@@ -1301,7 +1315,9 @@ def _occupants(text: str) -> Iterator[Reading]:
     if pair:  # "its just me and my partner now": the two of them
         yield Reading("household.occupants", 2, said=pair.group(0), unit="people")
         return
-    pets = r"(?:\s+(?:and|&|\+|w/?|with)\s+(?:my|the|a|our)\s+(?:dogs?|cats?|pets?|pups?|puppy|kitty|kitten))?"
+    pets = (
+        r"(?:\s+(?:and|&|\+|w/?|with)\s+(?:my|the|a|our)\s+(?:dogs?|cats?|pets?|pups?|puppy|kitty|kitten))?"
+    )
     if re.search(
         r"\b(?:(?:i\s+)?live\s+(?:alone|by\s+myself|on\s+my\s+own)|it'?s\s+just\s+me|^\W*just\s+me)\b"
         + pets

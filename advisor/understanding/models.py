@@ -166,6 +166,9 @@ class Understanding(BaseModel):
     remember: bool = Field(False, description='an explicit "remember that ..."')
     forget: list[str] = Field(default_factory=list, description="field paths the user asks to forget")
     forget_everything: bool = False
+    forget_words: str | None = Field(
+        None, max_length=200, description="what a forget command named that the profile has no field for"
+    )
     not_held: str | None = Field(
         None, description='equipment said to be gone that the profile does not hold ("sold the leaf")'
     )

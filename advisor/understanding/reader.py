@@ -161,6 +161,9 @@ def command_reading(
         if "equipment.ev_model" in gone and commands.another_car(values.gone_words or "", held):
             return Understanding(intent="forget", not_held=values.gone_words, confidence=confidence)
         return Understanding(intent="forget", forget=gone, confidence=confidence)
+    if values.named and not values.facts and _more_of_the_last_forget(values, context):
+        # "forget my zip" then "and the city too pls": that field as well
+        return Understanding(intent="forget", forget=list(values.named), confidence=confidence)
     if values.forget_lead and not values.last_change and intent in ("correction", "profile_statement"):
         intent = "forget"  # "forget that i have gas heat": the imperative names what to remove
     if intent == "forget" and not (values.removal_cue or values.forget_everything or values.last_change):
@@ -172,7 +175,9 @@ def command_reading(
             return Understanding(intent="correction", undo=True, confidence=confidence)
         named = [field for field in values.named if field not in stated]
         if named or not values.facts:
-            return Understanding(intent="forget", forget=named, confidence=confidence)  # none named: asked
+            # none named: asked what to forget ("forget the pool stuff" names something we never keep)
+            words = None if named else values.forget_target
+            return Understanding(intent="forget", forget=named, forget_words=words, confidence=confidence)
         return None
     if intent == "correction" and not values.facts:
         if values.named and values.undo_cue and not values.last_change:
@@ -186,6 +191,16 @@ def command_reading(
             # long message says what is wrong; undoing a whole earlier turn for it is never right
             return Understanding(intent="correction", confidence=confidence)
     return None
+
+
+def _more_of_the_last_forget(values: Values, context: ReadingContext | None) -> bool:
+    """The last thing the user said was a forget command, and this one adds to it ("and the city too")."""
+    if context is None or not values.also:
+        return False
+    said = [line[len("user: ") :] for line in context.recent if line.startswith("user: ")]
+    if said and said[-1].strip() == values.message.strip():
+        said = said[:-1]  # the message itself, when the recent lines already hold it
+    return bool(said) and bool(commands.FORGET_LEAD.match(said[-1]))
 
 
 def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> str:

@@ -65,10 +65,14 @@ class Values:
     first_person: bool = False  # the user speaks of themself ("i", "we", "our", "here")
     asking: bool = False  # asks, even without a question word ("heat pump dryers worth it", "any rebates")
     bare_number: float | None = None  # "and 10?", "what about 12 kw": a number and nothing else
-    rough_kw: float | None = None  # "maybe 5 or 6 kw?", "8ish kw": a size said roughly (the middle of a range)
+    rough_kw: float | None = (
+        None  # "maybe 5 or 6 kw?", "8ish kw": a size said roughly (the middle of a range)
+    )
     what_if: bool = False  # equipment they might add or use ("if we added a battery", "would a powerwall")
     own_place: bool = False  # "here", "for us", "on our roof": the user's own place, not one asked about
     what_about: bool = False  # a short "what about X" / "and for X?" that leans on the last question
+    forget_target: str | None = None  # the words a forget command names ("the pool stuff")
+    also: bool = False  # a short addition to what was just said ("and the city too", "that too")
 
     def about_other_fields(self, slot: str) -> bool:
         fields = [fact.field for fact in self.facts] + [m.field for m in self.mentions if m.field]
@@ -143,6 +147,8 @@ def read_values(text: str, context: ReadingContext) -> Values:
         what_if=bool(_WHAT_IF.search(message) and _EQUIPMENT.search(message)),
         own_place=bool(_OWN_PLACE.search(message)),
         what_about=len(message.split()) <= 8 and bool(_WHAT_ABOUT.match(message)),
+        forget_target=(target.group("what").strip() if (target := _FORGET_TARGET.search(message)) else None),
+        also=len(message.split()) <= 7 and bool(_ALSO.search(message)),
     )
 
 
@@ -191,6 +197,12 @@ def _rough_kw(message: str) -> float | None:
     return round((low + high) / 2, 2) if 0 < low <= high <= 100 else None
 
 
+_ALSO = re.compile(r"^\W*(?:and|also|plus)\b|\b(?:too|as\s+well|also)\W*(?:pls|please|plz)?\W*$", re.I)
+_FORGET_TARGET = re.compile(
+    r"\b(?:forget|delete|remove|erase|drop|clear|wipe)\s+(?:about\s+)?(?P<what>(?:the|my|our|that)\s+[^,.;!?]{2,40}?)"
+    r"(?=\s*(?:$|[,.;!?]|\b(?:too|as\s+well|please|pls|we|i|since|because|cuz|bc)\b))",
+    re.I,
+)
 _WHAT_ABOUT = re.compile(
     r"^\W*(?:(?:ok|okay|so|and|but)\s+)*(?:what|how)\s+about\b|^\W*(?:and|but)\s+(?:for|with|on|in)\b|"
     r"^\W*(?:same|does\s+that\s+go|is\s+that\s+true)\s+(?:for|with)\b",
