@@ -59,7 +59,7 @@ _CHARGER_WORDS = re.compile(
 )
 _OWN = re.compile(
     r"\b(?:i|we)\s+(?:\w+\s+)?(?:have|has|own|drive|got|bought|leased|lease|share|use|run|installed|put\s+in|added)\b|"
-    r"\b(?:my|our)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
+    r"\b(?:my|our)\b|\b(?:ours|mine)\s+(?:is|are|'s)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
     r"^\s*(?:(?:also|now|just|recently|finally)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added|picked\s+up|took\s+delivery\s+of)\b|"
     # "xcel customer in denver, got 8.2kw on the roof and a powerwall": a list item of their own
     r"(?<=[,.;!] )(?:(?:also|now|just|recently|finally)\s+)?(?:own|have|got|bought|installed|added)\b|"

@@ -359,12 +359,17 @@ _WHEN_WORD = re.compile(
 )
 
 
+_RELATIVE = re.compile(r"later|now|early|late|earlier", re.I)
+
+
 def only_when(text: str) -> bool:
     """The message says nothing but a connective and a time, day, level or "here": it moves the last
     request ("and tmrw morning?" after a dishwasher verdict is that verdict for tomorrow; "how about
     here" after an estimate for another town is the estimate for theirs)."""
     words = [word.strip(".") for word in re.findall(r"[\w:%'.]+", text) if word.strip(".")]
     when = [word for word in words if _WHEN_WORD.fullmatch(word)]
+    if len(words) == len(when) == 1 and _RELATIVE.fullmatch(when[0]):
+        return False  # "later", "now": a goodbye or a reply, not a moved request
     return bool(when) and len(words) <= 8 and all(w in when or _CONNECTIVE.fullmatch(w) for w in words)
 
 
