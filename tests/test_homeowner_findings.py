@@ -806,3 +806,70 @@ def test_and_the_city_too_after_a_forget_forgets_the_city(runtime) -> None:
     reply = runtime.service.handle_turn(user, "s1", "and the city too pls")
     assert "Forgotten: your city" in reply.text and stored(runtime, user, "location.city") is None
     assert stored(runtime, user, "location.utility_provider") == "Eversource"
+
+
+# --- from the fourth fresh set's first run (fresh_h6, fresh_h7) ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "context", "field", "value"),
+    [
+        (
+            "should i switch from e-tou-c to ev2-a now that we have a bolt euv",
+            {},
+            "location.rate_schedule",
+            "E-TOU-C",
+        ),
+        (
+            "should i switch from e-tou-c to ev2-a now that we have a bolt euv",
+            {},
+            "equipment.ev_model",
+            "Chevrolet Bolt EUV",
+        ),
+        ("ev-tou-5 or tou-dr1, which is better for us with 2 evs", {}, "location.rate_schedule", None),
+        ("we switched from e-tou-c to ev2-a", {}, "location.rate_schedule", "EV2-A"),
+        ("is it going to freeze tonight here in 55811", {}, "location.zip_code", "55811"),
+        (
+            "we're a co-op, jackson emc",
+            {"pending_slot": "utility"},
+            "location.utility_provider",
+            "jackson emc",
+        ),
+        ("we pay 11 cents a kwh flat, small co-op out here in western nebraska", {}, "location.city", None),
+        ("apartment in chicago w 2 roommates, comed", {}, "household.occupants", 3),
+        ("my sisters house in miami", {}, "location.city", None),
+        ("our new condo in denver", {}, "location.city", "Denver"),
+    ],
+)
+def test_fourth_fresh_set_values(text: str, context: dict[str, Any], field: str, value: Any) -> None:
+    facts = {fact.field: fact.value for fact in understand(text, ReadingContext(**context)).facts}
+    assert facts.get(field) == value
+
+
+def test_the_next_size_asked_about_is_not_saved() -> None:
+    from advisor.understanding.models import RequestParams
+
+    context = ReadingContext(
+        last_intent="live_data",
+        last_topic="solar",
+        last_params=RequestParams(task="typical_solar", system_kw=8, typical_year=True),
+    )
+    reading = understand("and for a 10kw system", context)
+    assert reading.params.system_kw == 10 and not reading.facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What if I bought a Kia EV6?",
+        "How do I make my EV wait until cheap overnight hours before it starts filling up?",
+        "how do i set my thermostat for winter",
+    ],
+)
+def test_what_ifs_and_how_tos_are_advice_without_a_clarifying_question(text: str) -> None:
+    reading = understand(text)
+    assert reading.intent == "knowledge" and reading.alternative is None
+
+
+def test_asking_which_plan_to_be_on_stays_a_request_whatever_the_model_leans_to() -> None:
+    assert understand("what plan should i be on").intent == "live_data"

@@ -278,6 +278,21 @@ def _negation_reaches(text: str, said: str) -> bool:
 def _statement_inside_question(text: str, reading: Reading) -> bool:
     """'With my 11 kW charger, when should I charge?' states the charger inside a question; 'how long
     will a powerwall run my house' does not state a Powerwall (the "my" is the house's)."""
+    if reading.field == "location.rate_schedule" and _SWITCH_FROM.search(text):
+        return True  # "should i switch from e-tou-c to ev2-a": E-TOU-C is the plan they are on
+    at = text.lower().find(reading.said.lower()) if reading.said else -1
+    if (
+        reading.field in ("location.zip_code", "location.city")
+        and at > 0
+        and re.search(r"\bhere\s+in\s+$", text[:at], re.I)
+    ):
+        return True  # "is it going to freeze tonight here in 55811": where they are
+    if at > 0 and re.search(
+        r"\b(?:now\s+that|since|because)\s+(?:we|i)\s+(?:have|got|own|bought|drive|leased?)\s+(?:[\w-]+\s+){0,3}$",
+        text[:at],
+        re.I,
+    ):
+        return True  # "should i switch to ev2-a now that we have a bolt euv": the car is theirs
     if reading.field in (
         "equipment.heating_type",
         "equipment.cooling_type",
@@ -399,7 +414,9 @@ _BEFORE_ZIP = re.compile(r"(?P<name>[A-Za-z][A-Za-z .'-]{2,30}?)[\s,]+(?P<zip>\d
 
 
 _DWELLING_IN = re.compile(
-    r"\b(?:live|living|rent|renting|own)\b[^.,;!?]{0,40}?\b(?:condo|house|home|apartment|apt|townhouse|townhome|"
+    r"\b(?:(?:live|living|rent|renting|own)\b[^.,;!?]{0,40}?\b|(?:my|our)\s+(?:(?:new|old|little|small|first)\s+)?|"
+    r"^\W*(?:an?\s+)?(?:(?:new|old|little|small|tiny|big)\s+)?)"
+    r"(?:condo|house|home|apartment|apt|townhouse|townhome|"
     r"rental|duplex|bungalow|trailer|mobile\s+home)\s+in\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})",
     re.I,
 )
@@ -562,6 +579,12 @@ def _towns_beside_zip(text: str) -> list[str]:
     return found
 
 
+_DIRECTIONS = frozenset(
+    "western eastern northern southern central upstate downstate north south east west northeast northwest "
+    "southeast southwest rural coastal".split()
+)
+
+
 def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tuple[Any, str] | None:
     """The longest known place at the start of `candidate` (never a utility's name)."""
     utility = find_utility(candidate)  # a short alias that is also a town ("edison") does not block it
@@ -573,6 +596,12 @@ def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tupl
             " .,!"
         ),
     )
+    if (
+        len(words) >= 2
+        and words[0].lower() in _DIRECTIONS
+        and (" ".join(words[1:3]).lower() in STATE_NAMES or words[1].lower() in STATE_NAMES)
+    ):
+        return None  # "western nebraska", "upstate new york": part of a state, not the town "Western"
     for size in range(min(len(words), 4), 0, -1):  # longest known city name first
         named = " ".join(words[:size])
         with_state = " ".join(words[: size + 1]) if size < len(words) and len(words[size]) == 2 else named
@@ -589,6 +618,12 @@ def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tupl
 # --- utility and plan -----------------------------------------------------------------------
 
 _SWITCH_TO = re.compile(r"\b(?:switched|moved|changed|went|go)\b.*?\bto\b(?P<rest>.*)", re.I)
+_SWITCH_FROM = re.compile(
+    r"\b(?:switch|switching|change|changing|move|moving|go|going|leave|leaving)\s+(?:from|off(?:\s+of)?)\s+"
+    r"(?P<current>[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:to|for)\b",
+    re.I,
+)
+_COMPARED = re.compile(r"\b(?:or|vs\.?|versus|compared\s+(?:to|with))\b", re.I)
 
 
 def _utility(text: str, *, pending_slot: str | None, region: str | None = None) -> Iterator[Reading]:
@@ -631,9 +666,20 @@ _PLAN_WORDS = re.compile(r"\b(?:plan|rate|schedule|tariff|tou)\b", re.I)
 
 
 def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
+    leaving = _SWITCH_FROM.search(text)
     switched = _SWITCH_TO.search(text)
-    scope = switched.group("rest") if switched else text
+    # "should i switch from e-tou-c to ev2-a": the plan they are on is the one they would leave
+    scope = leaving.group("current") if leaving else switched.group("rest") if switched else text
     words = re.findall(r"[A-Za-z0-9-]+", scope)
+    named = {
+        normalize_plan(word) or word.upper()
+        for word in re.findall(r"[A-Za-z0-9-]+", text)
+        if normalize_plan(word)
+        or re.fullmatch(r"[a-z]{1,5}\d?(?:-[a-z0-9]{1,6}){1,3}", word, re.I)
+        and re.search(r"\d|-.*-", word)
+    }
+    if leaving is None and len(named) >= 2 and _COMPARED.search(text):
+        return  # "ev-tou-5 or tou-dr1, which is better for us": plans compared, neither is said to be theirs
     for size in (1, 2, 3):  # "EV2-A", "e tou c", "EV TOU 5"
         for start in range(len(words) - size + 1):
             phrase = " ".join(words[start : start + size])
@@ -1268,14 +1314,13 @@ def _occupants(text: str) -> Iterator[Reading]:
         yield Reading("household.occupants", 2 + extra, said=members.group(0), unit="people")
         return
     roommates = re.search(
-        r"\b(?:i|we)\s+share\s+the\s+(?:place|house|apartment|home)\s+with\s+"
-        + _COUNT
-        + r"\s+(?:roommates?|housemates?|others?)\b",
+        r"\b(?:(?:i|we)\s+share\s+the\s+(?:place|house|apartment|home)\s+with|(?:^|apartment|apt|place|house|condo|i\s+live|"
+        r"living)\s*(?:[\w ]{0,20}?)\s(?:with|w/?))\s+" + _COUNT + r"\s+(?:roommates?|housemates?|others?)\b",
         text,
         re.I,
     )
     if roommates:
-        sharing = 1 if roommates.group(0).lower().startswith("i") else 2
+        sharing = 2 if re.match(r"\s*we\b", roommates.group(0), re.I) else 1
         yield Reading(
             "household.occupants",
             sharing + _count(roommates.group(1)),

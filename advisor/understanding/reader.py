@@ -114,9 +114,12 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
             params = params.model_copy(update={"place": None})  # "…make here": their own place again
         if last.system_kw is not None and values.bare_number is not None and 0 < values.bare_number <= 100:
             params = params.model_copy(update={"system_kw": values.bare_number})  # "and 10?" after 8 kW
+            # "and for a 10kw system": the next size asked about, not theirs
+            facts = [fact for fact in facts if fact.field != "equipment.solar_capacity_kw"]
     elif intent == "live_data":
         params = with_household_usage(params, context)
-    alternative = _alternative(prediction, intent)
+    # a what-if or a how-to is advice: not asked about
+    alternative = None if values.what_if or values.how_to else _alternative(prediction, intent)
     return Understanding(
         intent=intent,
         topic=topic,  # type: ignore[arg-type]
@@ -207,6 +210,8 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     intent = prediction.intent
     if values.only_when and context.last_intent == "live_data" and not values.facts:
         return "live_data"  # "and tmrw morning?", "how about here": the last live answer, moved
+    if intent == "profile_query" and values.signals.advice and prediction.runner_up in _ANSWERS:
+        return prediction.runner_up  # "what plan should i be on": advice, not what we saved
     if values.remember and intent in _QUIET:
         return "profile_statement"  # "remember that I like pizza": said why nothing was kept
     if values.facts and intent in _QUIET and intent != "goodbye":
@@ -243,7 +248,7 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     params = values.params
     if (
         intent == "live_data"
-        and values.what_if
+        and (values.what_if or values.how_to)
         and params.system_kw is None
         and params.appliance is None
         and not (values.signals.deadline or values.signals.charge_level or values.signals.miles)
@@ -384,7 +389,9 @@ def _alternative(prediction: Prediction, intent: str) -> str | None:
     """The other reading, when the model is torn between a plan and an explanation."""
     if (
         intent in _ANSWERS
+        and intent == prediction.intent  # a reading the rules settled is not asked about
         and prediction.runner_up in _ANSWERS
+        and prediction.runner_up != intent
         and prediction.intent_p < CLARIFY_BELOW
         and prediction.runner_up_p >= _RUNNER_UP_AT_LEAST
     ):

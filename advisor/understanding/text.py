@@ -52,14 +52,14 @@ _HYPOTHETICAL = re.compile(
 # Someone outside the household. A spouse, partner or kids share the home, so their car or their
 # schedule is the household's and counts; a neighbour's heat pump does not.
 _SOMEONE_ELSE = re.compile(
-    r"\b(?:(?:my|our|the)\s+(?:neighbou?rs?|friends?|brother|sister|mom|mum|dad|mother|father|parents?|"
+    r"\b(?:(?:my|our|the)\s+(?:neighbou?rs?|friends?|brothers?|sisters?|moms?|mums?|dads?|mothers?|fathers?|parents?|"
     r"in-?laws?|cousins?|uncle|aunt|boss|co-?workers?|colleagues?|landlord|buddy|coworker|grandparents?)|"
     r"(?:he|she|they)\s+(?:has|have|had|drives?|lives?|uses?|got|is|are|'s|'re)|"
     r"(?:a|one)\s+(?:friend|neighbou?r|colleague)\s+of\s+mine|\w+\s+of\s+mine|borrow\w*|"
     r"(?:the|a|my|our)\s+(?:sales\s*(?:guy|man|person|rep)|salesman|installer|contractor|rep|tech|technician)\s+(?:said|says|told|claims?)|(?:a|my)\s+(?:friend|buddy|coworker|co-worker|colleague)\b|people\s+(?:who|with)|(?:someone|somebody)\s+(?:has|had|have|drives|owns|told|said|with)|next\s+door|"
     r"(?:the|a)\s+(?:guy|lady|woman|man|family|folks|people|couple)\s+(?:next|across|down|up|on)|"
     r"(?:the|our|my)\s+(?:previous|former|old|last)\s+(?:owners?|house|home|place|apartment|landlord|rental)|"
-    r"(?:my|our)\s+(?:mom|mum|dad|mother|father|parents|grandma|grandpa|brother|sister)\b)\b",
+    r"(?:my|our)\s+(?:moms?|mums?|dads?|mothers?|fathers?|parents|grandmas?|grandpas?|brothers?|sisters?)\b)\b",
     re.I,
 )
 # Someone inside the household: their car or schedule counts, but a profile keeps one EV, so a

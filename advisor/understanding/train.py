@@ -67,6 +67,9 @@ CORPORA = (
     # the third held-out set (first run recorded at 8b386ba)
     "fresh_h4_messages.jsonl",
     "fresh_h5_messages.jsonl",
+    # the fourth held-out set (first run recorded at c93c326)
+    "fresh_h6_messages.jsonl",
+    "fresh_h7_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 

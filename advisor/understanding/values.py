@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from advisor.energy.vehicles import find_vehicle
 from advisor.onboarding import usual_utility
 from advisor.places import find_city, find_town, zip_place
 from advisor.understanding import commands
@@ -69,6 +70,9 @@ class Values:
         None  # "maybe 5 or 6 kw?", "8ish kw": a size said roughly (the middle of a range)
     )
     what_if: bool = False  # equipment they might add or use ("if we added a battery", "would a powerwall")
+    how_to: bool = (
+        False  # how to set up a device ("how do i make my ev wait until…", "how do i set my thermostat")
+    )
     own_place: bool = False  # "here", "for us", "on our roof": the user's own place, not one asked about
     what_about: bool = False  # a short "what about X" / "and for X?" that leans on the last question
     forget_target: str | None = None  # the words a forget command names ("the pool stuff")
@@ -144,7 +148,8 @@ def read_values(text: str, context: ReadingContext) -> Values:
         or bool(QUESTION_START.match(message)),
         bare_number=float(bare.group(1)) if (bare := _BARE_NUMBER.match(message)) else None,
         rough_kw=_rough_kw(message),
-        what_if=bool(_WHAT_IF.search(message) and _EQUIPMENT.search(message)),
+        what_if=bool(_WHAT_IF.search(message) and (_EQUIPMENT.search(message) or find_vehicle(message))),
+        how_to=bool(_HOW_TO.match(message)),
         own_place=bool(_OWN_PLACE.search(message)),
         what_about=len(message.split()) <= 8 and bool(_WHAT_ABOUT.match(message)),
         forget_target=(target.group("what").strip() if (target := _FORGET_TARGET.search(message)) else None),
@@ -175,7 +180,7 @@ _ADVICE = re.compile(
 
 
 _BARE_NUMBER = re.compile(
-    r"^\W*(?:(?:and|ok|okay|so|what\s+about|how\s+about|what\s+if|or|try|do)\s+)*(?:a\s+|an\s+)?(\d{1,3}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)?"
+    r"^\W*(?:(?:and|ok|okay|so|what\s+about|how\s+about|what\s+if|or|try|do|for|with)\s+)*(?:a\s+|an\s+)?(\d{1,3}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)?"
     r"(?:\s+(?:one|system|array|setup))?(?:\s+(?:then|instead))?\W*$",
     re.I,
 )
@@ -206,6 +211,11 @@ _FORGET_TARGET = re.compile(
 _WHAT_ABOUT = re.compile(
     r"^\W*(?:(?:ok|okay|so|and|but)\s+)*(?:what|how)\s+about\b|^\W*(?:and|but)\s+(?:for|with|on|in)\b|"
     r"^\W*(?:same|does\s+that\s+go|is\s+that\s+true)\s+(?:for|with)\b",
+    re.I,
+)
+_HOW_TO = re.compile(
+    r"^\W*how\s+(?:do|can|would|should)\s+(?:i|we|you)\s+(?:make|set(?:\s+up)?|get|program|schedule|tell|change|turn|"
+    r"use|enable|configure)\s+(?:my|our|the|a|an)\s",
     re.I,
 )
 _OWN_PLACE = re.compile(
@@ -292,12 +302,32 @@ def _utility_as_said(
 ) -> list[StatedFact]:
     if not plain or context.pending_slot != "utility" or facts:
         return []
-    name = message.strip().strip(".!")
+    name = _utility_name_as_said(message)
     return [
         StatedFact(
             field="location.utility_provider", value=name, said=name, words=message[:500], confidence=0.7
         )
     ]
+
+
+_GENERIC_UTILITY_WORDS = frozenset(
+    "we we're were were're a an the our its it's it is on with w w/ co-op coop cooperative electric power energy "
+    "utility company co light municipal city of".split()
+)
+
+
+def _utility_name_as_said(message: str) -> str:
+    """ "we're a co-op, jackson emc" -> "jackson emc": the part of a short answer that names the
+    utility (a segment with a utility word and a name of its own), without lead words."""
+    parts = [part.strip(" .!") for part in re.split(r"\s*[,;]\s*", message) if part.strip(" .!")]
+    named = [
+        part
+        for part in parts
+        if _UTILITY_WORDS.search(part)
+        and any(word.lower() not in _GENERIC_UTILITY_WORDS for word in re.findall(r"[\w'&/-]+", part))
+    ]
+    chosen = named[-1] if named else message.strip().strip(".!")
+    return re.sub(r"^(?:(?:we'?re|were|it'?s|its|it\s+is|our|on|with|the)\s+)+", "", chosen, flags=re.I)
 
 
 def _place_query(
