@@ -873,3 +873,53 @@ def test_what_ifs_and_how_tos_are_advice_without_a_clarifying_question(text: str
 
 def test_asking_which_plan_to_be_on_stays_a_request_whatever_the_model_leans_to() -> None:
     assert understand("what plan should i be on").intent == "live_data"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("i think we're on tou-d-prime? not 100% sure", "location.rate_schedule", None),
+        (
+            "we're a dairy farm in wisconsin on a co-op, pay 12 cents flat. does it even matter when i run stuff",
+            "location.flat_rate_usd_per_kwh",
+            0.12,
+        ),
+        ("my neighbor pays 12 cents flat", "location.flat_rate_usd_per_kwh", None),
+        (
+            "me and 3 roommates split the electric bill in our rental, how do we get it down",
+            "household.occupants",
+            4,
+        ),
+        (
+            "my son's apartment has baseboard heat and his bill is nuts. how do baseboard heaters compare",
+            "equipment.heating_type",
+            None,
+        ),
+        (
+            "family of 5 in raleigh, duke, 2 evs, and im a night shift nurse",
+            "location.utility_provider",
+            "Duke Energy",
+        ),
+    ],
+)
+def test_fourth_fresh_set_conversation_values(text: str, field: str, value: Any) -> None:
+    facts = {fact.field: fact.value for fact in understand(text).facts}
+    assert facts.get(field) == value
+
+
+@pytest.mark.parametrize("text", ["sorry this is prob dumb, whats a kwh", "how would i know what plan im on"])
+def test_what_a_word_means_and_how_to_find_out_are_explanations(text: str) -> None:
+    assert understand(text).intent == "knowledge"
+
+
+def test_a_level_that_will_do_after_a_plan_replans_it() -> None:
+    from advisor.understanding.models import RequestParams
+
+    context = ReadingContext(
+        last_intent="live_data",
+        last_topic="ev_charging",
+        last_params=RequestParams(task="charging_plan", target_soc_pct=100, ready_by_hour=7),
+    )
+    reading = understand("nvm 80 is fine, trip got cancelled", context)
+    assert reading.intent == "live_data" and reading.follow_up and reading.params.target_soc_pct == 80
+    assert read_params("getting solar quotes, one guy says 8.4kw. what would that make a yr").system_kw == 8.4

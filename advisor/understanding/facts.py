@@ -439,7 +439,17 @@ def _place_region(message: str) -> str | None:
     if with_state:
         return with_state[0].split()[-1].upper()
     named = re.search(r"\b(" + "|".join(sorted(STATE_NAMES, key=len, reverse=True)) + r")\b", message, re.I)
-    return STATE_NAMES[named.group(1).lower()] if named else None
+    if named:
+        return STATE_NAMES[named.group(1).lower()]
+    # "family of 5 in raleigh, duke": a city of the curated table named after "in", or as a list item
+    candidates = [m.group(1) for m in re.finditer(r"\bin\s+([a-z][a-z .'-]{1,30})", message, re.I)]
+    candidates += re.split(r"\s*,\s*", message)
+    for candidate in candidates:
+        words = candidate.strip(" .!").split()
+        for size in range(min(len(words), 3), 0, -1):
+            if (city := find_city(" ".join(words[:size]))) is not None:
+                return city.state
+    return None
 
 
 @lru_cache(maxsize=512)
@@ -641,6 +651,16 @@ def _utility(text: str, *, pending_slot: str | None, region: str | None = None) 
         about_utility=bool(about_utility),
         state=region,
     )
+    if found is None and region is not None and "," in text:
+        # "family of 5 in raleigh, duke, 2 evs": a list item that is a utility's short name serving
+        # the state the message (or the profile) places them in
+        for segment in re.split(r"\s*,\s*", text):
+            short = segment.strip(" .!")
+            if 0 < len(short.split()) <= 3:
+                listed = find_utility(short, answer=True, state=region)
+                if listed is not None and region in listed[0].states and short.lower().startswith(listed[1].lower()):
+                    found = listed
+                    break
     if found is not None:
         utility, words = found
         yield Reading("location.utility_provider", utility.name, said=words)
@@ -730,7 +750,7 @@ _FIRST_PERSON_ON = re.compile(r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\s+on\b", re.I)
 _PRICE_OWNER = re.compile(
     r"\b(?:i|we)\s+(?:\w+\s+)?(?:pay|paying|get\s+charged|are\s+charged)\b|\b(?:my|our)\s+(?:rate|price|electricity|power)\b|"
     r"^\s*(?:about|around|roughly|approximately|like|maybe)?\s*[$\d]|"
-    r"^\s*(?:and\s+)?(?:pay|paying)\b|"
+    r"(?:^|[,;]\s*)(?:and\s+)?(?:pay|paying)\b|"
     r"\bpaying\b|\b(?:flat\s+)?rate\b[^.?!]{0,25}\bis\b|\bbill\s+(?:says|shows|has)\b",  # "I'm in 02134 with Eversource and pay 31 cents per kWh": the clause's subject is the user
     re.I,
 )
@@ -738,7 +758,9 @@ _PRICE_OWNER = re.compile(
 
 # "we're on txu, flat 14 cents": a flat price is per kWh even unsaid
 _FLAT_CENTS = re.compile(
-    r"\bflat(?:\s+rate)?(?:\s+of)?(?:\s+(?:is|at))?\s+(?:about\s+|around\s+|like\s+)?(-?\d{1,2}(?:\.\d+)?)\s*(?:cents?\b|¢|c\b)",
+    r"\bflat(?:\s+rate)?(?:\s+of)?(?:\s+(?:is|at))?\s+(?:about\s+|around\s+|like\s+)?(-?\d{1,2}(?:\.\d+)?)\s*(?:cents?\b|¢|c\b)|"
+    # "we pay 13 cents flat", "pay 12 cents flat"
+    r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s*(?:cents?\b|¢|c\b)\s+(?:a\s+kwh\s+|per\s+kwh\s+)?flat\b",
     re.I,
 )
 
@@ -1318,6 +1340,9 @@ def _occupants(text: str) -> Iterator[Reading]:
         r"living)\s*(?:[\w ]{0,20}?)\s(?:with|w/?))\s+" + _COUNT + r"\s+(?:roommates?|housemates?|others?)\b",
         text,
         re.I,
+    )
+    roommates = roommates or re.search(
+        r"\bme\s+(?:and|&|\+)\s+" + _COUNT + r"\s+(?:roommates?|housemates?|others?)\b", text, re.I
     )
     if roommates:
         sharing = 2 if re.match(r"\s*we\b", roommates.group(0), re.I) else 1

@@ -282,6 +282,7 @@ def _levels(text: str) -> dict[str, object]:
         or ("%" in text and (target := _BARE_TARGET.search(text)))
         or (target := _LEVEL_BY.search(text))
         or (target := _BARE_NEED.search(text))
+        or (target := _LEVEL_IS_FINE.search(text))
     ):
         group = "pct" if "pct" in target.groupdict() else 1
         data["target_soc_pct"] = float(target.group(group))
@@ -303,6 +304,11 @@ _BARE_NEED = re.compile(
     r"\b(?:only\s+)?(?:need|needs|want|wants)\s+(?:it\s+)?(?:at\s+|to\s+be\s+at\s+)?(?:like\s+|about\s+|around\s+|~)?"
     r"(?P<pct>100|[1-9]\d)\b(?![.:]?\d|\s*(?:%|percent|miles?|mi\b|km|k?wh?\b|kw|amps?|a\b|am\b|pm\b|a\.m|p\.m|"
     r"o'?clock|dollars?|bucks|cents?|minutes?|mins?|hours?|hrs?|people|panels?|degrees|°|gallons?|more\s+miles))",
+    re.I,
+)
+# "80 is fine", "90% is plenty": the level that will do
+_LEVEL_IS_FINE = re.compile(
+    r"(?<![\w.:$])(?P<pct>100|[1-9]\d)\s*(?:%|percent)?\s+(?:is|'s)\s+(?:fine|ok|okay|enough|plenty|good|good\s+enough)\b",
     re.I,
 )
 _BARE_TARGET = re.compile(r"\b(?:get|charge|go)\s+(?:it\s+)?to\s+(\d{1,3})\b(?!\s*(?:kw|am|pm|:|%))", re.I)
@@ -373,6 +379,10 @@ def only_when(text: str) -> bool:
     return bool(when) and len(words) <= 8 and all(w in when or _CONNECTIVE.fullmatch(w) for w in words)
 
 
+_ANY_KW = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)")
+_NOT_SOLAR_KW = re.compile(r"\b(?:charger|charging|wall\s*box|wallbox|heat\s+pump|generator|battery|powerwall)\b")
+
+
 def _solar_size(lowered: str) -> dict[str, object]:
     """A typical year asked about, and a system size asked about ("what would 6 kW make")."""
     typical = bool(
@@ -382,6 +392,10 @@ def _solar_size(lowered: str) -> dict[str, object]:
     )
     data: dict[str, object] = {"typical_year": True} if typical else {}
     size = _SYSTEM_SIZE.search(lowered)
+    if size is None and typical and re.search(r"\b(?:make|makes|produce|produces|generate|generates)\b", lowered):
+        # "one guy says 8.4kw. what would that make a yr": the one size the message names, asked about
+        sizes = _ANY_KW.findall(lowered)
+        size = _ANY_KW.search(lowered) if len(set(sizes)) == 1 and not _NOT_SOLAR_KW.search(lowered) else None
     produce = _PRODUCE.search(lowered[size.end() :]) if size else None  # the size, then what it makes
     if size and (produce or _HOW_MUCH_FROM.search(lowered) or typical):
         data["system_kw"] = float(next(group for group in size.groups() if group))

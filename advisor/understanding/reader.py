@@ -182,6 +182,14 @@ def command_reading(
             words = None if named else values.forget_target
             return Understanding(intent="forget", forget=named, forget_words=words, confidence=confidence)
         return None
+    if (
+        intent == "correction"
+        and not values.facts
+        and context is not None
+        and context.last_intent == "live_data"
+        and (values.signals.charge_level or values.signals.deadline or values.signals.miles)
+    ):
+        return None  # "nvm 80 is fine, trip got cancelled": the last plan with that level, not an undo
     if intent == "correction" and not values.facts:
         if values.named and values.undo_cue and not values.last_change:
             # "it's not the bolt ev, it's the euv" with a value we could not read: never undo a
@@ -210,8 +218,20 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     intent = prediction.intent
     if values.only_when and context.last_intent == "live_data" and not values.facts:
         return "live_data"  # "and tmrw morning?", "how about here": the last live answer, moved
+    if (
+        intent in ("smalltalk", "unclear", "correction", "profile_statement")
+        and not values.facts
+        and context.pending_slot is None  # "tou d 4-9pm" answering our plan question is no new deadline
+        and context.last_intent == "live_data"
+        and (values.signals.charge_level or values.signals.deadline or values.signals.miles)
+    ):
+        return "live_data"  # "nvm 80 is fine, trip got cancelled": the last plan with that level
     if intent == "profile_query" and values.signals.advice and prediction.runner_up in _ANSWERS:
         return prediction.runner_up  # "what plan should i be on": advice, not what we saved
+    if intent in ("profile_query", "live_data") and (values.definition or values.how_to) and not (
+        values.signals.deadline or values.signals.charge_level or values.signals.appliance
+    ):
+        return "knowledge"  # "how would i know what plan im on", "whats a kwh": an explanation
     if values.remember and intent in _QUIET:
         return "profile_statement"  # "remember that I like pizza": said why nothing was kept
     if values.facts and intent in _QUIET and intent != "goodbye":

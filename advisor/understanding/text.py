@@ -59,6 +59,8 @@ _SOMEONE_ELSE = re.compile(
     r"(?:the|a|my|our)\s+(?:sales\s*(?:guy|man|person|rep)|salesman|installer|contractor|rep|tech|technician)\s+(?:said|says|told|claims?)|(?:a|my)\s+(?:friend|buddy|coworker|co-worker|colleague)\b|people\s+(?:who|with)|(?:someone|somebody)\s+(?:has|had|have|drives|owns|told|said|with)|next\s+door|"
     r"(?:the|a)\s+(?:guy|lady|woman|man|family|folks|people|couple)\s+(?:next|across|down|up|on)|"
     r"(?:the|our|my)\s+(?:previous|former|old|last)\s+(?:owners?|house|home|place|apartment|landlord|rental)|"
+    # "my son's apartment", "our daughter's place": someone else's home
+    r"(?:my|our)\s+\w+'s\s+(?:apartment|apt|house|home|place|condo|dorm|rental)|"
     r"(?:my|our)\s+(?:moms?|mums?|dads?|mothers?|fathers?|parents|grandmas?|grandpas?|brothers?|sisters?)\b)\b",
     re.I,
 )
@@ -109,7 +111,9 @@ _CORRECTION_LEAD = re.compile(
 )
 _SOFT_HEDGE = re.compile(r"\b(?:i\s+think|i\s+believe|probably|pretty\s+sure)\b", re.I)
 _HEDGE_ONLY = re.compile(
-    r"^\W*(?:" + _HEDGE.pattern + r"|i\s+think(?:\s+so)?|i\s+believe(?:\s+so)?|probably)\W*$", re.I
+    r"^\W*(?:" + _HEDGE.pattern + r"|i\s+think(?:\s+so)?|i\s+believe(?:\s+so)?|probably|"
+    r"not\s+(?:100|a\s+hundred)\s*(?:%|percent)(?:\s+sure)?)\W*$",
+    re.I,
 )
 # Numbers people write as words ("five of us", "in two hours"); readers add their own phrases.
 NUMBER_WORDS = {

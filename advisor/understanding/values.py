@@ -70,9 +70,9 @@ class Values:
         None  # "maybe 5 or 6 kw?", "8ish kw": a size said roughly (the middle of a range)
     )
     what_if: bool = False  # equipment they might add or use ("if we added a battery", "would a powerwall")
-    how_to: bool = (
-        False  # how to set up a device ("how do i make my ev wait until…", "how do i set my thermostat")
-    )
+    # how to set up or find out something ("how do i make my ev wait until…", "how would i know my plan")
+    how_to: bool = False
+    definition: bool = False  # what a word means ("whats a kwh", "what does seer mean")
     own_place: bool = False  # "here", "for us", "on our roof": the user's own place, not one asked about
     what_about: bool = False  # a short "what about X" / "and for X?" that leans on the last question
     forget_target: str | None = None  # the words a forget command names ("the pool stuff")
@@ -150,6 +150,7 @@ def read_values(text: str, context: ReadingContext) -> Values:
         rough_kw=_rough_kw(message),
         what_if=bool(_WHAT_IF.search(message) and (_EQUIPMENT.search(message) or find_vehicle(message))),
         how_to=bool(_HOW_TO.match(message)),
+        definition=bool(_DEFINITION.match(message)),
         own_place=bool(_OWN_PLACE.search(message)),
         what_about=len(message.split()) <= 8 and bool(_WHAT_ABOUT.match(message)),
         forget_target=(target.group("what").strip() if (target := _FORGET_TARGET.search(message)) else None),
@@ -214,8 +215,15 @@ _WHAT_ABOUT = re.compile(
     re.I,
 )
 _HOW_TO = re.compile(
-    r"^\W*how\s+(?:do|can|would|should)\s+(?:i|we|you)\s+(?:make|set(?:\s+up)?|get|program|schedule|tell|change|turn|"
-    r"use|enable|configure)\s+(?:my|our|the|a|an)\s",
+    r"^\W*how\s+(?:do|can|would|should)\s+(?:i|we|you)\s+(?:(?:make|set(?:\s+up)?|get|program|schedule|tell|change|turn|"
+    r"use|enable|configure)\s+(?:my|our|the|a|an)\s|(?:know|find\s+out|find|check|tell|look\s+up|see|figure\s+out)\b)",
+    re.I,
+)
+# "whats a kwh", "what is an hpwh", "what does seer mean": what a word means
+_DEFINITION = re.compile(
+    r"^\W*(?:(?:sorry|ok|okay|so|hey|dumb\s+question|this\s+is\s+prob\w*\s+dumb)[^,.?!]{0,30}[,.!]?\s*)*"
+    r"(?:what'?s|whats|what\s+is|what\s+are)\s+(?:a|an)\s+[\w-]+(?:\s+[\w-]+)?\W*$|"
+    r"^\W*what\s+does\s+[\w\s-]{1,30}\s+mean\W*$",
     re.I,
 )
 _OWN_PLACE = re.compile(
