@@ -923,3 +923,19 @@ def test_a_level_that_will_do_after_a_plan_replans_it() -> None:
     reading = understand("nvm 80 is fine, trip got cancelled", context)
     assert reading.intent == "live_data" and reading.follow_up and reading.params.target_soc_pct == 80
     assert read_params("getting solar quotes, one guy says 8.4kw. what would that make a yr").system_kw == 8.4
+
+
+def test_the_car_talked_about_is_theirs_once_they_say_they_bought_it(runtime) -> None:
+    user = new_user(runtime, **{"location.zip_code": "30316", "location.utility_provider": "Georgia Power"})
+    runtime.service.handle_turn(user, "s1", "thinking of a model 3, what would charging it cost here")
+    bought = runtime.service.handle_turn(user, "s1", "ok we bought it! picked it up today")
+    assert stored(runtime, user, "equipment.ev_model") == "Tesla Model 3" and "Saved" in bought.text
+    plan = runtime.service.handle_turn(user, "s1", "when should i plug it in tonight, need 70% by 7")
+    assert "Cheapest before 07:00" in plan.text
+    later = runtime.service.handle_turn(user, "s1", "make that 6:30")
+    assert "Cheapest before 06:30" in later.text
+
+
+def test_a_nema_outlet_with_amps_is_the_charger() -> None:
+    facts = {f.field: f.value for f in understand("its on a 14-50 outlet, 40 amps").facts}
+    assert facts == {"equipment.ev_charger_kw": 9.6}

@@ -54,7 +54,7 @@ _HOME_BATTERY_WORDS = re.compile(
 )
 _CHARGER_WORDS = re.compile(
     r"\b(?:charger|wall\s*connector|evse|level\s*2|l2|charging\s+station|wallbox|chargepoint|juicebox|"
-    r"charge\s+(?:at|with)|charging\s+(?:at|with))\b",
+    r"charge\s+(?:at|with)|charging\s+(?:at|with)|(?:nema\s+)?(?:14|6)-50(?:\s+(?:outlet|plug|receptacle))?)\b",
     re.I,
 )
 _OWN = re.compile(
@@ -658,7 +658,11 @@ def _utility(text: str, *, pending_slot: str | None, region: str | None = None) 
             short = segment.strip(" .!")
             if 0 < len(short.split()) <= 3:
                 listed = find_utility(short, answer=True, state=region)
-                if listed is not None and region in listed[0].states and short.lower().startswith(listed[1].lower()):
+                if (
+                    listed is not None
+                    and region in listed[0].states
+                    and short.lower().startswith(listed[1].lower())
+                ):
                     found = listed
                     break
     if found is not None:
@@ -846,8 +850,8 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         spec, words = second  # "traded in the model 3 for a lightning": the second car is theirs now
         second = None
     if second is not None and second[0].name != spec.name:
-        yield Reading("equipment.ev_model", _as_said(spec.name, words), said=words)
-        yield Reading("equipment.ev_model", _as_said(second[0].name, second[1]), said=second[1])
+        yield Reading("equipment.ev_model", as_said(spec.name, words), said=words)
+        yield Reading("equipment.ev_model", as_said(second[0].name, second[1]), said=second[1])
         return
     starts = (
         r"^\s*(?:(?:actually|no\s+wait|no|nope|nah|naw|sorry|oops|wait|i\s+meant|correction|correct)[,.!:]?\s+)?"
@@ -893,13 +897,13 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     battery = _kwh_near_car(text)
     if battery is not None and battery > 0:
         spec = vehicle_spec(spec.name, battery) or spec
-    yield Reading("equipment.ev_model", _as_said(spec.name, words), said=words)
+    yield Reading("equipment.ev_model", as_said(spec.name, words), said=words)
 
 
 _TRIMS = re.compile(r"\s+(?:RWD|AWD|Long Range|Performance|Standard Range|Extended Range)$")
 
 
-def _as_said(name: str, words: str) -> str:
+def as_said(name: str, words: str) -> str:
     """'Tesla Model 3 RWD' -> 'Tesla Model 3' unless the user named the trim (never invent one;
     the plan states the typical battery it assumes)."""
     trim = _TRIMS.search(name)

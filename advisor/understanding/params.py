@@ -19,7 +19,9 @@ _DEADLINE = re.compile(
     re.I,
 )
 _SHORT_TIME = re.compile(
-    r"(?<![\d:])(?P<hour>\d{1,2})(?::(?P<minute>\d{2})|(?P<glued>[0-5]\d))?\s*(?P<half>a\.?m\.?|p\.?m\.?)(?![\w])",
+    r"(?<![\d:])(?P<hour>\d{1,2})(?::(?P<minute>\d{2})|(?P<glued>[0-5]\d))?\s*(?P<half>a\.?m\.?|p\.?m\.?)(?![\w])|"
+    # "make that 6:30": a clock time with minutes needs no am/pm
+    r"(?<![\d:])(?P<hour2>\d{1,2}):(?P<minute2>[0-5]\d)(?![\d%])",
     re.I,
 )
 # "by (tomorrow) morning", "before work in the morning": done by 07:00, and the reply names that time
@@ -251,6 +253,11 @@ def _deadline(text: str) -> dict[str, object]:
         if noon := _NOON.search(text):
             return {"ready_by_hour": 12 if noon.group("word").lower() == "noon" else 0}
         return {"ready_by_hour": MORNING_HOUR} if _BY_MORNING.search(text) else {}
+    if deadline.re is _SHORT_TIME and deadline.group("hour2"):
+        return {
+            "ready_by_hour": int(deadline.group("hour2")),
+            "ready_by_minute": int(deadline.group("minute2")),
+        }
     hour, half = int(deadline.group("hour")), (deadline.group("half") or "").lower().replace(".", "")
     if half and 1 <= hour <= 12:
         data: dict[str, object] = {"ready_by_hour": hour % 12 + (12 if half == "pm" else 0)}
@@ -380,7 +387,9 @@ def only_when(text: str) -> bool:
 
 
 _ANY_KW = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)")
-_NOT_SOLAR_KW = re.compile(r"\b(?:charger|charging|wall\s*box|wallbox|heat\s+pump|generator|battery|powerwall)\b")
+_NOT_SOLAR_KW = re.compile(
+    r"\b(?:charger|charging|wall\s*box|wallbox|heat\s+pump|generator|battery|powerwall)\b"
+)
 
 
 def _solar_size(lowered: str) -> dict[str, object]:
@@ -392,7 +401,11 @@ def _solar_size(lowered: str) -> dict[str, object]:
     )
     data: dict[str, object] = {"typical_year": True} if typical else {}
     size = _SYSTEM_SIZE.search(lowered)
-    if size is None and typical and re.search(r"\b(?:make|makes|produce|produces|generate|generates)\b", lowered):
+    if (
+        size is None
+        and typical
+        and re.search(r"\b(?:make|makes|produce|produces|generate|generates)\b", lowered)
+    ):
         # "one guy says 8.4kw. what would that make a yr": the one size the message names, asked about
         sizes = _ANY_KW.findall(lowered)
         size = _ANY_KW.search(lowered) if len(set(sizes)) == 1 and not _NOT_SOLAR_KW.search(lowered) else None

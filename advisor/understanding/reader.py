@@ -228,8 +228,10 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return "live_data"  # "nvm 80 is fine, trip got cancelled": the last plan with that level
     if intent == "profile_query" and values.signals.advice and prediction.runner_up in _ANSWERS:
         return prediction.runner_up  # "what plan should i be on": advice, not what we saved
-    if intent in ("profile_query", "live_data") and (values.definition or values.how_to) and not (
-        values.signals.deadline or values.signals.charge_level or values.signals.appliance
+    if (
+        intent in ("profile_query", "live_data")
+        and (values.definition or values.how_to)
+        and not (values.signals.deadline or values.signals.charge_level or values.signals.appliance)
     ):
         return "knowledge"  # "how would i know what plan im on", "whats a kwh": an explanation
     if values.remember and intent in _QUIET:

@@ -15,7 +15,7 @@ from advisor.energy.vehicles import find_vehicle
 from advisor.onboarding import usual_utility
 from advisor.places import find_city, find_town, zip_place
 from advisor.understanding import commands
-from advisor.understanding.facts import facts_in, place_phrase
+from advisor.understanding.facts import as_said, facts_in, place_phrase
 from advisor.understanding.meaning import Signals
 from advisor.understanding.models import Mention, ReadingContext, RequestParams, StatedFact
 from advisor.understanding.params import only_when, read_params
@@ -104,7 +104,7 @@ def read_values(text: str, context: ReadingContext) -> Values:
         about_solar=context.last_topic == "solar" or context.pending_slot == "solar_size",
         home_state=_home_state(context),
     )
-    facts = facts or _corrected_number(message, context)
+    facts = facts or _corrected_number(message, context) or _the_car_they_got(message, context)
     plain = _plain_answer(message, context, found, facts)
     facts = facts + _utility_as_said(message, context, plain, facts)
     params = read_params(message)
@@ -387,6 +387,38 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
 
 
 _IN_ZIP = re.compile(r"\b(?:in|for|near|around|at)\s+(\d{5})\b", re.I)
+
+
+# "ok we bought it!!", "picked it up today", "its in the driveway now": the car talked about is theirs now
+_GOT_IT = re.compile(
+    r"\b(?:(?:we|i)\s+(?:just\s+|finally\s+)?(?:bought|got|leased)\s+(?:it|one|her|him)\b|picked\s+(?:it|her|him)\s+up|"
+    r"took\s+delivery|pulled\s+the\s+trigger|(?:it'?s|its|she'?s)\s+in\s+(?:the|our|my)\s+(?:driveway|garage))",
+    re.I,
+)
+
+
+def _the_car_they_got(message: str, context: ReadingContext) -> list[StatedFact]:
+    """ "test drove a model 3 today …" then "ok we bought it!!": the car of the last two things they
+    said is theirs now (never a car someone else has, and only when this message names no other)."""
+    if not _GOT_IT.search(message) or find_vehicle(message) is not None:
+        return []
+    said = [line[len("user: ") :] for line in context.recent if line.startswith("user: ")]
+    if said and said[-1].strip() == message.strip():
+        said = said[:-1]
+    for earlier in reversed(said[-2:]):
+        found = find_vehicle(earlier)
+        if found is not None:
+            spec, words = found
+            return [
+                StatedFact(
+                    field="equipment.ev_model",
+                    value=as_said(spec.name, words),
+                    said=words,
+                    words=message[:500],
+                    confidence=0.8,
+                )
+            ]
+    return []
 
 
 def _asked_place(found: list[Clause], facts: list[StatedFact]) -> str | None:
