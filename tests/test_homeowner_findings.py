@@ -939,3 +939,7 @@ def test_the_car_talked_about_is_theirs_once_they_say_they_bought_it(runtime) ->
 def test_a_nema_outlet_with_amps_is_the_charger() -> None:
     facts = {f.field: f.value for f in understand("its on a 14-50 outlet, 40 amps").facts}
     assert facts == {"equipment.ev_charger_kw": 9.6}
+
+
+def test_a_goodbye_while_we_wait_for_an_answer_is_a_goodbye() -> None:
+    assert understand("later, gotta go", ReadingContext(pending_slot="ev")).intent == "goodbye"

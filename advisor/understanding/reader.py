@@ -79,7 +79,12 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return command
     intent = _intent(prediction, values, context)
     slot_answer = _slot_answer(prediction, values, context)
-    if slot_answer is not None and slot_answer.status != "not_answered" and intent in _QUIET:
+    if (
+        slot_answer is not None
+        and slot_answer.status != "not_answered"
+        and intent in _QUIET
+        and not (intent == "goodbye" and slot_answer.status == "skipped")  # "later, gotta go" leaves
+    ):
         intent = "profile_statement"  # "pge" answering the utility question, "no" skipping it
     if _rough_size_answer(slot_answer, values):
         # "not sure, maybe 5 or 6 kw?": not saved, but the estimate can use it as the size asked about
