@@ -943,3 +943,14 @@ def test_a_nema_outlet_with_amps_is_the_charger() -> None:
 
 def test_a_goodbye_while_we_wait_for_an_answer_is_a_goodbye() -> None:
     assert understand("later, gotta go", ReadingContext(pending_slot="ev")).intent == "goodbye"
+
+
+def test_a_question_then_a_list_of_facts_saves_the_facts(runtime) -> None:
+    """Found trying `make run` from a fresh clone: the first message asked for the ZIP it gave."""
+    user = new_user(runtime)
+    reply = runtime.service.handle_turn(
+        user, "s1", "when should i charge my ev, sdge 92101, model y, need 80% by 7"
+    )
+    assert stored(runtime, user, "location.zip_code") == "92101"
+    assert stored(runtime, user, "equipment.ev_model") == "Tesla Model Y"
+    assert reply.asked_for != "location"

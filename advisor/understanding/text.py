@@ -343,6 +343,8 @@ def clauses(text: str) -> list[Clause]:
         start = len(found)
         for index, (part, stated) in enumerate(parts):
             clause = _clause(part, previous, asking=sentence.rstrip().endswith("?") and not stated)
+            if stated and clause.question and not QUESTION_START.match(part):
+                clause = Clause(**{**clause.__dict__, "question": False})  # a stated list item
             if index in trailing_doubt:
                 clause = Clause(**{**clause.__dict__, "hedged": True})
             found.append(clause)
@@ -361,14 +363,21 @@ def _parts(sentence: str) -> list[tuple[str, bool]]:
     """The sentence's clauses, each with whether it is a statement set before a question by a comma
     ("smud customer in sacramento 95818, peak hours today?": the first part states, the last asks)."""
     segments = [sentence]
+    listed_after_question = False
     if sentence.rstrip().endswith("?") and ", " in sentence:
         pieces = re.split(r",\s+", sentence)
         lead = [piece for piece in pieces[:-1]]
         if lead and not any(QUESTION_START.match(piece) for piece in lead):
             segments = [", ".join(lead) + ",", pieces[-1]]
+    elif QUESTION_START.match(sentence) and ", " in sentence:
+        # "when should i charge my ev, sdge 92101, model y, need 80% by 7": the question, then a
+        # list of what they state (each item not itself a question)
+        pieces = re.split(r",\s+", sentence)
+        if len(pieces) >= 3 and not any(QUESTION_START.match(piece) for piece in pieces[1:]):
+            segments, listed_after_question = pieces, True
     parts: list[tuple[str, bool]] = []
     for number, segment in enumerate(segments):
-        stated = len(segments) > 1 and number == 0
+        stated = (len(segments) > 1 and number == 0) or (listed_after_question and number > 0)
         joined = _names_kept_whole(segment)
         for part in _JOINT.split(joined):
             if part.strip(" ,"):
