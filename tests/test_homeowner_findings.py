@@ -954,3 +954,30 @@ def test_a_question_then_a_list_of_facts_saves_the_facts(runtime) -> None:
     assert stored(runtime, user, "location.zip_code") == "92101"
     assert stored(runtime, user, "equipment.ev_model") == "Tesla Model Y"
     assert reply.asked_for != "location"
+
+
+def test_a_car_asked_about_is_planned_for_and_not_saved(runtime) -> None:
+    user = new_user(runtime, **{"location.zip_code": "30316", "location.utility_provider": "Georgia Power"})
+    reply = runtime.service.handle_turn(
+        user, "s1", "test drove an ioniq 5 today, how much would charging it at home cost me"
+    )
+    assert "This is for a Hyundai Ioniq 5, the car you asked about" in reply.text and "Needs" in reply.text
+    assert reply.asked_for is None and stored(runtime, user, "equipment.ev_model") is None
+
+
+def test_their_own_car_is_not_replaced_by_one_asked_about(runtime) -> None:
+    user = new_user(
+        runtime,
+        **{
+            "location.zip_code": "30316",
+            "location.utility_provider": "Georgia Power",
+            "equipment.ev_model": "Kia EV6",
+        },
+    )
+    reply = runtime.service.handle_turn(
+        user, "s1", "thinking about a model y, what would charging it cost tonight"
+    )
+    assert (
+        "the car you asked about" not in reply.text
+        and stored(runtime, user, "equipment.ev_model") == "Kia EV6"
+    )

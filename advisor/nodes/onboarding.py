@@ -68,6 +68,10 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
             profile = update["user_profile"] = rough[0]
             update["notices"] = [n for n in update["notices"] if n not in skip_notice] + [rough[1]]
             update["skipped_slots"] = skipped = [slot for slot in skipped if slot != "solar_size"]
+        other_car = _asked_car(profile, request)
+        if other_car is not None:
+            profile = update["user_profile"] = other_car[0]  # this turn's view only: nothing is saved
+            update["notices"].append(other_car[1])
         elsewhere = _asked_place(profile, request)
         if elsewhere is not None:
             profile = update["user_profile"] = elsewhere[0]  # this turn's view only: nothing is saved
@@ -272,6 +276,20 @@ def _acknowledge(state: AdvisorState, understanding: Understanding) -> dict[str,
             pending_request=state.get("pending_request"),
         )
     return update
+
+
+def _asked_car(profile: UserProfile | None, request: dict[str, Any]) -> tuple[UserProfile, str] | None:
+    """A charging question about a car they do not own ("test drove an ioniq 5, what would charging
+    it cost"): planned for that car, said, never saved; their own car (if any) is not replaced."""
+    car = request["params"].vehicle
+    equipment = profile.equipment if profile else None
+    if car is None or request["intent"] != "live_data" or (equipment is not None and equipment.ev_model):
+        return None
+    base = profile or UserProfile(user_id="asked-car")
+    view = base.model_copy(
+        update={"equipment": (base.equipment or Equipment()).model_copy(update={"ev_model": car})}
+    )
+    return view, f"This is for a {car}, the car you asked about (not saved to your profile)."
 
 
 def _asked_place(profile: UserProfile | None, request: dict[str, Any]) -> tuple[UserProfile, str] | None:

@@ -116,6 +116,12 @@ class RequestParams(BaseModel):
         max_length=80,
         description="a place the question is about ('… make per year in san diego'), never saved",
     )
+    vehicle: str | None = Field(
+        None,
+        max_length=60,
+        description="a car the question is about but the user does not (yet) own ('test drove an ioniq 5, what "
+        "would charging it cost'), never saved",
+    )
 
     def merged_over(self, earlier: RequestParams) -> RequestParams:
         """These parameters with the earlier question's filling the gaps (a follow-up)."""

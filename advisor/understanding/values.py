@@ -109,6 +109,9 @@ def read_values(text: str, context: ReadingContext) -> Values:
     facts = facts + _utility_as_said(message, context, plain, facts)
     params = read_params(message)
     asked_place = _asked_place(found, facts) or _their_place(found, facts, params)
+    asked_car = _asked_car(message, facts, mentions)
+    if asked_car is not None:
+        params = params.model_copy(update={"vehicle": asked_car})
     if asked_place is not None:
         params = params.model_copy(update={"place": asked_place})
     hedged = any(clause.hedged for clause in found)
@@ -395,6 +398,24 @@ _GOT_IT = re.compile(
     r"took\s+delivery|pulled\s+the\s+trigger|(?:it'?s|its|she'?s)\s+in\s+(?:the|our|my)\s+(?:driveway|garage))",
     re.I,
 )
+
+
+_CONSIDERING = re.compile(r"\btest[-\s]?drov?e\b|\bthinking\s+(?:of|about)\b|\bconsidering\b", re.I)
+
+
+def _asked_car(message: str, facts: list[StatedFact], mentions: list[Mention]) -> str | None:
+    """A car the message asks about without it being theirs ("test drove an ioniq 5 today, how much
+    would charging it cost", "what would it cost to charge a model 3 here"): the answer's car for
+    this request only."""
+    if any(f.field == "equipment.ev_model" for f in facts):
+        return None
+    asked = any(
+        m.field == "equipment.ev_model" and m.reason in ("question", "hypothetical") for m in mentions
+    )
+    if not asked and not _CONSIDERING.search(message):
+        return None
+    found = find_vehicle(message)
+    return as_said(found[0].name, found[1]) if found is not None else None
 
 
 def _the_car_they_got(message: str, context: ReadingContext) -> list[StatedFact]:
