@@ -981,3 +981,10 @@ def test_their_own_car_is_not_replaced_by_one_asked_about(runtime) -> None:
         "the car you asked about" not in reply.text
         and stored(runtime, user, "equipment.ev_model") == "Kia EV6"
     )
+
+
+def test_a_utilitys_plans_are_ours_to_answer_and_car_insurance_is_not() -> None:
+    assert understand("whats pge's best plan").intent != "off_topic"
+    assert understand("how much is insurance on a model 3 usually").intent == "off_topic"
+    facts = {f.field: f.value for f in understand("whats georgia power's cheapest plan for us").facts}
+    assert facts == {"location.utility_provider": "Georgia Power"}

@@ -320,6 +320,15 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
         and re.search(r"\b(?:with|w/?|on|from|through|thru)\s+$", before, re.I)
     ):
         return True  # "which plan should we be on w georgia power": the user's utility, asked about
+    if (
+        reading.field == "location.utility_provider"
+        and said >= 0
+        and re.match(
+            r"'?s?\s+(?:\w+\s+){0,2}(?:plans?|rates?|prices?|tou)\b", text[said + len(reading.said) :], re.I
+        )
+        and re.search(r"\b(?:for\s+(?:us|me)|we|our|my|i)\b", text[said:], re.I)
+    ):
+        return True  # "whats georgia power's cheapest plan for us": their utility's plans
     # the possessive belongs to the value: "my 11 kW charger", "our ev2-a plan", "my zip 94110"
     return re.search(r"\b(?:my|our)\s+(?:[\w.&/-]+\s+){0,2}$", before, re.I) is not None
 

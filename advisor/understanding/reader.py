@@ -239,6 +239,8 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         and not (values.signals.deadline or values.signals.charge_level or values.signals.appliance)
     ):
         return "knowledge"  # "how would i know what plan im on", "whats a kwh": an explanation
+    if intent == "off_topic" and values.energy_words and prediction.runner_up in _ANSWERS:
+        return prediction.runner_up  # "whats pge's best plan": a utility's plans are ours to answer
     if values.remember and intent in _QUIET:
         return "profile_statement"  # "remember that I like pizza": said why nothing was kept
     if values.facts and intent in _QUIET and intent != "goodbye":

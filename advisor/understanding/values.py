@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from advisor.energy.utilities import find_utility
 from advisor.energy.vehicles import find_vehicle
 from advisor.onboarding import usual_utility
 from advisor.places import find_city, find_town, zip_place
@@ -73,6 +74,7 @@ class Values:
     # how to set up or find out something ("how do i make my ev wait until…", "how would i know my plan")
     how_to: bool = False
     definition: bool = False  # what a word means ("whats a kwh", "what does seer mean")
+    energy_words: bool = False  # names a utility or home-energy equipment: never off-topic
     own_place: bool = False  # "here", "for us", "on our roof": the user's own place, not one asked about
     what_about: bool = False  # a short "what about X" / "and for X?" that leans on the last question
     forget_target: str | None = None  # the words a forget command names ("the pool stuff")
@@ -154,6 +156,9 @@ def read_values(text: str, context: ReadingContext) -> Values:
         what_if=bool(_WHAT_IF.search(message) and (_EQUIPMENT.search(message) or find_vehicle(message))),
         how_to=bool(_HOW_TO.match(message)),
         definition=bool(_DEFINITION.match(message)),
+        energy_words=bool(  # a car alone may be off-topic ("how much is insurance on a model 3")
+            _EQUIPMENT.search(message) or find_utility(message) or _ENERGY.search(message)
+        ),
         own_place=bool(_OWN_PLACE.search(message)),
         what_about=len(message.split()) <= 8 and bool(_WHAT_ABOUT.match(message)),
         forget_target=(target.group("what").strip() if (target := _FORGET_TARGET.search(message)) else None),
@@ -231,6 +236,10 @@ _DEFINITION = re.compile(
 )
 _OWN_PLACE = re.compile(
     r"\b(?:here|for\s+(?:us|me)|(?:our|my)\s+(?:house|home|place|roof|area|town|city)|at\s+home|where\s+(?:we|i)\s+live)\b",
+    re.I,
+)
+_ENERGY = re.compile(
+    r"\b(?:kwh|kw|rate\s+plan|tou|time[-\s]of[-\s]use|peak|off[-\s]?peak|electric\w*|utility|power\s+bill|energy)\b",
     re.I,
 )
 # Equipment someone might add or use: a question about it is advice, not a live figure
