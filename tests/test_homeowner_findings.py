@@ -988,3 +988,16 @@ def test_a_utilitys_plans_are_ours_to_answer_and_car_insurance_is_not() -> None:
     assert understand("how much is insurance on a model 3 usually").intent == "off_topic"
     facts = {f.field: f.value for f in understand("whats georgia power's cheapest plan for us").facts}
     assert facts == {"location.utility_provider": "Georgia Power"}
+
+
+def test_fifth_fresh_set_values() -> None:
+    assert understand("best pizza in brooklyn").facts == []
+    facts = {
+        f.field: f.value for f in understand("rocky mtn power", ReadingContext(pending_slot="utility")).facts
+    }
+    assert facts == {"location.utility_provider": "Rocky Mountain Power"}
+    conceded = {
+        f.field: f.value
+        for f in understand("comfort first for us, we keep it at 70 no matter what it costs").facts
+    }
+    assert conceded.get("preferences.budget_priority") is None

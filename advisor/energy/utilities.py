@@ -348,9 +348,14 @@ _FILLER = frozenset(
 )
 
 
+# Words people shorten in utility names ("rocky mtn power", "duke enrgy" is a typo, not this)
+_SHORT_WORDS = {"mtn": "mountain", "pwr": "power", "elec": "electric", "co-op": "cooperative", "coop": "cooperative"}
+
+
 def _normalize(text: str) -> str:
     text = text.lower().replace("’", "'")
     text = re.sub(r"\s*&\s*", "&", text)  # "PG & E" -> "pg&e"
+    text = re.sub(r"\b(?:mtn|pwr|elec)\b\.?", lambda m: _SHORT_WORDS[m.group(0).rstrip(".")], text)
     return re.sub(r"\s+", " ", text)
 
 

@@ -1548,7 +1548,7 @@ def _preferences(text: str) -> Iterator[Reading]:
         # "being green matters more to me than saving money": what it is compared with gets no level
         # "green matters a lot even if it costs a bit more": what is conceded gets no level either
         segment = re.split(
-            r"\b(?:than|rather\s+than|instead\s+of|even\s+if|even\s+though|even\s+when|although|though)\b",
+            r"\b(?:than|rather\s+than|instead\s+of|even\s+if|even\s+though|even\s+when|although|though|no\s+matter)\b",
             segment,
             maxsplit=1,
             flags=re.I,

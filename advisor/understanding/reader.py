@@ -96,6 +96,8 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     if unsure:
         intent = "live_data"  # "e-26 i think? not 100%" after a plan that assumed one: answered again
     facts = values.facts
+    if intent == "off_topic":
+        facts = []  # "best pizza in brooklyn": nothing in an off-topic question is about their home
     if intent == "knowledge" and not values.first_person and values.asking:
         # "heat pump dryers worth it", "any rebates in massachusetts for heat pumps": a general
         # question, all one clause, names equipment without saying anyone has it ("2 people, 6kw
@@ -224,8 +226,9 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     if values.only_when and context.last_intent == "live_data" and not values.facts:
         return "live_data"  # "and tmrw morning?", "how about here": the last live answer, moved
     if (
-        intent in ("smalltalk", "unclear", "correction", "profile_statement")
+        intent in ("smalltalk", "unclear", "correction", "profile_statement", "forget")
         and not values.facts
+        and not values.removal_cue  # "forget my zip": a command, whatever numbers it has
         and context.pending_slot is None  # "tou d 4-9pm" answering our plan question is no new deadline
         and context.last_intent == "live_data"
         and (values.signals.charge_level or values.signals.deadline or values.signals.miles)
@@ -243,6 +246,13 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return prediction.runner_up  # "whats pge's best plan": a utility's plans are ours to answer
     if values.remember and intent in _QUIET:
         return "profile_statement"  # "remember that I like pizza": said why nothing was kept
+    if (
+        intent == "off_topic"
+        and prediction.intent_p >= _SURE_TASK
+        and values.facts
+        and all(fact.field == "location.city" for fact in values.facts)
+    ):
+        return "off_topic"  # "best pizza in brooklyn": a town in an off-topic question is not where they live
     if values.facts and intent in _QUIET and intent != "goodbye":
         return "profile_statement"  # "thanks! btw we got 6 kW of solar": the facts count
     if (

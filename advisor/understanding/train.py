@@ -70,6 +70,9 @@ CORPORA = (
     # the fourth held-out set (first run recorded at c93c326)
     "fresh_h6_messages.jsonl",
     "fresh_h7_messages.jsonl",
+    # the fifth held-out set (first run recorded at a995d94)
+    "fresh_h8_messages.jsonl",
+    "fresh_h9_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 
