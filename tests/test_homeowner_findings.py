@@ -1001,3 +1001,16 @@ def test_fifth_fresh_set_values() -> None:
         for f in understand("comfort first for us, we keep it at 70 no matter what it costs").facts
     }
     assert conceded.get("preferences.budget_priority") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("our charger runs at 32 amps, no wait 24, just checked the app", "equipment.ev_charger_kw", 5.76),
+        ("we are 4 people, no wait 5", "household.occupants", 5),
+        ("we have 6.5kw solar, sorry 7.5", "equipment.solar_capacity_kw", 7.5),
+        ("we have 6kw of solar and 2 kids", "equipment.solar_capacity_kw", 6.0),
+    ],
+)
+def test_a_number_corrected_inside_the_message_is_the_one_kept(text: str, field: str, value: Any) -> None:
+    assert {f.field: f.value for f in understand(text).facts}.get(field) == value

@@ -349,7 +349,13 @@ _FILLER = frozenset(
 
 
 # Words people shorten in utility names ("rocky mtn power", "duke enrgy" is a typo, not this)
-_SHORT_WORDS = {"mtn": "mountain", "pwr": "power", "elec": "electric", "co-op": "cooperative", "coop": "cooperative"}
+_SHORT_WORDS = {
+    "mtn": "mountain",
+    "pwr": "power",
+    "elec": "electric",
+    "co-op": "cooperative",
+    "coop": "cooperative",
+}
 
 
 def _normalize(text: str) -> str:

@@ -107,6 +107,7 @@ def read_values(text: str, context: ReadingContext) -> Values:
         home_state=_home_state(context),
     )
     facts = facts or _corrected_number(message, context) or _the_car_they_got(message, context)
+    facts = [_corrected_in_place(fact, message) for fact in facts]
     plain = _plain_answer(message, context, found, facts)
     facts = facts + _utility_as_said(message, context, plain, facts)
     params = read_params(message)
@@ -425,6 +426,32 @@ def _asked_car(message: str, facts: list[StatedFact], mentions: list[Mention]) -
         return None
     found = find_vehicle(message)
     return as_said(found[0].name, found[1]) if found is not None else None
+
+
+_SELF_CORRECTION = re.compile(
+    r"(?<![\w.])(?P<old>\d+(?:\.\d+)?)(?![\d.])[^,.;\d]{0,12}[,;.]?\s*(?:no\s+wait|wait\s+no|wait|i\s+mean|sorry|actually|"
+    r"make\s+(?:it|that)|correction|scratch\s+that)[,:]?\s+(?:its\s+|it'?s\s+)?(?P<new>\d+(?:\.\d+)?)(?![\d.])",
+    re.I,
+)
+
+
+def _corrected_in_place(fact: StatedFact, message: str) -> StatedFact:
+    """ "our charger runs at 32 amps, no wait 24, just checked the app": the number they corrected
+    themselves to, in the same units (a number the fact was read from, then the one after the cue)."""
+    value = fact.value
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return fact
+    for match in _SELF_CORRECTION.finditer(message):
+        old, new = float(match.group("old")), float(match.group("new"))
+        if old > 0 and fact.said and match.group("old") in fact.said and old != new:
+            corrected = round(value / old * new, 2)
+            return fact.model_copy(
+                update={
+                    "value": int(corrected) if isinstance(value, int) else corrected,
+                    "said": match.group(0),
+                }
+            )
+    return fact
 
 
 def _the_car_they_got(message: str, context: ReadingContext) -> list[StatedFact]:
