@@ -278,6 +278,23 @@ def _acknowledge(state: AdvisorState, understanding: Understanding) -> dict[str,
     return update
 
 
+def _viewed(
+    profile: UserProfile | None,
+    *,
+    location: dict[str, Any] | None = None,
+    equipment: dict[str, Any] | None = None,
+) -> UserProfile:
+    """This turn's view of the profile with some values put in (an assumed plan, a place or a car
+    asked about): the answer uses it, nothing saves it."""
+    base = profile or UserProfile(user_id="this-turn")
+    update: dict[str, Any] = {}
+    if location:
+        update["location"] = (base.location or Location()).model_copy(update=location)
+    if equipment:
+        update["equipment"] = (base.equipment or Equipment()).model_copy(update=equipment)
+    return base.model_copy(update=update)
+
+
 def _asked_car(profile: UserProfile | None, request: dict[str, Any]) -> tuple[UserProfile, str] | None:
     """A charging question about a car they do not own ("test drove an ioniq 5, what would charging
     it cost"): planned for that car, said, never saved; their own car (if any) is not replaced."""
@@ -285,10 +302,7 @@ def _asked_car(profile: UserProfile | None, request: dict[str, Any]) -> tuple[Us
     equipment = profile.equipment if profile else None
     if car is None or request["intent"] != "live_data" or (equipment is not None and equipment.ev_model):
         return None
-    base = profile or UserProfile(user_id="asked-car")
-    view = base.model_copy(
-        update={"equipment": (base.equipment or Equipment()).model_copy(update={"ev_model": car})}
-    )
+    view = _viewed(profile, equipment={"ev_model": car})
     return view, f"This is for a {car}, the car you asked about (not saved to your profile)."
 
 
@@ -303,10 +317,8 @@ def _asked_place(profile: UserProfile | None, request: dict[str, Any]) -> tuple[
     )
     if place is None:
         return None
-    base = profile or UserProfile(user_id="asked-place")
     fields = {"city": place.name, "zip_code": None, **{f.split(".")[1]: v for f, v in place_fields(place)}}
-    location = (base.location or Location()).model_copy(update=fields)
-    return base.model_copy(update={"location": location}), (
+    return _viewed(profile, location=fields), (
         f"This is for {place_name}, the place you asked about (not saved to your profile)."
     )
 
@@ -327,10 +339,7 @@ def _rough_size(
         or (equipment is not None and equipment.solar_capacity_kw)
     ):
         return None
-    base = profile or UserProfile(user_id="rough-size")
-    view = base.model_copy(
-        update={"equipment": (base.equipment or Equipment()).model_copy(update={"solar_capacity_kw": size})}
-    )
+    view = _viewed(profile, equipment={"solar_capacity_kw": size})
     return view, (
         f"You weren't sure of your system's size, so this uses about {size:g} kW (not saved to your "
         "profile; tell me the size on your paperwork for an exact figure)."
@@ -350,9 +359,7 @@ def _assumed_plan(profile: UserProfile | None, skipped: list[str]) -> tuple[User
     utility = utility_named(location.utility_provider)
     if utility is None or utility.default_plan is None:
         return None
-    view = profile.model_copy(
-        update={"location": location.model_copy(update={"rate_schedule": utility.default_plan})}
-    )  # type: ignore[union-attr]
+    view = _viewed(profile, location={"rate_schedule": utility.default_plan})
     return view, (
         f"You weren't sure of your rate plan, so this assumes {utility.name}'s most common plan, "
         f"{utility.default_plan} (not saved to your profile; tell me your plan for exact hours)."

@@ -306,7 +306,7 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
         r"\b(?:we'?re|we\s+are|i'?m|i\s+am|i\s+have|we\s+have|i'?ve\s+got|we'?ve\s+got)\b", text, re.I
     ):
         return True
-    said = text.lower().find(reading.said.lower()) if reading.said else -1
+    said = at
     before = text[:said] if said >= 0 else ""
     if reading.field == "equipment.ev_model" and re.search(
         r"\b(?:charge|charging|plug|plugging|plug\s+in|plugging\s+in)\s+(?:in\s+)?(?:the|my|our)\s+$",
@@ -330,7 +330,7 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
     ):
         return True  # "whats georgia power's cheapest plan for us": their utility's plans
     # the possessive belongs to the value: "my 11 kW charger", "our ev2-a plan", "my zip 94110"
-    return re.search(r"\b(?:my|our)\s+(?:[\w.&/-]+\s+){0,2}$", before, re.I) is not None
+    return said >= 0 and _possessed(text, said)
 
 
 # --- location ------------------------------------------------------------------------------
@@ -1257,7 +1257,7 @@ def _heating(text: str, *, negated: bool, owns: bool = False) -> Iterator[Readin
 
 def _possessed(text: str, at: int) -> bool:
     """ "our gas furnace", "my old central air": the thing right after "my"/"our" is theirs."""
-    return re.search(r"\b(?:my|our)\s+(?:[\w-]+\s+){0,2}$", text[:at], re.I) is not None
+    return re.search(r"\b(?:my|our)\s+(?:[\w.&/-]+\s+){0,2}$", text[:at], re.I) is not None
 
 
 def _cooling(text: str, *, negated: bool, owns: bool = False) -> Iterator[Reading]:

@@ -215,3 +215,9 @@ class ReadingContext(BaseModel):
     last_question: str | None = None  # the words of the last request answered
     recent: list[str] = Field(default_factory=list)  # "user: ..." / "advisor: ..." lines, oldest first
     known_fields: dict[str, Any] = Field(default_factory=dict)  # the profile's current values
+
+    def said_before(self, message: str) -> list[str]:
+        """What the user said earlier in the recent conversation, oldest first (without this
+        message, when the recent lines already hold it)."""
+        said = [line[len("user: ") :] for line in self.recent if line.startswith("user: ")]
+        return said[:-1] if said and said[-1].strip() == message.strip() else said

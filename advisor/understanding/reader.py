@@ -215,9 +215,7 @@ def _more_of_the_last_forget(values: Values, context: ReadingContext | None) -> 
     """The last thing the user said was a forget command, and this one adds to it ("and the city too")."""
     if context is None or not values.also:
         return False
-    said = [line[len("user: ") :] for line in context.recent if line.startswith("user: ")]
-    if said and said[-1].strip() == values.message.strip():
-        said = said[:-1]  # the message itself, when the recent lines already hold it
+    said = context.said_before(values.message)
     return bool(said) and bool(commands.FORGET_LEAD.match(said[-1]))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from advisor.energy.utilities import find_utility
 from advisor.energy.vehicles import find_vehicle
@@ -74,11 +75,18 @@ class Values:
     # how to set up or find out something ("how do i make my ev wait until…", "how would i know my plan")
     how_to: bool = False
     definition: bool = False  # what a word means ("whats a kwh", "what does seer mean")
-    energy_words: bool = False  # names a utility or home-energy equipment: never off-topic
     own_place: bool = False  # "here", "for us", "on our roof": the user's own place, not one asked about
     what_about: bool = False  # a short "what about X" / "and for X?" that leans on the last question
     forget_target: str | None = None  # the words a forget command names ("the pool stuff")
     also: bool = False  # a short addition to what was just said ("and the city too", "that too")
+
+    @cached_property
+    def energy_words(self) -> bool:
+        """Names a utility or home-energy equipment: never off-topic (a car alone may be: "how much
+        is insurance on a model 3"). Read only when the model calls a message off-topic."""
+        return bool(
+            _EQUIPMENT.search(self.message) or find_utility(self.message) or _ENERGY.search(self.message)
+        )
 
     def about_other_fields(self, slot: str) -> bool:
         fields = [fact.field for fact in self.facts] + [m.field for m in self.mentions if m.field]
@@ -157,9 +165,6 @@ def read_values(text: str, context: ReadingContext) -> Values:
         what_if=bool(_WHAT_IF.search(message) and (_EQUIPMENT.search(message) or find_vehicle(message))),
         how_to=bool(_HOW_TO.match(message)),
         definition=bool(_DEFINITION.match(message)),
-        energy_words=bool(  # a car alone may be off-topic ("how much is insurance on a model 3")
-            _EQUIPMENT.search(message) or find_utility(message) or _ENERGY.search(message)
-        ),
         own_place=bool(_OWN_PLACE.search(message)),
         what_about=len(message.split()) <= 8 and bool(_WHAT_ABOUT.match(message)),
         forget_target=(target.group("what").strip() if (target := _FORGET_TARGET.search(message)) else None),
@@ -459,10 +464,7 @@ def _the_car_they_got(message: str, context: ReadingContext) -> list[StatedFact]
     said is theirs now (never a car someone else has, and only when this message names no other)."""
     if not _GOT_IT.search(message) or find_vehicle(message) is not None:
         return []
-    said = [line[len("user: ") :] for line in context.recent if line.startswith("user: ")]
-    if said and said[-1].strip() == message.strip():
-        said = said[:-1]
-    for earlier in reversed(said[-2:]):
+    for earlier in reversed(context.said_before(message)[-2:]):
         found = find_vehicle(earlier)
         if found is not None:
             spec, words = found
@@ -490,12 +492,8 @@ def _asked_place(found: list[Clause], facts: list[StatedFact]) -> str | None:
         for code in _IN_ZIP.findall(clause.text):
             if (place := zip_place(code)) is not None:
                 return f"{place.name}, {place.state}"
-        for match in _IN_PLACE.finditer(clause.text):
-            words = match.group("place").strip(" .").split()
-            for size in range(min(len(words), 4), 0, -1):
-                place = find_city(" ".join(words[:size])) or find_town(" ".join(words[:size]))
-                if place is not None:
-                    return f"{place.name}, {place.state}"
+        if (town := _town_named_in(clause.text)) is not None:
+            return town
     return None
 
 
@@ -504,15 +502,20 @@ def _their_place(found: list[Clause], facts: list[StatedFact], params: RequestPa
     asked about is someone else's, so the answer is for their town (never saved as ours)."""
     if params.system_kw is None or any(f.field.startswith("location.") for f in facts):
         return None
-    for clause in found:
-        if not clause.someone_else:
-            continue
-        for match in _IN_PLACE.finditer(clause.text):
-            words = match.group("place").strip(" .").split()
-            for size in range(min(len(words), 4), 0, -1):
-                place = find_city(" ".join(words[:size])) or find_town(" ".join(words[:size]))
-                if place is not None:
-                    return f"{place.name}, {place.state}"
+    return next(
+        (town for clause in found if clause.someone_else and (town := _town_named_in(clause.text))), None
+    )
+
+
+def _town_named_in(text: str) -> str | None:
+    """ "… in san diego", "near austin": the first known town after "in"/"for"/"near"/"around",
+    as "Town, ST" (the longest name that is one, up to four words)."""
+    for match in _IN_PLACE.finditer(text):
+        words = match.group("place").strip(" .").split()
+        for size in range(min(len(words), 4), 0, -1):
+            place = find_city(" ".join(words[:size])) or find_town(" ".join(words[:size]))
+            if place is not None:
+                return f"{place.name}, {place.state}"
     return None
 
 
