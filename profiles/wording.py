@@ -70,6 +70,17 @@ _SCHEDULES = {
 }
 
 
+def said_of_someone_at_home(text: str) -> str:
+    """ "you work from home" -> "someone in your household works from home": a schedule the user gave
+    for a household member ("my wife works from home") is the household's, and said as such."""
+    if text.startswith("you're "):
+        return "someone in your household is " + text[len("you're ") :]
+    if text.startswith("you "):
+        verb, _, rest = text[len("you ") :].partition(" ")
+        return f"someone in your household {verb}s {rest}".rstrip()
+    return text
+
+
 def number(value: Any) -> str:
     """57.5 -> '57.5', 7.0 -> '7', 7.68 -> '7.68' (no float noise)."""
     if isinstance(value, bool) or not isinstance(value, int | float):

@@ -1014,3 +1014,17 @@ def test_fifth_fresh_set_values() -> None:
 )
 def test_a_number_corrected_inside_the_message_is_the_one_kept(text: str, field: str, value: Any) -> None:
     assert {f.field: f.value for f in understand(text).facts}.get(field) == value
+
+
+def test_a_household_members_schedule_is_said_as_theirs(runtime) -> None:
+    """From the stop check: "my wife works from home" was confirmed as "you work from home"."""
+    user = new_user(runtime)
+    reply = runtime.service.handle_turn(
+        user, "s1", "my wife works from home and we have 3 kids, 95051, silicon valley power"
+    )
+    assert (
+        "someone in your household works from home" in reply.text and "you work from home" not in reply.text
+    )
+    assert stored(runtime, user, "household.work_schedule") == "WFH"
+    own = runtime.service.handle_turn(new_user(runtime), "s1", "i work from home")
+    assert "you work from home" in own.text

@@ -22,7 +22,14 @@ from advisor.understanding.models import Understanding
 from profiles.loaded import Loaded
 from profiles.models import ChangeSource, UserProfile
 from profiles.repository import AppliedChanges, ChangeRecord, ProfileRepository
-from profiles.wording import describe_refused, describe_removed, describe_saved, join, statement
+from profiles.wording import (
+    describe_refused,
+    describe_removed,
+    describe_saved,
+    join,
+    said_of_someone_at_home,
+    statement,
+)
 from traces.recorder import current_trace
 
 logger = logging.getLogger(__name__)
@@ -273,7 +280,13 @@ def _said(understanding: Understanding, result: AppliedChanges, place_note: str 
         for c in result.applied
         if c.new_value is not None and not (understanding.asks and c.operation == "confirmed")
     ]
-    parts = [describe_saved(stated)] if describe_saved(stated) else []
+    saved = describe_saved(stated)
+    for fact in understanding.facts:
+        if fact.household and fact.field == "household.work_schedule":
+            # "my wife works from home": the household's schedule, not "you work from home"
+            mine = statement(fact.field, fact.value)
+            saved = saved.replace(mine, said_of_someone_at_home(mine))
+    parts = [saved] if saved else []
     assumptions = [
         f"{fact.said} → {statement(fact.field, fact.value)} (assuming {fact.assumption})"
         for fact in understanding.facts
