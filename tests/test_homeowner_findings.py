@@ -1028,3 +1028,80 @@ def test_a_household_members_schedule_is_said_as_theirs(runtime) -> None:
     assert stored(runtime, user, "household.work_schedule") == "WFH"
     own = runtime.service.handle_turn(new_user(runtime), "s1", "i work from home")
     assert "you work from home" in own.text
+
+
+def test_a_word_that_is_also_a_town_is_no_move_for_someone_with_a_home(runtime) -> None:
+    """ "cool, bye" from a Sacramento customer saved Cool, CA and dropped their ZIP; a list item
+    is a town only when the message itself names a place or utility ("dayton, aes ohio")."""
+    user = new_user(runtime, **{"location.zip_code": "95818", "location.utility_provider": "SMUD"})
+    reply = runtime.service.handle_turn(user, "s1", "cool, bye")
+    assert stored(runtime, user, "location.zip_code") == "95818"
+    assert stored(runtime, user, "location.city") is None and "Saved" not in reply.text
+    other = new_user(runtime, **{"location.zip_code": "45402"})
+    runtime.service.handle_turn(other, "s1", "dayton, aes ohio")
+    assert stored(runtime, other, "location.city") == "Dayton"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a bare kW beside a solar question is the panels' size
+        (
+            "we have 9.5kw and a powerwall, how much will we make today",
+            {"equipment.solar_capacity_kw": 9.5, "equipment.has_battery_storage": True},
+        ),
+        # what they are considering is not what they have
+        ("we have gas heat, worth switching to a heat pump", {"equipment.heating_type": "gas"}),
+        # a self-description after a question's comma is a statement
+        (
+            "ok fine, whens the cheapest time to run my dryer today, xcel customer in 80203",
+            {"location.utility_provider": "Xcel Energy", "location.zip_code": "80203"},
+        ),
+        (
+            "which aps plan is cheapest for us, 4 people and we both work office 9-5s",
+            {"household.occupants": 4, "household.work_schedule": "Office 9-5"},
+        ),
+        ("we're duke customers in raleigh, 7 kw on the roof", {"location.utility_provider": "Duke Energy"}),
+        # a home shared with one partner, and nobody else named
+        ("renting a 2br in denver w my partner, xcel", {"household.occupants": 2}),
+        ("hybrid worker, office mon and wed", {"household.work_schedule": "Hybrid"}),
+        ("someone's always home so usage is pretty even all day", {"household.typical_usage_pattern": "constant"}),
+    ],
+)
+def test_facts_said_beside_a_question_or_in_passing(text: str, expected: dict[str, Any]) -> None:
+    facts = {f.field: f.value for f in understand(text).facts}
+    assert {field: facts.get(field) for field in expected} == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we live in boston with my husband and his mom",  # three people, not two
+        "my brother lives with his wife in ohio",
+        "what would 8kw make in a year",  # a size asked about
+    ],
+)
+def test_no_household_count_or_size_from_part_of_the_message(text: str) -> None:
+    fields = {f.field for f in understand(text).facts}
+    assert not fields & {"household.occupants", "equipment.solar_capacity_kw"}
+
+
+def test_a_correction_of_what_we_hold_keeps_the_new_value(runtime) -> None:
+    user = new_user(runtime, **{"equipment.heating_type": "electric"})
+    reply = runtime.service.handle_turn(user, "s1", "you have us as electric heat, its actually gas forced air")
+    assert stored(runtime, user, "equipment.heating_type") == "gas" and "was electric" in reply.text
+
+
+def test_the_regular_outlet_after_a_charging_plan_is_the_charger() -> None:
+    context = ReadingContext(last_intent="live_data", last_topic="ev_charging")
+    facts = {f.field: f.value for f in understand("oh and its only on the regular outlet rn, no level 2", context).facts}
+    assert facts.get("equipment.ev_charger_kw") == pytest.approx(1.44)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["we have gas heat, worth switching to a heat pump", "whats a time of use plan anyway"],
+)
+def test_questions_about_what_they_might_get_or_a_term_are_explained(runtime, text: str) -> None:
+    reply = runtime.service.handle_turn(new_user(runtime), "s1", text)
+    assert reply.intent == "knowledge"

@@ -59,7 +59,9 @@ _CHARGER_WORDS = re.compile(
 )
 _OWN = re.compile(
     r"\b(?:i|we)\s+(?:\w+\s+)?(?:have|has|own|drive|got|bought|leased|lease|share|use|run|installed|put\s+in|added)\b|"
-    r"\b(?:my|our)\b|\b(?:ours|mine)\s+(?:is|are|'s)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
+    r"\b(?:my|our)\b|\b(?:ours|mine)\s+(?:is|are|'s)\b|"
+    # "you have us as electric heat, its actually gas": what we hold about them, corrected
+    r"\byou(?:'ve)?\s+(?:have|had|got|put|listed|saved)\s+(?:us|me)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
     r"^\s*(?:(?:also|now|just|recently|finally)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added|picked\s+up|took\s+delivery\s+of)\b|"
     # "xcel customer in denver, got 8.2kw on the roof and a powerwall": a list item of their own
     r"(?<=[,.;!] )(?:(?:also|now|just|recently|finally)\s+)?(?:own|have|got|bought|installed|added)\b|"
@@ -185,6 +187,9 @@ def facts_in(
     if counted is not None and whole is not None and whole.value != counted.value:
         # "its just me and my partner": the clause "its just me" alone undercounts
         facts[facts.index(counted)] = counted.model_copy(update={"value": whole.value, "said": whole.said})
+    elif counted is not None and whole is None and _OTHER_MEMBERS.search(message.replace(counted.words, " ")):
+        # "we live in boston with my husband and his mom": one clause's count leaves someone out
+        facts.remove(counted)
     if plain and not any(f.field == "household.occupants" for f in facts):
         for reading in _occupants(message):
             facts.append(
@@ -202,7 +207,7 @@ def facts_in(
 # Words that say a value changed, so of two values for one field the later one is current
 _CHANGED = re.compile(
     r"\bfrom\b[^.;!?]{1,40}\bto\b|\b(?:now|anymore|any\s+more|no\s+more|no\s+longer|used\s+to|was|were|"
-    r"traded|swapped|replaced|switched|upgraded|moved|sold|instead|not)\b",
+    r"traded|swapped|replaced|switched|upgraded|moved|sold|instead|not|actually|really)\b",
     re.I,
 )
 # "idk, we pay about 28 cents" / "not sure, around 30 cents" answering the rate-plan question: the
@@ -501,12 +506,15 @@ def _city(text: str, *, pending_slot: str | None, region: str | None = None) -> 
     ]
     # a bare list: "zip is 80302, boulder" / "chicago, comed"
     listed = [segment for segment in re.split(r"\s*,\s*", text) if 0 < len(segment.split()) <= 3]
+    after_word = list(weak)
     weak += listed
     if here := re.match(r"^\s*(?P<place>[A-Za-z][A-Za-z .'-]{1,40}?)\s+(?:here|area|based)\b", text, re.I):
         weak.append(here.group("place"))
     zips = [home for code in re.findall(r"\b\d{5}\b", text) if (home := zip_place(code)) is not None]
-    # "dayton, aes ohio": a town of the state the message's utility (or ZIP, or state) serves
-    in_region = (listed if "," in text else []) + weak if region is not None else []
+    # "dayton, aes ohio": a town of the state the message's utility (or ZIP, or state) serves; a bare
+    # list item needs the message's own place or utility ("cool, bye" from a Californian is no town)
+    own_region = _place_region(text) or _utility_region(text)
+    in_region = (listed if "," in text and own_region else []) + after_word if region is not None else []
     for candidates, towns in ((beside, True), (strong, True), (strong + weak, False), (in_region, True)):
         for candidate in candidates:
             found = _place_in(candidate, towns=towns, region=region)
@@ -649,7 +657,7 @@ def _utility(text: str, *, pending_slot: str | None, region: str | None = None) 
     switched = _SWITCH_TO.search(text)
     scope = switched.group("rest") if switched and find_utility(switched.group("rest")) else text
     about_utility = re.search(
-        r"\b(?:utility|provider|customer|power\s+company|electric\s+company|service\s+from)\b|"
+        r"\b(?:utility|provider|customers?|power\s+company|electric\s+company|service\s+from)\b|"
         r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\b[^,.;!?]{0,30}?\b(?:with|w/?|on)\s+\w",
         text,
         re.I,
@@ -1154,7 +1162,8 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
         about_charging or re.search(r"\bcharg\w*", message, re.I)
     ) and not _OTHER_APPLIANCES.search(message or text)
     alone = alone or bool(
-        charging_talk and re.search(r"\b(?:i|we|i'?m|we'?re|i\s+have|all\s+i\s+have)\b", text, re.I)
+        charging_talk
+        and re.search(r"\b(?:i|we|i'?m|we'?re|i\s+have|all\s+i\s+have|it'?s|its|it\s+is|the\s+car)\b", text, re.I)
     )
     if outlet and (re.search(r"\bcharg\w*|plug\w*\b", text, re.I) or find_vehicle(text) is not None or alone):
         yield Reading(
@@ -1224,7 +1233,8 @@ _HEAT_PUMP = re.compile(
 )
 _GAS_HEAT = re.compile(
     r"\bgas\s+(?:furnace|heat(?:ing|er)?|boiler)\b|\bheat(?:ing)?\s+(?:is\s+(?:by\s+)?|with\s+|w/?\s+|using\s+|by\s+|on\s+)(?:natural\s+)?gas\b|"
-    r"\bfurnace\s+(?:is|runs\s+on)\s+gas\b|\bnatural\s+gas\s+(?:furnace|heat)",
+    r"\bfurnace\s+(?:is|runs\s+on)\s+gas\b|\bnatural\s+gas\s+(?:furnace|heat)|\bgas\s+(?:forced[-\s]air|fired)\b|"
+    r"\bforced[-\s]air\s+gas\b",
     re.I,
 )
 _ELECTRIC_HEAT = re.compile(
@@ -1318,6 +1328,13 @@ _OCCUPANTS = [
 ]
 
 
+_OTHER_MEMBERS = re.compile(
+    r"\b(?:kids?|children|son|daughter|baby|babies|teens?|toddler|roommates?|housemates?|mom|dad|mother|father|"
+    r"parents?|grandm\w*|grandp\w*|in-?laws?|sister|brother|nanny|tenant)\b",
+    re.I,
+)
+
+
 def _occupants(text: str) -> Iterator[Reading]:
     family = re.search(
         _COUNT
@@ -1372,10 +1389,16 @@ def _occupants(text: str) -> Iterator[Reading]:
         text,
         re.I,
     )
+    # "renting a 2br in denver w my partner", "we live here with my husband": a home shared with one partner
+    living_with = re.search(
+        r"\b(?:live|living|rent|renting|share|sharing)\b[^,.;!?]{0,30}?\b(?:with|w/?)\s+my\s+"
+        r"(?:wife|husband|partner|spouse|gf|bf|girlfriend|boyfriend|fianc[eé]e?)\b(?!\s*(?:and|&|\+))",
+        text,
+        re.I,
+    )
     # "my wife and I are both retired", "just my husband and me": the two of them, said as all there is
     if (
-        spouse_and_i
-        and re.search(r"\b(?:both|just|only)\b", text, re.I)
+        (spouse_and_i and re.search(r"\b(?:both|just|only)\b", text, re.I) or living_with)
         and not re.search(
             r"\b(?:kids?|children|son|daughter|baby|babies|teens?|toddler|roommates?|mom|dad|parents?|\d+\s+of\s+us|"
             r"family\s+of|household\s+of|\w+\s+people)\b",
@@ -1384,7 +1407,8 @@ def _occupants(text: str) -> Iterator[Reading]:
         )
     ):
         # "my wife and I are both retired": the two of them (a child or a count said anywhere is not this)
-        yield Reading("household.occupants", 2, said=spouse_and_i.group(0), unit="people")
+        said = (spouse_and_i or living_with).group(0)  # type: ignore[union-attr]
+        yield Reading("household.occupants", 2, said=said, unit="people")
         return
     if re.search(r"\bjust\s+(?:the\s+)?two\s+of\s+us\b", text, re.I):
         yield Reading("household.occupants", 2, said="the two of us", unit="people")
@@ -1439,7 +1463,8 @@ _SCHEDULES = [
     ),
     (
         re.compile(
-            r"\bhybrid\s+(?:schedule|work|job|now)\b|\bwork(?:ing)?\s+hybrid\b|\b(?:i'?m|we'?re|i\s+am|we\s+are)\s+hybrid\b",
+            r"\bhybrid\s+(?:schedule|work|worker|employee|job|now)\b|\bwork(?:ing)?\s+hybrid\b|"
+            r"\b(?:i'?m|we'?re|i\s+am|we\s+are)\s+(?:both\s+)?hybrid\b",
             re.I,
         ),
         "Hybrid",
@@ -1454,7 +1479,7 @@ _SCHEDULES = [
     ),
     (
         re.compile(
-            r"\b(?:work|commute)\s+(?:in|to|at)\s+(?:an?\s+|the\s+)?office\b|\b9\s*(?:-|to)\s*5\b|\bnine\s+to\s+five\b|\boffice\s+job\b",
+            r"\b(?:work|commute)\s+(?:in|to|at)\s+(?:an?\s+|the\s+)?office\b|\b9\s*(?:-|to)\s*5s?\b|\bnine\s+to\s+five\b|\boffice\s+job\b",
             re.I,
         ),
         "Office 9-5",
@@ -1505,7 +1530,8 @@ def _usage(text: str) -> Iterator[Reading]:
     if not re.search(r"\b" + _USAGE_WORDS + r"\b|\buse\s+(?:the\s+)?most\b", text, re.I):
         return
     if re.search(
-        r"\b(?:constant|evenly|steady|around\s+the\s+clock|same\s+all\s+day|all\s+day\s+long|flat)\b",
+        r"\b(?:constant|evenly|steady|around\s+the\s+clock|same\s+all\s+day|all\s+day\s+long|flat|"
+        r"(?:even|spread\s+out|level)\s+(?:all|through(?:out)?\s+the)\s+day)\b",
         text,
         re.I,
     ):

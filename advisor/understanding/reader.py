@@ -64,6 +64,15 @@ def read(text: str, context: ReadingContext, model: MeaningModel, encoder: Sente
     prediction = model.predict(
         features(encoder.encode(values.message), values.signals, context, values.message)
     )
+    topic = TASK_TOPIC.get(prediction.task or "")
+    if (
+        topic == "solar"
+        and prediction.intent == "live_data"
+        and prediction.task_p >= _SURE_TASK
+        and context.last_topic != "solar"
+        and not any(fact.field == "equipment.solar_capacity_kw" for fact in values.facts)
+    ):
+        values = read_values(text, context, about=topic)  # the request says what a bare kW is
     return compose(prediction, values, context)
 
 
@@ -263,7 +272,7 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return "smalltalk" if values.thanks else "unclear"
     if (
         intent == "profile_statement"
-        and values.question
+        and (values.question or values.what_if)  # "we have gas heat, worth switching to a heat pump"
         and prediction.runner_up in _ANSWERS
         and prediction.runner_up_p >= _RUNNER_UP_AT_LEAST
     ):

@@ -24,9 +24,12 @@ _SENTENCE = re.compile(r"(?<=[!?;\n])\s*|(?<=[^\d\s.]\.)\s+|(?<=\d\.)\s+(?=[A-Za
 _JOINT = re.compile(
     r",?\s+(?:and|but|so|plus|also|though|while|\+|&)\s+(?=[a-z])|,\s+(?=(?:i|we|my|our|he|she|they|it|its|it'?s|when|what|how|why|which|should|can|could|would|is|are|do|does|will)\b)|"
     # "we're in 95814, thinking about a heat pump": the what-if starts its own clause (the ZIP is a fact)
-    r",\s+(?=(?:thinking|considering|planning|wondering|hoping|looking\s+(?:at|into)|might|may)\b)|"
+    r",\s+(?=(?:thinking|considering|planning|wondering|hoping|looking\s+(?:at|into)|might|may|worth)\b)|"
     # "sold the leaf last month, got a rivian": a new verb after the comma is the next statement
-    r",\s+(?=(?:got|bought|leased|picked\s+up|replaced|switched|moved|now\s+(?:have|drive|on|in))\b)",
+    r",\s+(?=(?:got|bought|leased|picked\s+up|replaced|switched|moved|now\s+(?:have|drive|on|in))\b)|"
+    # "whens the cheapest time to run my dryer, xcel customer in 80203", "…, 4 people and we both work":
+    # a self-description after a question's comma is a statement of its own
+    r",\s+(?=(?:[\w&.-]+\s+){1,2}customers?\b|(?:\d{1,2}|two|three|four|five|six|seven|eight)\s+(?:people|ppl|of\s+us)\b)",
     re.I,
 )
 
@@ -40,7 +43,7 @@ QUESTION_START = re.compile(
 )
 _HYPOTHETICAL = re.compile(
     r"\b(?:if\s+(?:i|we)|suppose|imagine|would\s+(?:a|an|i|we|getting|switching|installing|adding|it\s+be\s+worth)|"
-    r"thinking\s+(?:about|of)|considering|plan(?:ning)?\s+to|"
+    r"thinking\s+(?:about|of)|considering|plan(?:ning)?\s+to|worth\s+(?:it|switching|getting|replacing|upgrading|converting|adding)|"
     r"(?:let'?s\s+)?say\s+(?:i|we)\s+(?:had|have|got)|hypothetically|haven'?t\s+decided|not\s+sold\s+yet|"
     r"we'?ll\s+(?:get|buy)|i'?ll\s+(?:get|buy)|someday|eventually|"
     r"want\s+to\s+(?:get|buy|install|add)|might|may\s+(?:get|buy)|looking\s+(?:at|into)|someday|one\s+day|"
@@ -70,8 +73,12 @@ _HOUSEHOLD_MEMBER = re.compile(
     r"\b(?:wife|husband|partner|spouse|hubby|son|daughter|kid|teen|roommate|girlfriend|boyfriend|fiance|fiancee)\b",
     re.I,
 )
+_SELF_DESCRIPTION = (
+    r"(?:[\w&.-]+\s+){1,2}customers?\b|(?:\d{1,2}|two|three|four|five|six|seven|eight)\s+(?:people|ppl|of\s+us)\b"
+)
 _SUBJECT_LEADS = re.compile(
-    r"^\W*(?:i|we|i'?m|im|we'?re|i'?ve|we'?ve|my|our|it'?s|its|it\s+is|that'?s)\b", re.I
+    r"^\W*(?:(?:i|we|i'?m|im|we'?re|i'?ve|we'?ve|my|our|it'?s|its|it\s+is|that'?s)\b|" + _SELF_DESCRIPTION + ")",
+    re.I,
 )
 # "we had solar at our old house in sacramento": a home they left is not this one
 _PAST_HOME = re.compile(

@@ -59,6 +59,9 @@ CORPORA = (
     "reader_train_g.jsonl",
     # plug-in times, "charge" as a fee, sold equipment, moves, terse targets, non-answers, goodbyes
     "reader_train_h.jsonl",
+    # facts beside a question about equipment they might get, "whats a <term>" definitions, when to
+    # use a home battery, "<utility> customer in <place>" after a question
+    "reader_train_i.jsonl",
     # the first held-out set, after its first run was recorded (bench/first_run.json)
     "fresh_h1_messages.jsonl",
     "fresh_h2_messages.jsonl",

@@ -93,7 +93,9 @@ class Values:
         return any(name not in SLOT_FIELDS[slot] for name in fields)
 
 
-def read_values(text: str, context: ReadingContext) -> Values:
+def read_values(text: str, context: ReadingContext, *, about: str | None = None) -> Values:
+    """`about`: the topic the meaning model gave the request, when it is sure ("we have 9.5kw and
+    a powerwall, how much will we make today": a bare kW is the panels' size in a solar question)."""
     cleaned = clean(text)
     rest = commands.remember_lead(cleaned)
     message = rest if rest is not None else cleaned
@@ -111,7 +113,7 @@ def read_values(text: str, context: ReadingContext) -> Values:
         about_charging=context.last_topic == "ev_charging"
         or context.pending_slot == "ev"
         or "equipment.ev_model" in context.known_fields,
-        about_solar=context.last_topic == "solar" or context.pending_slot == "solar_size",
+        about_solar=context.last_topic == "solar" or context.pending_slot == "solar_size" or about == "solar",
         home_state=_home_state(context),
     )
     facts = facts or _corrected_number(message, context) or _the_car_they_got(message, context)
@@ -236,7 +238,11 @@ _HOW_TO = re.compile(
 # "whats a kwh", "what is an hpwh", "what does seer mean": what a word means
 _DEFINITION = re.compile(
     r"^\W*(?:(?:sorry|ok|okay|so|hey|dumb\s+question|this\s+is\s+prob\w*\s+dumb)[^,.?!]{0,30}[,.!]?\s*)*"
-    r"(?:what'?s|whats|what\s+is|what\s+are)\s+(?:a|an)\s+[\w-]+(?:\s+[\w-]+)?\W*$|"
+    r"(?:what'?s|whats|what\s+is|what\s+are)\s+(?:a|an)\s+"
+    # "whats a time of use plan anyway"; not "whats a good time to charge" (advice) or "… for us"
+    r"(?!(?:good|best|better|cheap\w*|right|smart|fair|reasonable|normal|typical|ok|safe)\b)"
+    r"(?![\w\s-]*\b(?:to|for|my|our|me|us)\b)[\w-]+(?:\s+[\w-]+){0,4}"
+    r"(?:\s+(?:anyway|anyways|exactly|again|even|tho|though|lol))?\W*$|"
     r"^\W*what\s+does\s+[\w\s-]{1,30}\s+mean\W*$",
     re.I,
 )
@@ -252,12 +258,13 @@ _ENERGY = re.compile(
 _WHAT_IF = re.compile(
     r"\bif\s+(?:we|i)\s+(?:just\s+)?(?:added|add|got|get|bought|buy|installed|install|used|use|went\s+with)\b|"
     r"\bwhat\s+if\b|\b(?:adding|getting|buying|installing)\s+(?:a|an|another|some|more)\b|"
-    r"\bwould\s+(?:a|an|another)\s+|\bworth\s+(?:it|getting|adding)\b|\bmakes?\s+sense\b",
+    r"\bwould\s+(?:a|an|another)\s+|\bworth\s+(?:it|getting|adding|switching|replacing|upgrading|converting)\b|\bmakes?\s+sense\b",
     re.I,
 )
 _EQUIPMENT = re.compile(
     r"\b(?:batter(?:y|ies)|powerwalls?|heat\s+pumps?|solar|panels?|supercharg\w*|fast\s+charg\w*|generator|"
-    r"level\s*2|charger|ev|induction|insulation|thermostat|mini[-\s]?splits?|hpwh|water\s+heater)\b",
+    r"level\s*2|charger|ev|induction|insulation|thermostat|mini[-\s]?splits?|hpwh|water\s+heater|furnace|boiler|"
+    r"(?:oil|propane|gas|electric|baseboard)\s+heat)\b",
     re.I,
 )
 _ASKING = re.compile(
