@@ -52,7 +52,7 @@ _TASK_NEEDS: dict[str, list[str]] = {
     "charging_plan": ["location", "utility", "rate_schedule", "ev"],
     "prices": ["location", "utility", "rate_schedule"],
     "appliance": ["location", "utility", "rate_schedule"],
-    "plan_comparison": ["location", "utility"],
+    "plan_comparison": ["utility"],  # the catalog is per utility; the time zone can come from it
     "solar_forecast": ["location", "solar_size"],
     "typical_solar": ["location", "solar_size"],
     "weather": ["location"],

@@ -408,21 +408,23 @@ def _thinking(
         else:
             client.assistant_threads_setStatus(channel_id=channel, thread_ts=thread_ts, status=text, **extra)
 
+    # The indicator is decoration: Slack refusing it (SlackApiError) or the connection dropping
+    # (OSError: reset, timeout) never costs the user their answer.
     reaction = False
     shown = True
     try:
         status("is thinking…", loading_messages=LOADING_MESSAGES)
-    except SlackApiError:
+    except (SlackApiError, OSError):
         shown = False
         try:
             client.reactions_add(channel=channel, timestamp=message_ts, name="hourglass_flowing_sand")
             reaction = True
-        except SlackApiError as exc:
-            logger.warning("No loading indicator available (reactions.add: %s)", exc.response.get("error"))
+        except (SlackApiError, OSError) as exc:
+            logger.warning("No loading indicator available (reactions.add: %s)", _slack_error(exc))
 
     def update(text: str) -> None:
         if shown:
-            with suppress(SlackApiError):
+            with suppress(SlackApiError, OSError):
                 status(text)
 
     try:
@@ -433,8 +435,15 @@ def _thinking(
                 client.reactions_remove(channel=channel, timestamp=message_ts, name="hourglass_flowing_sand")
             elif shown:
                 status("")
-        except SlackApiError as exc:
-            logger.warning("Could not clear the loading indicator (%s)", exc.response.get("error"))
+        except (SlackApiError, OSError) as exc:
+            logger.warning("Could not clear the loading indicator (%s)", _slack_error(exc))
+
+
+def _slack_error(exc: Exception) -> str:
+    """Slack's error code, or the kind of transport failure (never a URL or a token)."""
+    if isinstance(exc, SlackApiError):
+        return str(exc.response.get("error"))
+    return type(exc).__name__
 
 
 class SlackBot:

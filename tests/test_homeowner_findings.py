@@ -1065,7 +1065,10 @@ def test_a_word_that_is_also_a_town_is_no_move_for_someone_with_a_home(runtime) 
         # a home shared with one partner, and nobody else named
         ("renting a 2br in denver w my partner, xcel", {"household.occupants": 2}),
         ("hybrid worker, office mon and wed", {"household.work_schedule": "Hybrid"}),
-        ("someone's always home so usage is pretty even all day", {"household.typical_usage_pattern": "constant"}),
+        (
+            "someone's always home so usage is pretty even all day",
+            {"household.typical_usage_pattern": "constant"},
+        ),
     ],
 )
 def test_facts_said_beside_a_question_or_in_passing(text: str, expected: dict[str, Any]) -> None:
@@ -1088,13 +1091,18 @@ def test_no_household_count_or_size_from_part_of_the_message(text: str) -> None:
 
 def test_a_correction_of_what_we_hold_keeps_the_new_value(runtime) -> None:
     user = new_user(runtime, **{"equipment.heating_type": "electric"})
-    reply = runtime.service.handle_turn(user, "s1", "you have us as electric heat, its actually gas forced air")
+    reply = runtime.service.handle_turn(
+        user, "s1", "you have us as electric heat, its actually gas forced air"
+    )
     assert stored(runtime, user, "equipment.heating_type") == "gas" and "was electric" in reply.text
 
 
 def test_the_regular_outlet_after_a_charging_plan_is_the_charger() -> None:
     context = ReadingContext(last_intent="live_data", last_topic="ev_charging")
-    facts = {f.field: f.value for f in understand("oh and its only on the regular outlet rn, no level 2", context).facts}
+    facts = {
+        f.field: f.value
+        for f in understand("oh and its only on the regular outlet rn, no level 2", context).facts
+    }
     assert facts.get("equipment.ev_charger_kw") == pytest.approx(1.44)
 
 
@@ -1105,3 +1113,46 @@ def test_the_regular_outlet_after_a_charging_plan_is_the_charger() -> None:
 def test_questions_about_what_they_might_get_or_a_term_are_explained(runtime, text: str) -> None:
     reply = runtime.service.handle_turn(new_user(runtime), "s1", text)
     assert reply.intent == "knowledge"
+
+
+def test_plan_comparison_for_someone_who_told_us_nothing_says_what_it_needs(runtime) -> None:
+    """Found when a plan comparison no longer waits for a ZIP: the tool met an absent profile."""
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "which plan is cheapest for me")
+    reply = runtime.service.handle_turn(user, "s1", "rather not say")
+    assert "which utility serves you" in reply.text and "could not be read" not in reply.text
+
+
+def test_a_utility_named_in_a_question_is_the_one_answered_for_and_not_saved(runtime) -> None:
+    """ "when's peak for ameren tmrw": answered for Ameren without asking which utility serves
+    them, and nothing saved (asking about a utility does not say it is theirs); the ZIP they give
+    next resumes the same request."""
+    user = new_user(runtime)
+    first = runtime.service.handle_turn(user, "s1", "when's peak for ameren tmrw")
+    assert "Which electric utility" not in first.text
+    reply = runtime.service.handle_turn(user, "s1", "63116, not sure what plan")
+    assert "Ameren" in reply.text and "the utility you asked about" in reply.text
+    assert stored(runtime, user, "location.utility_provider") is None
+    assert stored(runtime, user, "location.zip_code") == "63116"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("we're both retired so we're home all day", "household.work_schedule", "Retired"),
+        ("update: not wfh anymore, back in the office 9-5", "household.work_schedule", "Office 9-5"),
+        ("i switched to nights, need 80% by 5pm tmrw", "household.work_schedule", "Night shift"),
+        ("renting in east nashville, gas heat", "location.city", "Nashville"),
+        ("gas furnace, no ev, 3 of us in springfield mo", "location.city", "Springfield, MO"),
+        ("two powerwalls with our 11 kw system", "equipment.solar_capacity_kw", 11.0),
+        ("gas is $5.40 at the chevron in san jose, is that normal rn", "location.city", None),
+        ("my wife wants a powerwall, im not convinced", "equipment.has_battery_storage", None),
+        (
+            "gonna need 60 miles tmrw, dont care when it charges as long as its cheap",
+            "preferences.budget_priority",
+            None,
+        ),
+    ],
+)
+def test_sixth_fresh_set_values(text: str, field: str, value: Any) -> None:
+    assert {f.field: f.value for f in understand(text).facts}.get(field) == value

@@ -31,6 +31,7 @@ from advisor.tools.models import Observation, RateSchedule, SolarEstimate, Weath
 from advisor.tools.toolkit import TurnContext
 from advisor.understanding.meaning import TASK_TOPIC
 from config.clock import Clock
+from profiles.models import UserProfile
 from traces.recorder import current_trace
 
 logger = logging.getLogger(__name__)
@@ -90,7 +91,9 @@ def make_analyzer(*, agents: Analyzers, recursion_limit: int, clock: Clock):
         agent = agents.get(tools_topic(state))
         # a profile without coordinates (imported, or edited before they were derived) is placed
         # from its ZIP code or city for this turn's tools
-        context = TurnContext(user_id=state["user_id"], profile=located(state["user_profile"]), now=clock())
+        # someone who has told us nothing yet has an empty profile, never none (the tools read its parts)
+        profile = located(state["user_profile"]) or UserProfile(user_id=state["user_id"])
+        context = TurnContext(user_id=state["user_id"], profile=profile, now=clock())
         errors: list[dict[str, Any]] = []
         last: dict[str, Any] | None = None
         try:

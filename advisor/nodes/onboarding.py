@@ -72,12 +72,24 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
         if other_car is not None:
             profile = update["user_profile"] = other_car[0]  # this turn's view only: nothing is saved
             update["notices"].append(other_car[1])
+        asked_utility = _asked_utility(profile, request)
+        if asked_utility is not None:
+            profile = update["user_profile"] = asked_utility[0]  # this turn's view only: nothing is saved
+            update["notices"].append(asked_utility[1])
         elsewhere = _asked_place(profile, request)
         if elsewhere is not None:
             profile = update["user_profile"] = elsewhere[0]  # this turn's view only: nothing is saved
             update["notices"].append(elsewhere[1])
-        ask = _ask(state, understanding, update, profile)
+        # a utility asked about is priced on its usual plan: their own plan is not asked for it
+        asking = (
+            {**update, "skipped_slots": [*update["skipped_slots"], "rate_schedule"]}
+            if asked_utility
+            else update
+        )
+        ask = _ask(state, understanding, asking, profile)
         if ask is not None:
+            if asked_utility is not None:  # said with the answer, once
+                update["notices"] = [n for n in update["notices"] if n != asked_utility[1]]
             return {**update, **ask}
         if update["intent"] in STATEMENTS:
             return {**update, **_acknowledge(state, understanding)}
@@ -304,6 +316,23 @@ def _asked_car(profile: UserProfile | None, request: dict[str, Any]) -> tuple[Us
         return None
     view = _viewed(profile, equipment={"ev_model": car})
     return view, f"This is for a {car}, the car you asked about (not saved to your profile)."
+
+
+def _asked_utility(profile: UserProfile | None, request: dict[str, Any]) -> tuple[UserProfile, str] | None:
+    """A live question about a named utility ("when's peak for ameren tmrw") is answered for that
+    utility; it is not saved, since asking about a utility does not say it serves them."""
+    utility = request["params"].utility
+    location = profile.location if profile else None
+    held = location.utility_provider if location else None
+    if utility is None or request["intent"] != "live_data" or held == utility:
+        return None
+    # their own plan is not that utility's: its most common plan, said (no plan: its state's average)
+    known = utility_named(utility)
+    plan = known.default_plan if known is not None else None
+    view = _viewed(profile, location={"utility_provider": utility, "rate_schedule": plan})
+    note = f"This is for {utility}" + (f" on its most common plan, {plan}" if plan else "")
+    note += ", the utility you asked about (not saved to your profile"
+    return view, note + (f'; say "my utility is {utility}" if it serves you).' if held is None else ").")
 
 
 def _asked_place(profile: UserProfile | None, request: dict[str, Any]) -> tuple[UserProfile, str] | None:

@@ -43,8 +43,13 @@ def compare_rate_plans(
     location = profile.location
     named = location.utility_provider if location else None
     utility = normalize_utility(named) if named else None
+    if named is None:
+        return _failed(
+            "I need to know which utility serves you to compare its plans (my catalog has PG&E's and SDG&E's).",
+            context,
+        )
     if utility is None:
-        who = named or "your utility"
+        who = named
         return _failed(
             f"I can only compare rate plans for the utilities in my built-in catalog (PG&E and SDG&E), not {who}. "
             f"{who}'s own rate comparison tool, with your meter data, is the reliable way to choose.",

@@ -154,7 +154,13 @@ def facts_in(
                 continue
             earlier = next((fact for fact in facts if fact.field == reading.field), None)
             if earlier is not None:
-                if earlier.value != reading.value and _CHANGED.search(message):
+                if {earlier.value, reading.value} == {"Retired", "WFH"}:
+                    # "we're both retired so we're home all day": being home all day is what retired says
+                    if reading.value == "Retired":
+                        facts.remove(earlier)
+                    else:
+                        continue
+                elif earlier.value != reading.value and _CHANGED.search(message):
                     # "upgraded from the 5kw array to 9.6 kw", "was a bolt but we traded it for a model 3",
                     # "no more sdge, its aps now": the message says the value changed; the later one is now
                     facts.remove(earlier)
@@ -438,7 +444,9 @@ _DWELLING_IN = re.compile(
 _NOT_HOME_BEFORE = re.compile(
     r"(?:\b(?:moved|moving|relocated|relocating|came|transferred|originally)\s+(?:here\s+|over\s+)?from|"
     r"\b(?:we|i|they)\s+(?:were|was|lived|used\s+to\s+live)\s+(?:in|near)|\bsold\s+(?:our|my|the)\s+(?:place|house|home|condo)\s+(?:in|near)|"
-    r"\b(?:work|office|job|visiting|visit|trip|vacation|travel(?:l?ing)?|parents?|mom|dad)\b[^,.;!?]{0,12})\s*$",
+    r"\b(?:work|office|job|visiting|visit|trip|vacation|travel(?:l?ing)?|parents?|mom|dad)\b[^,.;!?]{0,12}|"
+    # "gas is $5.40 at the chevron in san jose": a shop's or a station's town
+    r"\bat\s+(?:the|a)\s+[\w'&-]+(?:\s+[\w'&-]+)?)\s*$",
     re.I,
 )
 
@@ -564,13 +572,21 @@ def _towns_with_state(text: str) -> list[str]:
         code = match.group("state")
         if code.upper() not in STATE_TIMEZONES:
             continue
-        if code.lower() in _WORD_LIKE_STATES and not (code.isupper() or match.group("comma")):
-            continue
+        # "in springfield mo": a code that is also a word counts after "in" (or in capitals, or a comma)
+        word_like = code.lower() in _WORD_LIKE_STATES and not (code.isupper() or match.group("comma"))
         words = match.group("name").split()
         for size in range(len(words), 0, -1):
             span = " ".join(words[-size:])
             town = find_town(f"{span} {code}")
-            if _NOT_HOME_BEFORE.search(text[: match.end("name") - len(span)].rstrip()):
+            before = text[: match.end("name") - len(span)]
+            if word_like and (
+                not re.search(r"\bin\s+$", before, re.I)
+                or re.match(
+                    r"\s+(?:so|something|whatever|maybe|not|two|three|less|more)\b", text[match.end() :], re.I
+                )
+            ):
+                continue  # "in portland or so" is no state code
+            if _NOT_HOME_BEFORE.search(before.rstrip()):
                 break  # "i charge at work in mesa az"
             if town is not None and town.state == code.upper():
                 found.append(f"{span} {code.lower()}")
@@ -639,6 +655,9 @@ def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tupl
                 place = find_town(f"{named} {region}")
         if place is not None:
             return place, named
+    if len(words) >= 2 and words[0].lower() in _DIRECTIONS:
+        # "renting in east nashville": a part of a town (a town named so, "east lansing", came first)
+        return _place_in(" ".join(words[1:]), towns=towns, region=region)
     return None
 
 
@@ -1163,7 +1182,9 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
     ) and not _OTHER_APPLIANCES.search(message or text)
     alone = alone or bool(
         charging_talk
-        and re.search(r"\b(?:i|we|i'?m|we'?re|i\s+have|all\s+i\s+have|it'?s|its|it\s+is|the\s+car)\b", text, re.I)
+        and re.search(
+            r"\b(?:i|we|i'?m|we'?re|i\s+have|all\s+i\s+have|it'?s|its|it\s+is|the\s+car)\b", text, re.I
+        )
     )
     if outlet and (re.search(r"\bcharg\w*|plug\w*\b", text, re.I) or find_vehicle(text) is not None or alone):
         yield Reading(
@@ -1191,12 +1212,17 @@ _ROOFTOP = re.compile(
 )
 
 
+_KW_SYSTEM = re.compile(r"\d\s*-?\s*kw\s+(?:solar\s+)?(?:system|array)\b", re.I)
+
+
 def _solar(text: str, *, pending_slot: str | None, about_solar: bool = False) -> Iterator[Reading]:
     """`about_solar`: the talk is about their panels ("ok found the paperwork, its 8.8 kw")."""
     other_kw = _CHARGER_WORDS.search(text) or _HOME_BATTERY_WORDS.search(text)
     solar_here = (
         re.search(r"\b(?:solar|pv|panels?|photovoltaic|array|ground[-\s]?mount(?:ed)?)\b", text, re.I)
         or (_ROOFTOP.search(text) and (_OWN.search(text) or _INSTALLED.search(text)) and not other_kw)
+        # "two powerwalls with our 11 kw system": a battery is sized in kWh, so "<n> kW system" stays solar
+        or (_KW_SYSTEM.search(text) and _OWN.search(text) and not _CHARGER_WORDS.search(text))
         or (about_solar and not other_kw and not re.search(r"\bkwh\b", text, re.I))
     )
     if (panels := _PANEL_COUNT.search(text)) and (solar_here or pending_slot == "solar_size"):
@@ -1397,14 +1423,11 @@ def _occupants(text: str) -> Iterator[Reading]:
         re.I,
     )
     # "my wife and I are both retired", "just my husband and me": the two of them, said as all there is
-    if (
-        (spouse_and_i and re.search(r"\b(?:both|just|only)\b", text, re.I) or living_with)
-        and not re.search(
-            r"\b(?:kids?|children|son|daughter|baby|babies|teens?|toddler|roommates?|mom|dad|parents?|\d+\s+of\s+us|"
-            r"family\s+of|household\s+of|\w+\s+people)\b",
-            text,
-            re.I,
-        )
+    if (spouse_and_i and re.search(r"\b(?:both|just|only)\b", text, re.I) or living_with) and not re.search(
+        r"\b(?:kids?|children|son|daughter|baby|babies|teens?|toddler|roommates?|mom|dad|parents?|\d+\s+of\s+us|"
+        r"family\s+of|household\s+of|\w+\s+people)\b",
+        text,
+        re.I,
     ):
         # "my wife and I are both retired": the two of them (a child or a count said anywhere is not this)
         said = (spouse_and_i or living_with).group(0)  # type: ignore[union-attr]
@@ -1471,7 +1494,8 @@ _SCHEDULES = [
     ),
     (
         re.compile(
-            r"\b(?:night\s+shifts?|works?\s+nights|(?:on|do|doing)\s+nights|overnight\s+shifts?|graveyard\s+shift|"
+            r"\b(?:night\s+shifts?|works?\s+nights|(?:on|do|doing)\s+nights|(?:switched|moved|went|back)\s+to\s+nights|"
+            r"overnight\s+shifts?|graveyard\s+shift|"
             r"nights?\s+nurse)\b",
             re.I,
         ),
@@ -1487,6 +1511,9 @@ _SCHEDULES = [
 ]
 
 
+_NO_LONGER = re.compile(r"\b(?:not|no\s+longer|no\s+more|stopped|quit|used\s+to\s+be)\s+(?:\w+\s+)?$", re.I)
+
+
 def _schedule(text: str) -> Iterator[Reading]:
     if re.search(r"\bused\s+to\b", text, re.I):
         return
@@ -1497,7 +1524,14 @@ def _schedule(text: str) -> Iterator[Reading]:
         re.I,
     )
     for pattern, value in _SCHEDULES:
-        match = pattern.search(text)
+        match = next(
+            (
+                m
+                for m in pattern.finditer(text)
+                if not _NO_LONGER.search(text[max(0, m.start() - 20) : m.start()])
+            ),
+            None,
+        )  # "not wfh anymore, back in the office 9-5": the schedule now
         if match and value == "WFH" and part_time:
             yield Reading("household.work_schedule", "Hybrid", said=f"{match.group(0)} {part_time.group(0)}")
             return
@@ -1574,7 +1608,8 @@ def _preferences(text: str) -> Iterator[Reading]:
         # "being green matters more to me than saving money": what it is compared with gets no level
         # "green matters a lot even if it costs a bit more": what is conceded gets no level either
         segment = re.split(
-            r"\b(?:than|rather\s+than|instead\s+of|even\s+if|even\s+though|even\s+when|although|though|no\s+matter)\b",
+            r"\b(?:than|rather\s+than|instead\s+of|even\s+if|even\s+though|even\s+when|although|though|no\s+matter|"
+            r"as\s+long\s+as|so\s+long\s+as)\b",
             segment,
             maxsplit=1,
             flags=re.I,

@@ -116,6 +116,11 @@ class RequestParams(BaseModel):
         max_length=80,
         description="a place the question is about ('… make per year in san diego'), never saved",
     )
+    utility: str | None = Field(
+        None,
+        max_length=80,
+        description="a utility the question is about ('when's peak for ameren tmrw'), never saved",
+    )
     vehicle: str | None = Field(
         None,
         max_length=60,

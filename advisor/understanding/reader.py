@@ -233,7 +233,10 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     if values.only_when and context.last_intent == "live_data" and not values.facts:
         return "live_data"  # "and tmrw morning?", "how about here": the last live answer, moved
     if (
-        intent in ("smalltalk", "unclear", "correction", "profile_statement", "forget")
+        (
+            intent in ("smalltalk", "unclear", "correction", "profile_statement", "forget")
+            or (intent == "goodbye" and prediction.intent_p < _GOODBYE_AT_LEAST)  # an unsure goodbye
+        )
         and not values.facts
         and not values.removal_cue  # "forget my zip": a command, whatever numbers it has
         and context.pending_slot is None  # "tou d 4-9pm" answering our plan question is no new deadline

@@ -25,6 +25,8 @@ _JOINT = re.compile(
     r",?\s+(?:and|but|so|plus|also|though|while|\+|&)\s+(?=[a-z])|,\s+(?=(?:i|we|my|our|he|she|they|it|its|it'?s|when|what|how|why|which|should|can|could|would|is|are|do|does|will)\b)|"
     # "we're in 95814, thinking about a heat pump": the what-if starts its own clause (the ZIP is a fact)
     r",\s+(?=(?:thinking|considering|planning|wondering|hoping|looking\s+(?:at|into)|might|may|worth)\b)|"
+    # "63116, not sure what plan": a doubt that names what it is about is its own clause (the ZIP is sure)
+    r",\s+(?=(?:not\s+sure|idk|no\s+idea|dunno|don'?t\s+know|no\s+clue)\s+(?:what|which|abt|about|the|my|our|if|who)\b)|"
     # "sold the leaf last month, got a rivian": a new verb after the comma is the next statement
     r",\s+(?=(?:got|bought|leased|picked\s+up|replaced|switched|moved|now\s+(?:have|drive|on|in))\b)|"
     # "whens the cheapest time to run my dryer, xcel customer in 80203", "…, 4 people and we both work":
@@ -48,6 +50,8 @@ _HYPOTHETICAL = re.compile(
     r"we'?ll\s+(?:get|buy)|i'?ll\s+(?:get|buy)|someday|eventually|"
     r"want\s+to\s+(?:get|buy|install|add)|might|may\s+(?:get|buy)|looking\s+(?:at|into)|someday|one\s+day|"
     r"hoping\s+to|going\s+to\s+(?:get|buy|install)|about\s+to\s+(?:get|buy)|wish|"
+    # "my wife wants a powerwall, im not convinced", "i say we should get a heat pump first"
+    r"wants?\s+(?:a|an|one|us\s+to|to\s+get)|(?:not|n'?t)\s+convinced|(?:we|i)\s+(?:should|could|ought\s+to)\s+(?:get|buy|install|add|go\s+with)|"
     r"quotes?|quoted|bids?|proposal|estimate\s+for|vs\.?|versus|test[-\s]?driv\w*|rental\s+car|loaner|"
     r"(?:it|you|that|this|the\s+app|my\s+profile)\s+(?:says?|said|shows?|thinks?)\s+(?:that\s+)?(?:i|we))\b",
     re.I,
@@ -73,11 +77,11 @@ _HOUSEHOLD_MEMBER = re.compile(
     r"\b(?:wife|husband|partner|spouse|hubby|son|daughter|kid|teen|roommate|girlfriend|boyfriend|fiance|fiancee)\b",
     re.I,
 )
-_SELF_DESCRIPTION = (
-    r"(?:[\w&.-]+\s+){1,2}customers?\b|(?:\d{1,2}|two|three|four|five|six|seven|eight)\s+(?:people|ppl|of\s+us)\b"
-)
+_SELF_DESCRIPTION = r"(?:[\w&.-]+\s+){1,2}customers?\b|(?:\d{1,2}|two|three|four|five|six|seven|eight)\s+(?:people|ppl|of\s+us)\b"
 _SUBJECT_LEADS = re.compile(
-    r"^\W*(?:(?:i|we|i'?m|im|we'?re|i'?ve|we'?ve|my|our|it'?s|its|it\s+is|that'?s)\b|" + _SELF_DESCRIPTION + ")",
+    r"^\W*(?:(?:i|we|i'?m|im|we'?re|i'?ve|we'?ve|my|our|it'?s|its|it\s+is|that'?s)\b|"
+    + _SELF_DESCRIPTION
+    + ")",
     re.I,
 )
 # "we had solar at our old house in sacramento": a home they left is not this one

@@ -76,6 +76,9 @@ CORPORA = (
     # the fifth held-out set (first run recorded at a995d94)
     "fresh_h8_messages.jsonl",
     "fresh_h9_messages.jsonl",
+    # the sixth held-out set (first run recorded at cbb69ab)
+    "fresh_h10_messages.jsonl",
+    "fresh_h11_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 

@@ -84,6 +84,8 @@ class Values:
     def energy_words(self) -> bool:
         """Names a utility or home-energy equipment: never off-topic (a car alone may be: "how much
         is insurance on a model 3"). Read only when the model calls a message off-topic."""
+        if _NOT_HOME_ENERGY.search(self.message):
+            return False  # "my iphone battery", "duke energy stock", "best energy drink"
         return bool(
             _EQUIPMENT.search(self.message) or find_utility(self.message) or _ENERGY.search(self.message)
         )
@@ -127,6 +129,9 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         params = params.model_copy(update={"vehicle": asked_car})
     if asked_place is not None:
         params = params.model_copy(update={"place": asked_place})
+    asked_utility = _asked_utility(mentions)
+    if asked_utility is not None:
+        params = params.model_copy(update={"utility": asked_utility})
     hedged = any(clause.hedged for clause in found)
     gone, gone_words = commands.gone(message)
     if gone_words:
@@ -172,6 +177,16 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         forget_target=(target.group("what").strip() if (target := _FORGET_TARGET.search(message)) else None),
         also=len(message.split()) <= 7 and bool(_ALSO.search(message)),
     )
+
+
+def _asked_utility(mentions: list[Mention]) -> str | None:
+    """The utility a question names ("when's peak for ameren tmrw"): the answer is for it, never saved."""
+    for mention in mentions:
+        if mention.field == "location.utility_provider" and mention.reason == "question":
+            found = find_utility(mention.words, answer=True, about_utility=True)
+            if found is not None:
+                return found[0].name
+    return None
 
 
 def _home_state(context: ReadingContext) -> str | None:
@@ -250,6 +265,13 @@ _OWN_PLACE = re.compile(
     r"\b(?:here|for\s+(?:us|me)|(?:our|my)\s+(?:house|home|place|roof|area|town|city)|at\s+home|where\s+(?:we|i)\s+live)\b",
     re.I,
 )
+# Things that share home energy's words and are something else: a phone's battery, a car's 12 V one,
+# an energy company's stock, an energy drink
+_NOT_HOME_ENERGY = re.compile(
+    r"\b(?:stocks?|shares|dividends?|invest(?:ing|ment|or)?|i?phones?|laptops?|airpods|headphones|watch|"
+    r"12\s*v|9\s*v|aaa?|alternator|jump[-\s]?start\w*|eclipse|rankings?|drinks?|red\s+bull|monster)\b",
+    re.I,
+)
 _ENERGY = re.compile(
     r"\b(?:kwh|kw|rate\s+plan|tou|time[-\s]of[-\s]use|peak|off[-\s]?peak|electric\w*|utility|power\s+bill|energy)\b",
     re.I,
@@ -305,7 +327,8 @@ def _signals(
 
 _CHAT_WORDS = re.compile(
     r"\b(?:bye|goodbye|thanks|thank|thx|ty|ok|okay|cool|lol|haha|hmm+|yes|yeah|yep|no|nope|nah|sure|idk|"
-    r"later|cya|ttyl|gtg|nvm|why|what|how|when|help|please|pls|hi|hello|hey|skip|pass|whatever|dunno)\b",
+    r"later|cya|ttyl|gtg|nvm|why|what|how|when|which|where|who|then|plans?|help|please|pls|hi|hello|hey|skip|pass|"
+    r"whatever|dunno)\b",
     re.I,
 )
 
