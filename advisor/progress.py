@@ -35,6 +35,7 @@ NODE_TITLES: dict[str, str] = {
 TOOL_TITLES: dict[str, str] = {
     "plan_ev_charging": "Planning the cheapest charging window",
     "compare_charging_costs": "Comparing charging now with later",
+    "estimate_monthly_charging_cost": "Pricing a month of charging",
     "get_tariff_prices": "Looking up your rate plan's prices",
     "get_weather_forecast": "Checking the weather forecast",
     "get_solar_forecast": "Estimating your solar output",

@@ -37,6 +37,7 @@ NOW = datetime(2026, 1, 21, 18, 0, tzinfo=ZoneInfo("America/Los_Angeles"))
 TOOL_KINDS = {
     "plan_ev_charging": "charging_plan",
     "compare_charging_costs": "charging_plan",
+    "estimate_monthly_charging_cost": "charging_plan",
     "get_tariff_prices": "prices",
     "appliance_advice": "appliance_timing",
     "get_solar_forecast": "solar_estimate",

@@ -57,6 +57,7 @@ def test_tool_turn_makes_two_llm_calls_with_compact_prompts(data_dir: Path, olla
     assert [tool["function"]["name"] for tool in analyzer["tools"]] == [
         "plan_ev_charging",
         "compare_charging_costs",
+        "estimate_monthly_charging_cost",
         "get_tariff_prices",
     ]
     assert "runtime" not in str(analyzer["tools"])  # injected, never shown to the model

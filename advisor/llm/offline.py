@@ -132,6 +132,8 @@ _CHARGING_PARAMS = (
 def choose_tool(params: dict[str, Any], available: list[str]) -> str | None:
     """The tool for the request's task, else the one its parameters point to, else prices."""
     wanted = [TASK_TOOLS[params["task"]]] if params.get("task") in TASK_TOOLS else []
+    if params.get("monthly") and params.get("task") in (None, "charging_plan"):
+        wanted.insert(0, "estimate_monthly_charging_cost")  # "what would charging cost per month"
     if params.get("appliance"):
         wanted.append("appliance_advice")
     if any(params.get(key) is not None for key in _CHARGING_PARAMS):
@@ -176,6 +178,8 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
             args["tonight"] = True
         if params.get("miles_needed") is not None:
             args["miles_needed"] = params["miles_needed"]  # "I need like 40 miles": that much range
+    if tool == "estimate_monthly_charging_cost" and params.get("ev_miles_per_month") is not None:
+        args["miles_per_month"] = params["ev_miles_per_month"]
     if tool == "appliance_advice":
         args = _appliance_args(params)
     if tool == "compare_rate_plans":

@@ -37,7 +37,12 @@ from traces.recorder import current_trace
 logger = logging.getLogger(__name__)
 
 TOPIC_TOOLS = {
-    "ev_charging": ["plan_ev_charging", "compare_charging_costs", "get_tariff_prices"],
+    "ev_charging": [
+        "plan_ev_charging",
+        "compare_charging_costs",
+        "estimate_monthly_charging_cost",
+        "get_tariff_prices",
+    ],
     "rates": ["get_tariff_prices", "compare_charging_costs", "compare_rate_plans", "appliance_advice"],
     "solar": ["get_solar_forecast", "get_typical_solar_production", "get_weather_forecast"],
     "weather": ["get_weather_forecast", "get_solar_forecast"],

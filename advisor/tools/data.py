@@ -4,7 +4,7 @@ location resolution. Tools receive this object; tests build it over local server
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from datetime import date
+from datetime import date, datetime, timezone
 from pathlib import Path
 
 import httpx
@@ -51,6 +51,17 @@ class TariffLookup(BaseModel):
     origin: str  # "openei", "catalog" or "none"
     warnings: list[str] = Field(default_factory=list)
     is_mock: bool = False
+
+
+def tariff_source(lookup: TariffLookup, tariff: Tariff) -> str:
+    """Where a tariff's prices come from, as the answer cites it."""
+    origins = {"openei": "OpenEI Utility Rate Database", "flat": "one flat price"}
+    origin = origins.get(lookup.origin, "built-in tariff catalog")
+    return f"{tariff.utility} {tariff.name} ({origin}: {tariff.source})"
+
+
+def tariff_as_of(tariff: Tariff) -> datetime:
+    return datetime(tariff.as_of.year, tariff.as_of.month, tariff.as_of.day, tzinfo=timezone.utc)
 
 
 class DataSources:

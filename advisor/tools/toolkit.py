@@ -40,12 +40,13 @@ from advisor.energy.ev import (
 from advisor.energy.holidays import holiday_name
 from advisor.energy.plan_compare import KWH_PER_MILE
 from advisor.energy.pv import INVERTER_EFFICIENCY, SYSTEM_LOSSES, pv_forecast, surplus_windows
-from advisor.energy.tariff import Tariff, hourly_prices, period_label, period_windows
+from advisor.energy.tariff import hourly_prices, period_label, period_windows
 from advisor.energy.vehicles import typical_ev, vehicle_spec
 from advisor.tools import plan_choice
-from advisor.tools.data import DataSources, TariffLookup, local_timezone
+from advisor.tools.data import DataSources, local_timezone, tariff_as_of, tariff_source
 from advisor.tools.http import ApiError
 from advisor.tools.models import Observation, RatePeriod, RateSchedule
+from advisor.tools.monthly_charging import monthly_charging_cost
 from advisor.tools.open_meteo import OPEN_METEO_CREDIT
 from advisor.understanding.models import WEEKDAYS
 from config.redact import redact
@@ -170,9 +171,19 @@ def build_tools(data: DataSources) -> list[BaseTool]:
             ev_miles_per_month=ev_miles_per_month,
         ).model_dump_json()
 
+    @_tool(return_direct=True)
+    def estimate_monthly_charging_cost(
+        runtime: ToolRuntime[TurnContext, Any], miles_per_month: float | None = None
+    ) -> str:
+        """What charging the EV at home costs a month ("what would charging cost per month"): the
+        miles a month (give the user's, if they said; else a US average) priced in each night's
+        cheapest hours on the user's rate plan."""
+        return monthly_charging_cost(data, runtime.context, miles_per_month).model_dump_json()
+
     return [
         plan_ev_charging,
         compare_charging_costs,
+        estimate_monthly_charging_cost,
         compare_rate_plans,
         get_tariff_prices,
         get_weather_forecast,
@@ -232,16 +243,6 @@ def _normal_day(day: str | None) -> str | None:
     """'Monday' -> 'monday'; anything but today/tomorrow/a weekday -> None."""
     cleaned = (day or "").strip().lower()
     return cleaned if cleaned in ("today", "tomorrow", *WEEKDAYS) else None
-
-
-def _tariff_source(lookup: TariffLookup, tariff: Tariff) -> str:
-    origins = {"openei": "OpenEI Utility Rate Database", "flat": "one flat price"}
-    origin = origins.get(lookup.origin, "built-in tariff catalog")
-    return f"{tariff.utility} {tariff.name} ({origin}: {tariff.source})"
-
-
-def _as_of(tariff: Tariff) -> datetime:
-    return datetime(tariff.as_of.year, tariff.as_of.month, tariff.as_of.day, tzinfo=timezone.utc)
 
 
 def _a(noun: str) -> str:
@@ -514,8 +515,8 @@ def plan_charging(
             "solar_first_cost_usd": comparison.solar_first_usd,
             "tariff": f"{tariff.utility} {tariff.name}",
         },
-        source=_tariff_source(lookup, tariff),
-        as_of=_as_of(tariff),
+        source=tariff_source(lookup, tariff),
+        as_of=tariff_as_of(tariff),
         is_mock=lookup.is_mock or data.is_mock,
         assumptions=assumptions,
         warnings=warnings,
@@ -582,8 +583,8 @@ def compare_charging(
             "feasible": plan.feasible,
             "power_kw": power,
         },
-        source=_tariff_source(lookup, lookup.tariff),
-        as_of=_as_of(lookup.tariff),
+        source=tariff_source(lookup, lookup.tariff),
+        as_of=tariff_as_of(lookup.tariff),
         is_mock=lookup.is_mock or data.is_mock,
         assumptions=assumptions,
         warnings=lookup.warnings,
@@ -642,8 +643,8 @@ def tariff_prices(data: DataSources, context: TurnContext, day: str) -> Observat
         tool=name,
         summary=summary,
         facts={"periods": [list(run) for run in runs], "rate_schedule": schedule.model_dump(mode="json")},
-        source=_tariff_source(lookup, tariff),
-        as_of=_as_of(tariff),
+        source=tariff_source(lookup, tariff),
+        as_of=tariff_as_of(tariff),
         is_mock=lookup.is_mock or data.is_mock,
         assumptions=[note for note in (zone_note,) if note],
         warnings=lookup.warnings,
@@ -913,8 +914,8 @@ def advise_appliance(
     now_local = context.now.astimezone(zone)
     assumptions = [note for note in (zone_note,) if note]
     common = {
-        "source": _tariff_source(lookup, tariff),
-        "as_of": _as_of(tariff),
+        "source": tariff_source(lookup, tariff),
+        "as_of": tariff_as_of(tariff),
         "is_mock": lookup.is_mock or data.is_mock,
         "warnings": list(lookup.warnings),
     }

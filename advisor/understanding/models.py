@@ -116,6 +116,9 @@ class RequestParams(BaseModel):
         max_length=80,
         description="a place the question is about ('… make per year in san diego'), never saved",
     )
+    monthly: bool | None = Field(
+        None, description="asks what it costs a month ('what would charging cost per month'), not one plan"
+    )
     utility: str | None = Field(
         None,
         max_length=80,

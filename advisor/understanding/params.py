@@ -185,7 +185,16 @@ def read_params(text: str) -> RequestParams:
     data.update(_solar_size(lowered))
     if _ONE_SESSION.search(lowered):
         data["one_session"] = True
+    if _A_MONTH.search(lowered) and _COST.search(lowered):
+        data["monthly"] = True  # "what would charging cost per month": a month's cost, not tonight's plan
     return RequestParams.model_validate(data)
+
+
+# "a month", "per month", "each month", "this month", "monthly", "/mo" (not "last month")
+_A_MONTH = re.compile(
+    r"\b(?:a|per|each|every|this|the|one)\s+month\b|\bmonthly\b|\bper\s+mo\b|/\s*mo\b|\ba\s+mo\b"
+)
+_COST = re.compile(r"\b(?:cost\w*|run\s+(?:me|us)|spend|pay|price|bucks|dollars|how\s+much|add\s+to)\b|\$")
 
 
 _HOUR_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")(?=\s*(?:a\.?m\.?|p\.?m\.?|o'?clock)\b)", re.I)
