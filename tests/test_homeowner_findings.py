@@ -1156,3 +1156,22 @@ def test_a_utility_named_in_a_question_is_the_one_answered_for_and_not_saved(run
 )
 def test_sixth_fresh_set_values(text: str, field: str, value: Any) -> None:
     assert {f.field: f.value for f in understand(text).facts}.get(field) == value
+
+
+def test_not_knowing_the_utility_when_asked_for_the_zip_skips_the_utility_not_the_zip(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "what are my prices today")
+    reply = runtime.service.handle_turn(user, "s1", "idk who my utility is, i just moved")
+    assert "ZIP code" in reply.text and "Which electric utility" not in reply.text
+    priced = runtime.service.handle_turn(user, "s1", "zip is 63110")
+    assert stored(runtime, user, "location.zip_code") == "63110"
+    assert "Which electric utility" not in priced.text and "MO average price" in priced.text
+    assert "Your utility at the MO average price" in priced.text  # a sentence starts with a capital
+
+
+def test_a_zip_in_a_new_question_right_after_we_asked_for_it_is_theirs(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "is it ok to run the dishwasher now")
+    reply = runtime.service.handle_turn(user, "s1", "whats the low tomorrow in 04101")
+    assert stored(runtime, user, "location.zip_code") == "04101"
+    assert "place you asked about" not in reply.text

@@ -245,6 +245,11 @@ def _normal_day(day: str | None) -> str | None:
     return cleaned if cleaned in ("today", "tomorrow", *WEEKDAYS) else None
 
 
+def _capitalized(name: str) -> str:
+    """ "your utility" opening a sentence is "Your utility"; a name keeps its own case ("eWEB")."""
+    return name[:1].upper() + name[1:] if name.islower() else name
+
+
 def _a(noun: str) -> str:
     """ "an AC", "a dryer", "an 8.2": the article as it is said aloud."""
     shown = "AC" if noun.lower() == "ac" else noun
@@ -625,7 +630,7 @@ def tariff_prices(data: DataSources, context: TurnContext, day: str) -> Observat
         "holiday": f"{holiday_name(tariff.holiday_calendar, target)}, priced as a weekend",
         "weekend": "weekend",
     }
-    summary = f"{tariff.utility} {tariff.name} {day} ({target:%a %d %b}{', ' + kind[day_type] if day_type in kind else ''}): {text} per kWh."
+    summary = f"{_capitalized(tariff.utility)} {tariff.name} {day} ({target:%a %d %b}{', ' + kind[day_type] if day_type in kind else ''}): {text} per kWh."
     if day == "today":
         summary += f" Now ({_hm(now_local)}): {current.display} at ${current.usd_per_kwh:.2f}/kWh."
     for charge in tariff.fixed_charges:

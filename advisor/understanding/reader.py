@@ -393,6 +393,11 @@ def _slot_answer(prediction: Prediction, values: Values, context: ReadingContext
         # "regular residential i think", "i think its e-tou-c but not sure": an unsure answer we
         # cannot keep is a "not sure" (however unsure the model was that it answered at all)
         status = "skipped"
+    other = _other_slot_named(values, slot)
+    if status == "skipped" and other is not None and not (values.facts or values.mentions):
+        # "idk who my utility is, i just moved" when we asked for the ZIP: the utility is what they
+        # don't know; our question still stands
+        return SlotAnswer(slot=other, status="skipped")  # type: ignore[arg-type]
     if (
         status == "skipped"
         and values.about_other_fields(slot)
@@ -402,6 +407,15 @@ def _slot_answer(prediction: Prediction, values: Values, context: ReadingContext
         # "rather not give my zip. its a kia niro ev" names the ZIP it skips
         status = "not_answered"
     return SlotAnswer(slot=slot, status=status)  # type: ignore[arg-type]
+
+
+def _other_slot_named(values: Values, slot: str) -> str | None:
+    """The one other onboarding question the words name when they do not name ours."""
+    named = set(values.named)
+    if not named or named & set(SLOT_FIELDS[slot]):
+        return None
+    others = [name for name, fields in SLOT_FIELDS.items() if name != slot and named & set(fields)]
+    return others[0] if len(others) == 1 else None
 
 
 def _params(prediction: Prediction, values: Values, intent: str) -> RequestParams:

@@ -123,6 +123,11 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     plain = _plain_answer(message, context, found, facts)
     facts = facts + _utility_as_said(message, context, plain, facts)
     params = read_params(message)
+    answered = _zip_answering_our_question(mentions, facts, context)
+    if answered is not None:
+        # "whats the low tomorrow in 04101" right after we asked for their ZIP: the answer, with a question
+        facts = [*facts, answered]
+        mentions = [m for m in mentions if m.field != "location.zip_code"]
     asked_place = _asked_place(found, facts) or _their_place(found, facts, params)
     asked_car = _asked_car(message, facts, mentions)
     if asked_car is not None:
@@ -177,6 +182,19 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         forget_target=(target.group("what").strip() if (target := _FORGET_TARGET.search(message)) else None),
         also=len(message.split()) <= 7 and bool(_ALSO.search(message)),
     )
+
+
+def _zip_answering_our_question(
+    mentions: list[Mention], facts: list[StatedFact], context: ReadingContext
+) -> StatedFact | None:
+    if context.pending_slot != "location" or any(f.field.startswith("location.") for f in facts):
+        return None
+    for mention in mentions:
+        if mention.field == "location.zip_code" and mention.reason == "question":
+            codes = [code for code in re.findall(r"\b\d{5}\b", mention.words) if zip_place(code) is not None]
+            if len(codes) == 1:
+                return StatedFact(field=mention.field, value=codes[0], said=codes[0], words=mention.words)
+    return None
 
 
 def _asked_utility(mentions: list[Mention]) -> str | None:
