@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -14,6 +15,11 @@ class RetrievedDocument(BaseModel):
     source: str
     score: float = Field(ge=0, le=1)  # normalized relevance (FR-035)
     title: str | None = None
+
+
+def passage_key(doc: RetrievedDocument) -> str:
+    """One passage's identity across turns: its document and a hash of its words."""
+    return f"{doc.source}#{hashlib.sha256(doc.text.encode()).hexdigest()[:12]}"
 
 
 class Retriever(Protocol):

@@ -43,6 +43,9 @@ class LastRequest(BaseModel):
     topic: str = Field(max_length=40)
     question: str = Field(max_length=2000)
     params: dict[str, Any] = Field(default_factory=dict)
+    # the passages an explanation cited (their keys): a follow-up on it ("my husband thinks its a
+    # waste of money") is answered from the next passage, not the same one again
+    passages: list[str] = Field(default_factory=list, max_length=10)
 
 
 class Session(BaseModel):

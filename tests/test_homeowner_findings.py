@@ -1175,3 +1175,8 @@ def test_a_zip_in_a_new_question_right_after_we_asked_for_it_is_theirs(runtime) 
     reply = runtime.service.handle_turn(user, "s1", "whats the low tomorrow in 04101")
     assert stored(runtime, user, "location.zip_code") == "04101"
     assert "place you asked about" not in reply.text
+
+
+def test_a_powerwall_in_a_list_with_the_utility_and_zip_is_theirs() -> None:
+    facts = {f.field: f.value for f in understand("i have solar 8.5 kw and a powerwall, pge, 95126").facts}
+    assert facts.get("equipment.has_battery_storage") is True and facts.get("location.zip_code") == "95126"

@@ -218,3 +218,13 @@ def test_wait_thats_wrong_undo_that_undoes(chat: Chat) -> None:
     assert (
         reply.kind == "undo" and reply.text.startswith("Undone: ") and chat.saved("location.zip_code") is None
     )
+
+
+def test_more_on_the_last_explanation_never_repeats_the_same_passage(runtime) -> None:
+    """Talking to it: "my husband thinks its a waste of money" after an answer on heat pump water
+    heaters quoted the same passage again, word for word."""
+    user = "T1-EX-REPEAT"
+    first = runtime.service.handle_turn(user, "s1", "is it worth getting a heat pump water heater in texas")
+    again = runtime.service.handle_turn(user, "s1", "my husband thinks its a waste of money")
+    opening = first.text.split(". ")[0]
+    assert first.intent == again.intent == "knowledge" and opening and opening not in again.text

@@ -8,7 +8,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 
 from advisor.state import AdvisorState
-from knowledge.models import Retriever
+from knowledge.models import Retriever, passage_key
 
 
 def make_retrieve(*, retriever: Retriever | None, k: int = 4):
@@ -16,8 +16,17 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
         if retriever is None:
             return {"retrieved_docs": []}
         query = search_text(state["message"], state.get("original_message") or "")
+        docs = retriever.retrieve(query, k, config)
+        last = state.get("last_request") or {}
+        said = set(last.get("passages") or [])
+        if said and last.get("question") and str(state["message"]).startswith(str(last["question"])):
+            # more on the last explanation ("my husband thinks its a waste of money"): only what the
+            # same documents have not said yet; none left means none to give (never the same passage
+            # again, never one on another subject dressed up as more)
+            documents = {key.split("#", 1)[0] for key in said}
+            docs = [d for d in docs if passage_key(d) not in said and d.source in documents]
         # the route stays "retrieve": the session records this turn as an explanation answered
-        return {"retrieved_docs": retriever.retrieve(query, k, config)}
+        return {"retrieved_docs": docs}
 
     return retrieve
 

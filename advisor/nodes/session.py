@@ -18,6 +18,7 @@ from langgraph.runtime import Runtime
 
 from advisor.message import validate_message
 from advisor.state import AdvisorState
+from knowledge.models import passage_key
 from profiles.models import SECTION_MODELS, UserProfile
 from profiles.repository import ProfileRepository
 from profiles.session import Session
@@ -99,12 +100,11 @@ def make_save_session(sessions: SessionRepository):
         )
         if (trace := current_trace()) is not None:
             trace.state_change("session_saved", {"turn": session.turn_count}, node="save_session")
-        docs = state.get("retrieved_docs", [])
         return {
             "text": text,
             "turn": session.turn_count,
             "session": session,
-            "citations": [docs[n - 1].source for n in state.get("cited_passages", []) if 0 < n <= len(docs)],
+            "citations": [doc.source for doc in _cited_docs(state)],
             "warnings": [w for obs in state.get("tool_observations", []) for w in obs.get("warnings", [])],
             "memorized": bool(state.get("should_memorize")),
             "asked_for": state.get("pending_slot"),
@@ -136,12 +136,18 @@ def session_updates(state: AdvisorState) -> dict[str, Any]:
             "topic": state.get("topic", "general"),
             "question": str(state.get("message", ""))[:2000],
             "params": params.filled() if params is not None and live else {},
+            "passages": [passage_key(doc) for doc in _cited_docs(state)][:10] if not live else [],
         }
     if state.get("intent") == "goodbye":
         updates["status"] = "ended"
     if state.get("memorized_through_turn"):
         updates["memorized_through_turn"] = state["memorized_through_turn"]
     return updates
+
+
+def _cited_docs(state: AdvisorState) -> list[Any]:
+    docs = state.get("retrieved_docs", [])
+    return [docs[n - 1] for n in state.get("cited_passages", []) if 0 < n <= len(docs)]
 
 
 def _answering_node(state: AdvisorState) -> str:

@@ -1024,7 +1024,7 @@ def _batteries(
     # takes the message's (a neighbour's or a what-if clause is still ruled out by its flags)
     subjectless = re.fullmatch(  # the clause is only the thing: "a powerwall", "a powerwall in 94110"
         r"\s*(?:(?:and|\+|&|plus)\s*)?(?:a|an|one|two|\d)?\s*(?:tesla\s+)?(?:powerwalls?|home\s+batter(?:y|ies)|battery\s+storage)"
-        r"(?:\s+(?:in|at)\s+[\w-]+(?:\s+[\w-]+)?)?(?:\s*,\s*(?P<tail>[^,]*))?[\s.,!]*",
+        r"(?:\s+(?:in|at)\s+[\w-]+(?:\s+[\w-]+)?)?(?:\s*,\s*(?P<tail>.*))?[\s.,!]*",  # a list may follow: "a powerwall, pge, 95126"
         text,
         re.I,
     )

@@ -152,7 +152,8 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         params=params,
         follow_up=follow_up,
         remember=values.remember,
-        hedged=values.hedged,
+        # "i drive maybe 30 mi a day" in a follow-up: the doubt is the figure's, used as said
+        hedged=values.hedged and not (follow_up and values.params.said() and not values.mentions),
         place_query=None
         if slot_answer is not None and slot_answer.status == "skipped"
         else values.place_query,
