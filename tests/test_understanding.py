@@ -3,6 +3,8 @@ hypotheticals, other people's homes and unsure answers never saved; request para
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import pytest
 
 from advisor.understanding.models import ReadingContext, RequestParams
@@ -173,7 +175,9 @@ def test_slack_markup_is_read_as_text() -> None:
 def chat(data_dir):
     from tests.advisor_helpers import make_runtime
 
-    service = make_runtime(data_dir).service
+    # a fixed daytime clock: answers about "now" (the dryer at 10 pm waits for the morning) must not
+    # depend on when the suite runs
+    service = make_runtime(data_dir, clock=lambda: datetime(2026, 1, 21, 18, 0, tzinfo=timezone.utc)).service
 
     def say(text: str, user: str = "T1-N", thread: str = "t"):
         return service.handle_turn(user, thread, text)

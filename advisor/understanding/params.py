@@ -108,17 +108,17 @@ _PER_MONTH = {"day": 365 / 12, "week": 52 / 12, "month": 1.0, "year": 1 / 12}
 
 # "a 6 kw solar system", "6kw of panels", "a solar system of 6 kW": a size someone asks about
 _SYSTEM_SIZE = re.compile(
-    r"\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)\s*(?:of\s+)?(?:solar|pv|panels?|system|array|on\s+(?:my|our|the)\s+roof)"
+    r"\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)\s*(?:of\s+)?(?:solar|pv|panels?|system|array|setup|on\s+(?:my|our|the)\s+roof)"
     r"|\b(?:solar|pv)\s+(?:system|array)?\s*of\s+(\d{1,2}(?:\.\d+)?)\s*(?:kw|kilowatts?)\b(?!h)"
     # "what would 7kw make in san diego": a size and what it makes
-    r"|\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)(?=\s+(?:make|makes|produce|produces|generate|generates)\b)"
+    r"|\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)(?=\s+(?:make|makes|produce|produces|generate|generates|do|give|get)\s+(?:for\s+)?(?:us|me|here|a\s+year|per|in|each)\b)"
     # "got a quote for 7.6 kw", "installer quoted us 11.4 kw": a size on offer
     r"|\b(?:quote|quoted|bid|proposal|offer)\w*\s+(?:us\s+|me\s+)?(?:for\s+|of\s+|at\s+)?(?:a\s+|an\s+)?"
     r"(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)"
 )
 # what the size makes, said after it ("a 6 kw system make here", not "make sense" or "make it bigger")
 _PRODUCE = re.compile(
-    r"^[^.?!]{0,40}?\b(?:make|makes|produce|produces|generate|generates)\b(?!\s+(?:sense|it|my|the|a|an)\b)"
+    r"^[^.?!]{0,40}?\b(?:make|makes|produce|produces|generate|generates|give|gives|put\s+out|do\s+for)\b(?!\s+(?:sense|it|my|the|a|an)\b)"
 )
 _HOW_MUCH_FROM = re.compile(r"\bhow\s+much\s+(?:power|energy|electricity|kwh)\b")
 
