@@ -413,3 +413,57 @@ def test_the_saving_is_the_difference_of_the_costs_shown() -> None:
         verdict = appliance_verdict(APPLIANCES[name], tariff, WEDNESDAY_6PM, LA)
         assert verdict.saving_usd == round(verdict.cost_now_usd - verdict.cost_then_usd, 2)
         assert verdict.cost_now_usd == round(verdict.cost_now_usd, 2)
+
+
+# --- "is it dumb to run the dryer at 5pm": a start they name -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "hour"),
+    [
+        ("is it dumb to run the dishwasher at 5pm", 17),
+        ("ok to start the dryer at 7 tonight?", 19),
+        ("run dishwasher at 10pm?", 22),
+        ("can i do laundry at 3", 15),
+    ],
+)
+def test_a_start_time_for_an_appliance_is_no_deadline(text: str, hour: int) -> None:
+    params = understand(text).params
+    assert params.start_hour == hour and params.ready_by_hour is None and params.appliance
+
+
+def test_a_named_start_is_priced_against_the_cheapest_start() -> None:
+    """An independent figure: the dryer's 2.15 kWh between 17:00 and 18:20 all falls in EV2-A's peak,
+    so a run then costs 2.15 kWh times the peak price."""
+    la = ZoneInfo("America/Los_Angeles")
+    profile = UserProfile.model_validate(
+        {
+            "user_id": "u",
+            "location": {
+                "timezone": "America/Los_Angeles",
+                "utility_provider": "PG&E",
+                "rate_schedule": "EV2-A",
+            },
+        }
+    )
+    context = TurnContext(
+        user_id="u", profile=profile, now=datetime(2026, 1, 21, 9, tzinfo=la).astimezone(timezone.utc)
+    )
+    with httpx.Client() as client:
+        data = build_data_sources(Settings(_env_file=None), ToolsConfig(mode="mock"), client)
+        result = advise_appliance(data, context, "dryer", start_hour=17)
+        tariff = data.resolve_tariff(profile).tariff
+    peak = hourly_prices(tariff, datetime(2026, 1, 21, 17, tzinfo=la), 1, "America/Los_Angeles")[
+        0
+    ].usd_per_kwh
+    assert result.ok and result.facts["proposed_start"].startswith("2026-01-21T17:00")
+    assert result.facts["cost_at_proposed_usd"] == pytest.approx(
+        result.facts["kwh_per_run"] * peak, abs=0.006
+    )
+    difference = result.facts["cost_at_proposed_usd"] - result.facts["best_cost_usd"]
+    assert (
+        difference > 0.1
+        and f"${difference:.2f} less" in result.summary
+        and "Started at 17:00" in result.summary
+    )
+    assert not advise_appliance(data, context, "dryer", start_hour=24).ok

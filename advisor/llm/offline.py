@@ -213,6 +213,13 @@ def _appliance_args(params: dict[str, Any]) -> dict[str, Any]:
     """appliance_advice's arguments: the appliance and any deadline ("before 10pm", "by tomorrow
     morning"), or a day to run it ("tomorrow")."""
     args: dict[str, Any] = {"appliance": params.get("appliance") or "dishwasher"}
+    if params.get("start_hour") is not None:  # "run the dishwasher at 5pm?": that start, priced
+        args["start_hour"] = int(params["start_hour"])
+        if params.get("start_minute") is not None:
+            args["start_minute"] = int(params["start_minute"])
+        if params.get("day") == "tomorrow" or params.get("ready_by_day") == "tomorrow":
+            args["day"] = "tomorrow"
+        return args
     if params.get("ready_by_hour") is not None:
         args["ready_by_hour"] = int(params["ready_by_hour"])
         if params.get("ready_by_minute") is not None:

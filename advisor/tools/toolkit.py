@@ -25,6 +25,7 @@ from advisor.energy.appliances import (
     appliance_for,
     appliance_verdict,
     cheapest_windows,
+    run_cost,
 )
 from advisor.energy.ev import (
     DEFAULT_CHARGING_EFFICIENCY,
@@ -40,7 +41,7 @@ from advisor.energy.ev import (
 from advisor.energy.holidays import holiday_name
 from advisor.energy.plan_compare import KWH_PER_MILE
 from advisor.energy.pv import INVERTER_EFFICIENCY, SYSTEM_LOSSES, pv_forecast, surplus_windows
-from advisor.energy.tariff import hourly_prices, period_label, period_windows
+from advisor.energy.tariff import Tariff, hourly_prices, period_label, period_windows
 from advisor.energy.vehicles import typical_ev, vehicle_spec
 from advisor.tools import plan_choice
 from advisor.tools.data import DataSources, local_timezone, tariff_as_of, tariff_source
@@ -865,14 +866,94 @@ def _appliance_tool(data: DataSources) -> BaseTool:
         ready_by_hour: int | None = None,
         ready_by_minute: int = 0,
         day: Literal["today", "tomorrow"] | None = None,
+        start_hour: int | None = None,
+        start_minute: int = 0,
     ) -> str:
         """Run a household appliance (dryer, dishwasher, washer, laundry, oven, pool pump) now or wait
-        for cheaper hours: cost per load now vs then. Optionally done by ready_by_hour (local) on day."""
+        for cheaper hours: cost per load now vs then. Optionally done by ready_by_hour (local) on day;
+        start_hour (local) when the user asks about starting it at a given time ("run it at 5pm?")."""
         return advise_appliance(
-            data, runtime.context, appliance, ready_by_hour, ready_by_minute, day
+            data,
+            runtime.context,
+            appliance,
+            ready_by_hour,
+            ready_by_minute,
+            day,
+            start_hour=start_hour,
+            start_minute=start_minute,
         ).model_dump_json()
 
     return appliance_advice
+
+
+def _appliance_at(
+    row: Any,
+    tariff: Tariff,
+    now_local: datetime,
+    zone_name: str,
+    start_hour: int,
+    start_minute: int,
+    day: str | None,
+    assumptions: list[str],
+    common: dict[str, Any],
+) -> Observation:
+    """ "is it dumb to run the dishwasher at 5pm": a run started then, against the cheapest start in
+    the next 24 hours (the same verdict as "now or later", so night hours stay out of it)."""
+    zone = ZoneInfo(zone_name)
+    target = now_local.date() + timedelta(days=1 if day == "tomorrow" else 0)
+    proposed = _local(target, start_hour, start_minute, zone)
+    if proposed.timestamp() < now_local.timestamp() - 60:
+        proposed = _local(target + timedelta(days=1), start_hour, start_minute, zone)
+    verdict = appliance_verdict(row, tariff, now_local, zone_name)
+    span_h = (proposed.timestamp() - now_local.timestamp()) / 3600 + verdict.duration_h
+    prices = hourly_prices(tariff, now_local, int(span_h) + 2, zone_name)
+    cost_at, periods = run_cost(prices, proposed, row.run_phases)
+    best_cost, best_start = verdict.cost_then_usd, verdict.best_start  # the cheapest allowed start
+    at, unit, label = _when(proposed, now_local), row.run_label, "/".join(periods)
+    best = f"{_when(best_start, now_local)}, about ${best_cost:.2f} ({'/'.join(verdict.periods_then)})"
+    difference = round(cost_at - best_cost, 2)
+    if verdict.flat or difference < 0.01:
+        summary = (
+            f"{at} is fine — your {row.name} costs about ${cost_at:.2f} for {unit} then ({label}), "
+            "as cheap as any start in the next 24 hours."
+        )
+    elif difference < MIN_SAVING_USD or difference < MIN_SAVING_SHARE * cost_at:
+        summary = (
+            f"{at} is fine — your {row.name} costs about ${cost_at:.2f} for {unit} then ({label}); the cheapest "
+            f"start in the next 24 hours, {best}, is only ${difference:.2f} less."
+        )
+    else:
+        summary = (
+            f"Started at {at} your {row.name} costs about ${cost_at:.2f} for {unit} ({label}); the cheapest start in "
+            f"the next 24 hours is {best}, ${difference:.2f} less."
+        )
+    cited = "; ".join(
+        f"{source.title}, {source.url} ({source.date_kind.replace('_', ' ')} {source.date:%Y-%m-%d})"
+        for source in row.sources
+        if source.figure != "duration"
+    )
+    assumptions.append(f"{verdict.assumptions[0]} — source: {cited}")
+    assumptions.extend(verdict.assumptions[1:])
+    return Observation(
+        tool="appliance_advice",
+        summary=summary,
+        facts={
+            "appliance": row.name,
+            "known": True,
+            "proposed_start": proposed.isoformat(),
+            "cost_at_proposed_usd": round(cost_at, 2),
+            "periods_at_proposed": periods,
+            "best_start": best_start.isoformat(),
+            "best_cost_usd": round(best_cost, 2),
+            "difference_usd": difference,
+            "kwh_per_run": verdict.kwh,
+            "duration_h": verdict.duration_h,
+            "tariff": f"{tariff.utility} {tariff.name}",
+        },
+        assumptions=assumptions,
+        **common,
+        comparable=True,  # the same load, at either start
+    )
 
 
 def _when(moment: datetime, now_local: datetime) -> str:
@@ -903,10 +984,15 @@ def advise_appliance(
     ready_by_hour: int | None = None,
     ready_by_minute: int = 0,
     day: str | None = None,
+    *,
+    start_hour: int | None = None,
+    start_minute: int = 0,
 ) -> Observation:
     name = "appliance_advice"
     if ready_by_hour is not None and not (0 <= ready_by_hour <= 23 and 0 <= ready_by_minute <= 59):
         return _failed(name, "ready_by_hour must be 0-23 and minutes 0-59.", context)
+    if start_hour is not None and not (0 <= start_hour <= 23 and 0 <= start_minute <= 59):
+        return _failed(name, "start_hour must be 0-23 and start_minute 0-59.", context)
     said = " ".join(str(appliance or "").split())[:40] or "that appliance"
     lookup = data.resolve_tariff(context.profile)
     if lookup.tariff is None:
@@ -949,6 +1035,10 @@ def advise_appliance(
             facts={"appliance": said, "known": False, "known_appliances": sorted(APPLIANCES)},
             assumptions=assumptions,
             **common,
+        )
+    if start_hour is not None:
+        return _appliance_at(
+            row, tariff, now_local, zone_name, start_hour, start_minute, day, assumptions, common
         )
     deadline = earliest = None
     if ready_by_hour is not None:

@@ -116,6 +116,13 @@ class RequestParams(BaseModel):
         max_length=80,
         description="a place the question is about ('… make per year in san diego'), never saved",
     )
+    start_hour: int | None = Field(
+        None,
+        ge=0,
+        le=23,
+        description="when they would start an appliance ('run the dishwasher at 5pm?'), local",
+    )
+    start_minute: int | None = Field(None, ge=0, le=59)
     monthly: bool | None = Field(
         None, description="asks what it costs a month ('what would charging cost per month'), not one plan"
     )

@@ -165,7 +165,8 @@ def read_params(text: str) -> RequestParams:
     """The request's parameters, one reader per slot; a slot the text does not fill stays None."""
     text = _hour_words(text)
     plug_in, text = _plug_in(text)
-    data: dict[str, object] = {**plug_in, **_deadline(text)}
+    start, text = _appliance_start(text)
+    data: dict[str, object] = {**plug_in, **start, **_deadline(text)}
     if (minutes := _minutes_from_now(text)) is not None:
         data["ready_in_minutes"] = minutes
     data.update(_levels(text))
@@ -250,6 +251,37 @@ def _plug_in(text: str) -> tuple[dict[str, object], str]:
     if minute and int(minute) <= 59:
         data["plug_in_minute"] = int(minute)
     return data, text[: match.start()] + " " + text[match.end() :]
+
+
+# "is it dumb to run the dishwasher at 5pm", "ok to start the dryer at 7 tonight?", "dishwasher at
+# 10pm?": when they would start an appliance (not when it must be done)
+_APPLIANCE_START = re.compile(
+    r"\b(?:run(?:ning)?|start(?:ing)?|do(?:ing)?|put(?:ting)?\s+on|turn(?:ing)?\s+on|throw(?:ing)?\s+in)\s+"
+    r"(?:(?:the|my|our|a|it|in|laundry|load|of|\w+er|pool\s+pump|oven)\s+){0,3}(?P<when>(?:at|around|@)\s+"
+    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>a\.?m\.?|p\.?m\.?)?)(?![\d:%])",
+    re.I,
+)
+
+
+def _appliance_start(text: str) -> tuple[dict[str, object], str]:
+    """When they would start an appliance, and the text without it (so it is no deadline). An hour
+    without am/pm from 1 to 6, or said with "tonight", is the evening one."""
+    if not _APPLIANCES.search(text):
+        return {}, text
+    match = _APPLIANCE_START.search(text)
+    if match is None:
+        return {}, text
+    hour, half = int(match.group("hour")), (match.group("half") or "").lower().replace(".", "")
+    if half and 1 <= hour <= 12:
+        hour = hour % 12 + (12 if half == "pm" else 0)
+    elif not half and (1 <= hour <= 6 or (hour < 12 and re.search(r"\btonight\b", text, re.I))):
+        hour += 12
+    elif hour > 23:
+        return {}, text
+    data: dict[str, object] = {"start_hour": hour}
+    if match.group("minute") and int(match.group("minute")) <= 59:
+        data["start_minute"] = int(match.group("minute"))
+    return data, text[: match.start("when")] + " " + text[match.end("when") :]  # the appliance stays
 
 
 def _deadline(text: str) -> dict[str, object]:
@@ -457,6 +489,16 @@ _DEADLINE_PARAMS = ("ready_by_hour", "ready_by_minute", "ready_by_day", "ready_i
 def follow_up_params(params: RequestParams, last: RequestParams) -> RequestParams:
     """A follow-up's parameters over the last request's; a new deadline replaces the old one
     ("in 30 minutes" after "by 7am"), a weekday replaces "today"."""
+    if last.start_hour is not None and params.start_hour is None and params.ready_by_hour is not None:
+        # "ok what about at 10pm" after "run the dishwasher at 5pm?": another start, not a deadline
+        params = params.model_copy(
+            update={
+                "start_hour": params.ready_by_hour,
+                "start_minute": params.ready_by_minute,
+                "ready_by_hour": None,
+                "ready_by_minute": None,
+            }
+        )
     data = params.merged_over(last).model_dump()
     if params.ready_in_minutes is not None:
         for key in _DEADLINE_PARAMS:
