@@ -1180,3 +1180,20 @@ def test_a_zip_in_a_new_question_right_after_we_asked_for_it_is_theirs(runtime) 
 def test_a_powerwall_in_a_list_with_the_utility_and_zip_is_theirs() -> None:
     facts = {f.field: f.value for f in understand("i have solar 8.5 kw and a powerwall, pge, 95126").facts}
     assert facts.get("equipment.has_battery_storage") is True and facts.get("location.zip_code") == "95126"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("take back the heat pump thing, we still have the gas furnace", "equipment.heating_type", "gas"),
+        ("you have me on ev2-a but its e-elec", "location.rate_schedule", "E-ELEC"),
+        ("4 of us plus grandma so 5 total", "household.occupants", 5),
+        ("we have 2 evs, 3 total cars", "household.occupants", None),
+        ("we're borrowing my in-laws bolt for the month", "equipment.ev_model", None),
+        ("leaning towards the lightning over the r1t", "equipment.ev_model", None),
+        ("probably a model 3 but we havent picked it up yet", "equipment.ev_model", None),
+        ("we still have the leaf", "equipment.ev_model", "Nissan Leaf"),
+    ],
+)
+def test_dev_set_precision_misses(text: str, field: str, value: Any) -> None:
+    assert {f.field: f.value for f in understand(text).facts}.get(field) == value

@@ -193,6 +193,9 @@ def facts_in(
     if counted is not None and whole is not None and whole.value != counted.value:
         # "its just me and my partner": the clause "its just me" alone undercounts
         facts[facts.index(counted)] = counted.model_copy(update={"value": whole.value, "said": whole.said})
+        mentions[:] = [
+            m for m in mentions if not (m.field == "household.occupants" and m.reason == "second_value")
+        ]
     elif counted is not None and whole is None and _OTHER_MEMBERS.search(message.replace(counted.words, " ")):
         # "we live in boston with my husband and his mom": one clause's count leaves someone out
         facts.remove(counted)
@@ -213,7 +216,8 @@ def facts_in(
 # Words that say a value changed, so of two values for one field the later one is current
 _CHANGED = re.compile(
     r"\bfrom\b[^.;!?]{1,40}\bto\b|\b(?:now|anymore|any\s+more|no\s+more|no\s+longer|used\s+to|was|were|"
-    r"traded|swapped|replaced|switched|upgraded|moved|sold|instead|not|actually|really)\b",
+    r"traded|swapped|replaced|switched|upgraded|moved|sold|instead|not|actually|really|still|take\s+back)\b|"
+    r"\byou(?:'ve)?\s+(?:have|had|got|put)\s+(?:me|us)\b",
     re.I,
 )
 # "idk, we pay about 28 cents" / "not sure, around 30 cents" answering the rate-plan question: the
@@ -1362,6 +1366,21 @@ _OTHER_MEMBERS = re.compile(
 
 
 def _occupants(text: str) -> Iterator[Reading]:
+    # "4 of us plus grandma so 5 total": the total said is the count
+    total = re.search(
+        r"(?:\b(?:so|that'?s|thats|makes?)\s+"
+        + _COUNT
+        + r"(?:\s+people)?|\b"
+        + _COUNT
+        + r"\s+(?:people|of\s+us))"
+        r"\s+(?:total|in\s+total|altogether|all\s+together)\b",
+        text,
+        re.I,
+    )
+    if total:
+        said = next(group for group in total.groups() if group)
+        yield Reading("household.occupants", _count(said), said=total.group(0).strip(), unit="people")
+        return
     family = re.search(
         _COUNT
         + r"\s+adults?\s+(?:and|&|\+|plus)\s+"

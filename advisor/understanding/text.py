@@ -51,7 +51,9 @@ _HYPOTHETICAL = re.compile(
     r"want\s+to\s+(?:get|buy|install|add)|might|may\s+(?:get|buy)|looking\s+(?:at|into)|someday|one\s+day|"
     r"hoping\s+to|going\s+to\s+(?:get|buy|install)|about\s+to\s+(?:get|buy)|wish|"
     # "my wife wants a powerwall, im not convinced", "i say we should get a heat pump first"
-    r"wants?\s+(?:a|an|one|us\s+to|to\s+get)|(?:not|n'?t)\s+convinced|(?:we|i)\s+(?:should|could|ought\s+to)\s+(?:get|buy|install|add|go\s+with)|"
+    r"wants?\s+(?:a|an|one|us\s+to|to\s+get)|lean(?:ing)?\s+(?:towards?|toward)|borrow\w*|"
+    r"(?:haven'?t|have\s+not|not\s+yet|didn'?t)\s+(?:picked\s+(?:it|her|him)\s+up|gotten|received|taken\s+delivery)|"
+    r"(?:not|n'?t)\s+convinced|(?:we|i)\s+(?:should|could|ought\s+to)\s+(?:get|buy|install|add|go\s+with)|"
     r"quotes?|quoted|bids?|proposal|estimate\s+for|vs\.?|versus|test[-\s]?driv\w*|rental\s+car|loaner|"
     r"(?:it|you|that|this|the\s+app|my\s+profile)\s+(?:says?|said|shows?|thinks?)\s+(?:that\s+)?(?:i|we))\b",
     re.I,
