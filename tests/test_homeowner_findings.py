@@ -1197,3 +1197,34 @@ def test_a_powerwall_in_a_list_with_the_utility_and_zip_is_theirs() -> None:
 )
 def test_dev_set_precision_misses(text: str, field: str, value: Any) -> None:
     assert {f.field: f.value for f in understand(text).facts}.get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("any alaska specific rebates for heat pumps", "equipment.heating_type"),
+        ("rivian r1s getting delivered in march!!", "equipment.ev_model"),
+        ("I would like to evaluate a 9 kW solar system for my home", "equipment.solar_capacity_kw"),
+        (
+            "My daughter in Charlotte has a Tesla and she says always charge at night, is she right??",
+            "location.city",
+        ),
+        ("i rent out a duplex in dearborn that has gas heat", "location.city"),
+        ("48 amp or 40 amp charger, does it matter", "equipment.ev_charger_kw"),
+        (
+            "I'm trying to figure out whether LADWP's time-of-use plan would save us money",
+            "location.utility_provider",
+        ),
+        ("ComEd has that hourly pricing program. Is that worth it for me?", "location.utility_provider"),
+        ("generation comes from Sonoma Clean Power", "location.city"),
+    ],
+)
+def test_seventh_fresh_set_precision_misses(text: str, field: str) -> None:
+    assert field not in {f.field for f in understand(text).facts}
+
+
+def test_taking_back_a_fact_forgets_it(runtime) -> None:
+    user = new_user(runtime, **{"household.work_schedule": "WFH", "location.zip_code": "94110"})
+    reply = runtime.service.handle_turn(user, "s1", "wait no, take back the working from home thing")
+    assert stored(runtime, user, "household.work_schedule") is None and "Forgotten" in reply.text
+    assert stored(runtime, user, "location.zip_code") == "94110"

@@ -54,7 +54,10 @@ FORGET_TARGETS: tuple[Target, ...] = (
     Target(r"solar|panels?", ("equipment.solar_capacity_kw",)),
     Target(r"heating|heat\s+pump|furnace|heat", ("equipment.heating_type",)),
     Target(r"cooling|ac|a/c|air\s+conditioning", ("equipment.cooling_type",)),
-    Target(r"work|job|schedule", ("household.work_schedule",)),
+    Target(
+        r"work|working|job|schedule|wfh|remote|office|retired|retirement|hybrid|night\s+shifts?",
+        ("household.work_schedule",),
+    ),
     Target(r"household|people|occupants|family", ("household.occupants",)),
     Target(r"usage|habits", ("household.typical_usage_pattern",)),
     Target(r"preferences?|priorities", PREFERENCE_FIELDS),
@@ -117,15 +120,15 @@ UNDO_CUE = re.compile(
 )
 # A word that asks to remove something: a "forget" reading without one removes nothing
 REMOVAL_CUE = re.compile(
-    r"\b(?:forget|forgot\s+about|delete|remove|erase|clear|wipe|drop|unsave|get\s+rid\s+of|take\s+(?:off|out)|"
+    r"\b(?:forget|forgot\s+about|delete|remove|erase|clear|wipe|drop|unsave|get\s+rid\s+of|take\s+(?:off|out|back\s+the)|"
     r"(?:don'?t|do\s+not|stop)\s+(?:keep|keeping|store|storing|save|saving|remember|remembering|hold|holding))\b",
     re.I,
 )
 # "forget the gas heat", "pls delete my zip", "forget that i have oil heat": the message is a
 # command to remove what it names
 FORGET_LEAD = re.compile(
-    r"^\W*(?:(?:please|pls|plz|can\s+you|could\s+you|ok|okay|also|and)\s+)*"
-    r"(?:forget|delete|remove|erase|clear|wipe|drop)\b(?!\s+(?:about\s+)?(?:it|this)\b)",
+    r"^\W*(?:(?:please|pls|plz|can\s+you|could\s+you|ok|okay|also|and|wait|no|nope|sorry|oops)\W*\s+)*"
+    r"(?:forget|delete|remove|erase|clear|wipe|drop|take\s+back(?=\s+the\s))\b(?!\s+(?:about\s+)?(?:it|this)\b)",
     re.I,
 )
 REMEMBER = re.compile(

@@ -27,7 +27,7 @@ from advisor.places import (
     zip_place,
 )
 from advisor.understanding.models import Mention, StatedFact
-from advisor.understanding.text import NEGATION, NUMBER_WORDS, Clause
+from advisor.understanding.text import NEGATION, NUMBER_WORDS, QUESTION_START, WITHDRAWN, Clause
 
 # Level 2 chargers run at 240 V; a charger's continuous draw is 80 % of its circuit breaker
 # (NEC 625.41, as knowledge/docs/charger-circuit-sizing.md explains: a 40 A breaker feeds 32 A).
@@ -160,6 +160,17 @@ def facts_in(
                         facts.remove(earlier)
                     else:
                         continue
+                elif (
+                    earlier.value != reading.value
+                    and earlier.words == clause.text[:500]
+                    and re.search(r"\bor\b|\bvs\.?(?!\w)|\bversus\b", clause.text, re.I)
+                ):
+                    # "48 amp or 40 amp charger, does it matter": two options weighed, neither stated
+                    facts.remove(earlier)
+                    mentions.append(
+                        Mention(field=reading.field, words=clause.text[:500], reason="hypothetical")
+                    )
+                    continue
                 elif earlier.value != reading.value and _CHANGED.search(message):
                     # "upgraded from the 5kw array to 9.6 kw", "was a bolt but we traded it for a model 3",
                     # "no more sdge, its aps now": the message says the value changed; the later one is now
@@ -270,9 +281,9 @@ def _not_a_fact(clause: Clause, reading: Reading, *, pending_slot: str | None = 
         clause.negated
         and negation_matters
         and (reading.field, reading.value) not in _NEGATION_IS_VALUE
-        and _negation_reaches(clause.text, reading.said)
+        and (_negation_reaches(clause.text, reading.said) or WITHDRAWN.match(clause.text) is not None)
     ):
-        return "negated"
+        return "negated"  # "take back the working from home thing": withdrawn, whatever it names
     if clause.hedged:
         return "unverified"
     return None
@@ -632,6 +643,11 @@ _DIRECTIONS = frozenset(
 )
 
 
+_NAMES_A_COMPANY = (
+    r"(?:clean\s+power|community\s+(?:power|energy|choice)|power|energy|electric|gas|utilities|water)\b"
+)
+
+
 def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tuple[Any, str] | None:
     """The longest known place at the start of `candidate` (never a utility's name)."""
     utility = find_utility(candidate)  # a short alias that is also a town ("edison") does not block it
@@ -657,6 +673,8 @@ def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tupl
             place = find_town(with_state) or find_town(named)
             if place is None and region is not None and with_state == named:
                 place = find_town(f"{named} {region}")
+        if place is not None and re.match(_NAMES_A_COMPANY, " ".join(words[size : size + 2]), re.I):
+            return None  # "sonoma clean power", "austin energy": the town names a company
         if place is not None:
             return place, named
     if len(words) >= 2 and words[0].lower() in _DIRECTIONS:
@@ -707,6 +725,18 @@ def _utility(text: str, *, pending_slot: str | None, region: str | None = None) 
                     break
     if found is not None:
         utility, words = found
+        owner = re.search(
+            re.escape(words)
+            + r"(?:'s|’s)?\s+(?:(?:new|own|whole|that|this|their|the)\s+)?(?:[\w-]+\s+){0,2}?"
+            r"(?:plans?|programs?|rates?|tou|time[-\s]of[-\s]use|peak|prices?|hours|tariffs?)\b|"
+            + re.escape(words)
+            + r"\s+(?:has|have|offers?|charges?|raised|says|changed|is\s+(?:raising|changing))\b",
+            text,
+            re.I,
+        )
+        asked = "?" in text or QUESTION_START.match(text) is not None  # a question's utility is the answer's
+        if owner is not None and not about_utility and pending_slot != "utility" and not asked:
+            return  # "LADWP's time-of-use plan", "ComEd has that hourly program": the utility's, not said to be theirs
         yield Reading("location.utility_provider", utility.name, said=words)
 
 
@@ -1139,6 +1169,15 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
     # "its a 48 amp" while we talk about charging their car: the charger's amps
     if not named and not (about_charging and re.search(_NUM + r"\s*-?\s*(?:amps?|a)\b", text, re.I)):
         return
+    if re.search(
+        _NUM
+        + r"\s*-?\s*(?:a|amps?|kw)\b[^.?!]{0,20}?\b(?:or|vs\.?|versus)\s+(?:a\s+)?"
+        + _NUM
+        + r"\s*-?\s*(?:a|amps?|kw)\b",
+        text,
+        re.I,
+    ):
+        return  # "48 amp or 40 amp charger, does it matter": two options weighed, neither said to be theirs
     kw = _charger_kw(text)
     if kw and _CHARGER_WORDS.search(text):
         yield Reading("equipment.ev_charger_kw", float(kw.group(1)), said=kw.group(0), unit="kW")

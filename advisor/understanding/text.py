@@ -37,7 +37,7 @@ _JOINT = re.compile(
 
 QUESTION_START = re.compile(
     r"^\s*(?:when|what|how|why|where|which|who|whats|what's|is|are|r(?=\s+(?:there|u|you|they|we))|can|could|should(?!\s+be\b)|would|will|do|does|did|"
-    r"tell\s+me|explain|give\s+me|plan|help|any\s+tips|compare|"
+    r"tell\s+me|explain|give\s+me|plan|help|any(?=\s+(?!of\s+(?:us|them)\b)\w)|compare|"
     # an indirect question: "(I) want to know when to charge", "wondering if a heat pump is worth it"
     r"(?:(?:i|we)\s+)?(?:really\s+)?(?:want|need|would\s+like|'?d\s+like)\s+to\s+(?:know|find\s+out|figure\s+out)|"
     r"(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:wondering|curious))\b",
@@ -51,7 +51,8 @@ _HYPOTHETICAL = re.compile(
     r"want\s+to\s+(?:get|buy|install|add)|might|may\s+(?:get|buy)|looking\s+(?:at|into)|someday|one\s+day|"
     r"hoping\s+to|going\s+to\s+(?:get|buy|install)|about\s+to\s+(?:get|buy)|wish|"
     # "my wife wants a powerwall, im not convinced", "i say we should get a heat pump first"
-    r"wants?\s+(?:a|an|one|us\s+to|to\s+get)|lean(?:ing)?\s+(?:towards?|toward)|borrow\w*|"
+    r"wants?\s+(?:a|an|one|us\s+to|to\s+get)|lean(?:ing)?\s+(?:towards?|toward)|borrow\w*|evaluat\w*|"
+    r"(?:getting|being|gets|will\s+be)\s+delivered|on\s+order|pre-?order\w*|reserv\w*|arriv(?:es|ing)\s+(?:in|next|on)|"
     r"(?:haven'?t|have\s+not|not\s+yet|didn'?t)\s+(?:picked\s+(?:it|her|him)\s+up|gotten|received|taken\s+delivery)|"
     r"(?:not|n'?t)\s+convinced|(?:we|i)\s+(?:should|could|ought\s+to)\s+(?:get|buy|install|add|go\s+with)|"
     r"quotes?|quoted|bids?|proposal|estimate\s+for|vs\.?|versus|test[-\s]?driv\w*|rental\s+car|loaner|"
@@ -88,10 +89,18 @@ _SUBJECT_LEADS = re.compile(
 )
 # "we had solar at our old house in sacramento": a home they left is not this one
 _PAST_HOME = re.compile(
-    r"\b(?:our|my|the)\s+(?:old|previous|former|last)\s+(?:house|home|place|apartment|condo)\b", re.I
+    r"\b(?:our|my|the)\s+(?:old|previous|former|last)\s+(?:house|home|place|apartment|condo)\b|"
+    # "i rent out a duplex in dearborn that has gas heat": the tenants' home, not theirs
+    r"\brent(?:ing)?\s+out\b|\brental\s+(?:property|unit|house|place)\b|\bmy\s+tenants?\b|"
+    # "my daughter in charlotte has a tesla": a relative who lives elsewhere
+    r"\bmy\s+(?:daughter|son|kid|mom|dad|mother|father|parents|grandma|grandpa)\s+(?:in|at|up\s+in|down\s+in|out\s+in)\s+\w",
+    re.I,
 )
 # "forget the heat pump thing", "ignore what i said about the charger": what follows is withdrawn
-_WITHDRAWN = re.compile(r"^\W*(?:forget|ignore|disregard|scratch)\b", re.I)
+WITHDRAWN = re.compile(
+    r"^\W*(?:(?:wait|no|nope|sorry|oops|actually)\W+)*(?:forget|ignore|disregard|scratch|take\s+back|undo)\b",
+    re.I,
+)
 FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|we|we're|we've|my|our|me|us)\b", re.I)
 NEGATION = re.compile(
     r"\b(?:don'?t|do\s+not|doesn'?t|does\s+not|no\s+longer|never|not|isn'?t|aren'?t|haven'?t|hasn'?t|"
@@ -423,7 +432,7 @@ def _clause(part: str, previous: Clause | None, *, asking: bool) -> Clause:
         hypothetical=hypothetical,
         someone_else=someone_else,
         negated=bool(NEGATION.search(_NOT_THE_OLD.sub("", _without_old_value(withdrawn))))
-        or bool(_WITHDRAWN.match(part)),
+        or bool(WITHDRAWN.match(part)),
         hedged=bool(_HEDGE.search(part)),
         household=bool(_HOUSEHOLD_MEMBER.search(part)),
     )
