@@ -415,6 +415,7 @@ _CITY_ALIASES = {
     "dc": "washington",
     "d.c.": "washington",
     "slc": "salt lake city",
+    "salt lake": "salt lake city",
     "atl": "atlanta",
     "chi-town": "chicago",
     "kc": "kansas city",

@@ -1228,3 +1228,54 @@ def test_taking_back_a_fact_forgets_it(runtime) -> None:
     reply = runtime.service.handle_turn(user, "s1", "wait no, take back the working from home thing")
     assert stored(runtime, user, "household.work_schedule") is None and "Forgotten" in reply.text
     assert stored(runtime, user, "location.zip_code") == "94110"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "nvm take the zip off, i move out in may",
+        "Take the zip back off my file.",
+        "On second thought, I'd prefer you not keep my zip code.",
+    ],
+)
+def test_ways_of_asking_to_drop_a_saved_value(runtime, text: str) -> None:
+    user = new_user(runtime, **{"location.zip_code": "94110", "equipment.heating_type": "gas"})
+    reply = runtime.service.handle_turn(user, "s1", text)
+    assert stored(runtime, user, "location.zip_code") is None and "Forgotten" in reply.text
+    assert stored(runtime, user, "equipment.heating_type") == "gas"
+
+
+@pytest.mark.parametrize(
+    ("known", "text", "field", "value"),
+    [
+        ({}, "Plan is EV2-A. Zip 95122", "location.rate_schedule", "EV2-A"),
+        ({"location.zip_code": "95122"}, "Zip wrong, is 95121", "location.zip_code", "95121"),
+        (
+            {"location.zip_code": "21218"},
+            "no wait 21211, the other one is my old place",
+            "location.zip_code",
+            "21211",
+        ),
+        ({"equipment.solar_capacity_kw": 4.0}, "oops sorry that was 4.8", "equipment.solar_capacity_kw", 4.8),
+        (
+            {"equipment.solar_capacity_kw": 4.0},
+            "no wait 4.5 i forgot the two panels on the garage",
+            "equipment.solar_capacity_kw",
+            4.5,
+        ),
+        (
+            {"equipment.solar_capacity_kw": 4.0, "equipment.ev_charger_kw": 7.2},
+            "oops that was 5",
+            "equipment.solar_capacity_kw",
+            None,
+        ),
+        ({}, "we have 4 kw on our garage", "equipment.solar_capacity_kw", 4.0),
+    ],
+)
+def test_seventh_fresh_set_values(known: dict, text: str, field: str, value: Any) -> None:
+    facts = {f.field: f.value for f in understand(text, ReadingContext(known_fields=known)).facts}
+    assert facts.get(field) == value
+
+
+def test_salt_lake_is_salt_lake_city() -> None:
+    assert understand("what would a 10 kw system make in salt lake").params.place == "Salt Lake City, UT"

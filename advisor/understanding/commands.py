@@ -121,14 +121,17 @@ UNDO_CUE = re.compile(
 # A word that asks to remove something: a "forget" reading without one removes nothing
 REMOVAL_CUE = re.compile(
     r"\b(?:forget|forgot\s+about|delete|remove|erase|clear|wipe|drop|unsave|get\s+rid\s+of|take\s+(?:off|out|back\s+the)|"
+    # "take the zip back off my file", "i'd prefer you not keep my zip code"
+    r"take\s+(?:the|my)\s+[\w ]{1,20}?\s+(?:back\s+)?off|(?:prefer|rather)\s+(?:you\s+)?(?:not|didn'?t)\s+(?:keep|store|save|have|hold)|"
     r"(?:don'?t|do\s+not|stop)\s+(?:keep|keeping|store|storing|save|saving|remember|remembering|hold|holding))\b",
     re.I,
 )
 # "forget the gas heat", "pls delete my zip", "forget that i have oil heat": the message is a
 # command to remove what it names
 FORGET_LEAD = re.compile(
-    r"^\W*(?:(?:please|pls|plz|can\s+you|could\s+you|ok|okay|also|and|wait|no|nope|sorry|oops)\W*\s+)*"
-    r"(?:forget|delete|remove|erase|clear|wipe|drop|take\s+back(?=\s+the\s))\b(?!\s+(?:about\s+)?(?:it|this)\b)",
+    r"^\W*(?:(?:please|pls|plz|can\s+you|could\s+you|ok|okay|also|and|wait|no|nope|sorry|oops|nvm|oh|so)\W*\s+)*"
+    r"(?:forget|delete|remove|erase|clear|wipe|drop|take\s+back(?=\s+the\s)|take(?=\s+(?:the|my)\s+[\w ]{1,20}?\s+(?:back\s+)?off\b))\b"
+    r"(?!\s+(?:about\s+)?(?:it|this)\b)",
     re.I,
 )
 REMEMBER = re.compile(

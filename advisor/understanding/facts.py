@@ -1247,11 +1247,14 @@ _PANEL_COUNT = re.compile(
 )
 # what says a system is installed, not asked about: "on the roof", "net metered", "since 2020"
 _INSTALLED = re.compile(
-    r"\bon\s+(?:the|our|my)\s+roof\b|\brooftop\b|\bnet[-\s]?metered\b|\bsince\s+(?:19|20)\d\d\b|^\W*\d", re.I
+    r"\bon\s+(?:the|our|my)\s+(?:roof|garage|barn|shed|carport)\b|\brooftop\b|\bnet[-\s]?metered\b|\bsince\s+(?:19|20)\d\d\b|^\W*\d",
+    re.I,
 )
 # "a 7.4 kW system", "10 kW on the roof": a size with nothing but solar it could be
 _ROOFTOP = re.compile(
-    r"\d\s*-?\s*kw\s+(?:system|array|setup)\b|\bon\s+(?:the|our|my)\s+roof\b|\brooftop\b", re.I
+    r"\d\s*-?\s*kw\s+(?:system|array|setup)\b|\bon\s+(?:the|our|my)\s+(?:roof|garage|barn|shed|carport|house)\b|"
+    r"\brooftop\b",
+    re.I,
 )
 
 

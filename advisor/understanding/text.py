@@ -29,6 +29,8 @@ _JOINT = re.compile(
     r",\s+(?=(?:not\s+sure|idk|no\s+idea|dunno|don'?t\s+know|no\s+clue)\s+(?:what|which|abt|about|the|my|our|if|who)\b)|"
     # "sold the leaf last month, got a rivian": a new verb after the comma is the next statement
     r",\s+(?=(?:got|bought|leased|picked\s+up|replaced|switched|moved|now\s+(?:have|drive|on|in))\b)|"
+    # "no wait 21211, the other one is my old place": what the other value was is a clause of its own
+    r",\s+(?=the\s+(?:other|old|first|last|previous)\s+one\b)|"
     # "whens the cheapest time to run my dryer, xcel customer in 80203", "…, 4 people and we both work":
     # a self-description after a question's comma is a statement of its own
     r",\s+(?=(?:[\w&.-]+\s+){1,2}customers?\b|(?:\d{1,2}|two|three|four|five|six|seven|eight)\s+(?:people|ppl|of\s+us)\b)",
@@ -36,8 +38,8 @@ _JOINT = re.compile(
 )
 
 QUESTION_START = re.compile(
-    r"^\s*(?:when|what|how|why|where|which|who|whats|what's|is|are|r(?=\s+(?:there|u|you|they|we))|can|could|should(?!\s+be\b)|would|will|do|does|did|"
-    r"tell\s+me|explain|give\s+me|plan|help|any(?=\s+(?!of\s+(?:us|them)\b)\w)|compare|"
+    r"^\s*(?:when|what|how|why|where|which|who|whats|what's|is(?!\s+\d)|are|r(?=\s+(?:there|u|you|they|we))|can|could|should(?!\s+be\b)|would|will|do|does|did|"
+    r"tell\s+me|explain|give\s+me|plan(?!\s+(?:is|was|code|name)\b)|help|any(?=\s+(?!of\s+(?:us|them)\b)\w)|compare|"
     # an indirect question: "(I) want to know when to charge", "wondering if a heat pump is worth it"
     r"(?:(?:i|we)\s+)?(?:really\s+)?(?:want|need|would\s+like|'?d\s+like)\s+to\s+(?:know|find\s+out|figure\s+out)|"
     r"(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:wondering|curious))\b",

@@ -79,6 +79,9 @@ CORPORA = (
     # the sixth held-out set (first run recorded at cbb69ab)
     "fresh_h10_messages.jsonl",
     "fresh_h11_messages.jsonl",
+    # the seventh held-out set (first run recorded at a6ea15f)
+    "fresh_h12_messages.jsonl",
+    "fresh_h13_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 

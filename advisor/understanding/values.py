@@ -436,7 +436,7 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
     """ "no wait its 4.7 not 7.4", "the 8.4 kw you have is wrong, its 11.2 now": a correction naming a
     number we hold (7.4 kW of solar) and one other number sets that field to the other; only when
     exactly one known value is named and exactly one other number is said."""
-    if not _CORRECTION_CUE.search(message):
+    if not (_CORRECTION_CUE.search(message) or _JUST_SAID.search(message)):
         return []
     numbers = [float(n) for n in _NUMBER.findall(message)]
     known = {
@@ -446,10 +446,34 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
     }
     named = [name for name, value in known.items() if any(abs(value - n) < 1e-9 for n in numbers)]
     others = [n for n in numbers if all(abs(value - n) >= 1e-9 for value in known.values())]
+    if not named and len(others) == 1 and _JUST_SAID.search(message):
+        # "oops sorry that was 4.8", "no wait 4.5 i forgot the garage panels": the one value we hold
+        # within a factor of two of the number said (none, or two, and nothing is changed)
+        near = [
+            name
+            for name, value in known.items()
+            if name in _CORRECTABLE and value > 0 and 0.5 <= others[0] / value <= 2
+        ]
+        named = near if len(near) == 1 else []
     if len(named) != 1 or len(others) != 1:
         return []
     said = f"{others[0]:g}"
     return [StatedFact(field=named[0], value=others[0], said=said, words=message[:500], confidence=0.8)]
+
+
+_JUST_SAID = re.compile(
+    r"^\W*(?:(?:no|nope|wait|oops|sorry|my\s+bad|typo|actually|correction)\b\W*)+|\b(?:that\s+was|i\s+meant|make\s+that|should\s+be)\b",
+    re.I,
+)
+_CORRECTABLE = frozenset(
+    {
+        "equipment.solar_capacity_kw",
+        "equipment.ev_charger_kw",
+        "equipment.ev_battery_kwh",
+        "equipment.battery_capacity_kwh",
+        "location.flat_rate_usd_per_kwh",
+    }
+)
 
 
 _IN_ZIP = re.compile(r"\b(?:in|for|near|around|at)\s+(\d{5})\b", re.I)
