@@ -603,12 +603,9 @@ def test_not_knowing_the_plan_before_being_asked_skips_that_question(data_dir: P
 @pytest.mark.parametrize(
     ("text", "appliance"),
     [
-        pytest.param(
-            "is it better to run the dishwasher at night?",
-            "dishwasher",
-            marks=pytest.mark.xfail(reason=MISREAD),
-        ),
+        ("is it better to run the dishwasher at night?", "dishwasher"),
         ("is it cheaper to do laundry on weekends", "laundry"),
+        ("yo is it cheaper to run my space heater at night", "space heater"),
     ],
 )
 def test_better_or_cheaper_to_run_an_appliance_is_a_live_question(text: str, appliance: str) -> None:

@@ -253,6 +253,8 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         and not (values.signals.deadline or values.signals.charge_level or values.signals.appliance)
     ):
         return "knowledge"  # "how would i know what plan im on", "whats a kwh": an explanation
+    if intent == "knowledge" and values.when_to_run and not (values.what_if or values.how_to or values.definition):
+        return "live_data"  # "is it cheaper to run the dishwasher at night": a verdict on their own prices
     if intent == "off_topic" and values.energy_words and prediction.runner_up in _ANSWERS:
         return prediction.runner_up  # "whats pge's best plan": a utility's plans are ours to answer
     if values.remember and intent in _QUIET:

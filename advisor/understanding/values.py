@@ -65,6 +65,8 @@ class Values:
     choice: int | None = None  # "the first one": which of two readings we offered
     affirmed: bool = False  # "yes" / "yep, that's it"
     only_when: bool = False  # nothing but a connective and a time ("and tmrw morning?")
+    # an appliance and when to run it ("is it cheaper to run the dishwasher at night"): their prices answer it
+    when_to_run: bool = False
     first_person: bool = False  # the user speaks of themself ("i", "we", "our", "here")
     asking: bool = False  # asks, even without a question word ("heat pump dryers worth it", "any rebates")
     bare_number: float | None = None  # "and 10?", "what about 12 kw": a number and nothing else
@@ -167,6 +169,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         choice=commands.choice(message),
         affirmed=bool(commands.YES.match(message)),
         only_when=only_when(message),
+        when_to_run=params.appliance is not None and _WHEN_TO_RUN.search(message) is not None,
         first_person=bool(FIRST_PERSON.search(message)) or bool(re.search(r"\bhere\b", message, re.I)),
         asking="?" in message
         or bool(_ADVICE.search(message))
@@ -461,6 +464,11 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
     return [StatedFact(field=named[0], value=others[0], said=said, words=message[:500], confidence=0.8)]
 
 
+_WHEN_TO_RUN = re.compile(
+    r"\b(?:cheaper|better|cheapest|best|smarter|worth)\b[^.?!]{0,40}\b(?:at\s+night|overnight|tonight|in\s+the\s+(?:morning|evening|day)|"
+    r"later|now|during\s+(?:the\s+)?(?:day|peak|off[-\s]?peak)|off[-\s]?peak|after\s+\d|before\s+\d|on\s+weekends?)\b",
+    re.I,
+)
 _JUST_SAID = re.compile(
     r"^\W*(?:(?:no|nope|wait|oops|sorry|my\s+bad|typo|actually|correction)\b\W*)+|\b(?:that\s+was|i\s+meant|make\s+that|should\s+be)\b",
     re.I,
