@@ -1279,3 +1279,36 @@ def test_seventh_fresh_set_values(known: dict, text: str, field: str, value: Any
 
 def test_salt_lake_is_salt_lake_city() -> None:
     assert understand("what would a 10 kw system make in salt lake").params.place == "Salt Lake City, UT"
+
+
+def test_a_request_the_model_doubts_as_a_statement_is_answered(runtime) -> None:
+    user = new_user(
+        runtime,
+        **{
+            "location.zip_code": "60618",
+            "location.utility_provider": "ComEd",
+            "equipment.ev_model": "Tesla Model 3",
+        },
+    )
+    reply = runtime.service.handle_turn(user, "s1", "need the car charged")
+    assert "isn't something I keep" not in reply.text and "kWh" in reply.text
+
+
+def test_the_level_now_after_a_plan_replans_it() -> None:
+    from advisor.understanding.models import RequestParams
+
+    context = ReadingContext(
+        last_intent="live_data",
+        last_topic="ev_charging",
+        last_params=RequestParams(
+            task="charging_plan", target_soc_pct=90, ready_by_hour=6, ready_by_day="saturday"
+        ),
+    )
+    reading = understand("currently at 35", context)
+    assert reading.intent == "live_data" and reading.params.current_soc_pct == 35
+
+
+def test_leaving_for_somewhere_at_a_time_is_the_deadline() -> None:
+    params = read_params("leaving for tahoe 6am saturday, need 90%")
+    assert (params.ready_by_hour, params.ready_by_day, params.target_soc_pct) == (6, "saturday", 90)
+    assert read_params("leaving for 2 weeks on friday").ready_by_hour is None

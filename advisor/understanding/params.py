@@ -18,6 +18,14 @@ _DEADLINE = re.compile(
     r"\s*(?P<half>a\.?m\.?|p\.?m\.?)?(?!\s*(?:%|percent))(?![\d:])",
     re.I,
 )
+# "leaving for tahoe 6am saturday", "heading out to the airport at 5:15": where they go, then when
+# (a clock time with am/pm or minutes: "leaving for 2 weeks" is no time)
+_LEAVING_FOR = re.compile(
+    r"\b(?:leave|leaving|head(?:ing)?\s+out|depart(?:ing)?|tak(?:e|ing)\s+off)\s+(?:for|to)\s+[\w'-]+(?:\s+[\w'-]+){0,2}?\s+"
+    r"(?:at\s+|around\s+|by\s+)?(?P<hour>\d{1,2})(?::(?P<minute>\d{2})|(?P<glued>[0-5]\d)(?=\s*[ap]\.?m))?"
+    r"\s*(?P<half>a\.?m\.?|p\.?m\.?)?(?<=[\d.mM])(?=(?::\d)|\s*[ap]\.?m|[^\d:]|$)",
+    re.I,
+)
 _SHORT_TIME = re.compile(
     r"(?<![\d:])(?P<hour>\d{1,2})(?::(?P<minute>\d{2})|(?P<glued>[0-5]\d))?\s*(?P<half>a\.?m\.?|p\.?m\.?)(?![\w])|"
     # "make that 6:30": a clock time with minutes needs no am/pm
@@ -52,7 +60,9 @@ _CURRENT = re.compile(
     r"\b(?:from|is\s+at|currently(?:\s+at)?|at|it'?s\s+at|sitting\s+at|have)\s+(?P<pct>\d{1,3})\s*(?:%|percent)\s+(?:now|right\s+now|currently|left)\b|"
     r"\b(?:from|is\s+at|currently(?:\s+at)?|it'?s\s+at|it\s+is\s+at|sits\s+at|(?<!be\s)at|usually\s+at)\s+(?P<pct2>\d{1,3})\s*(?:%|percent)|"
     # "gotta be at 80% by 6:45, at 35 now": a bare level said with "now" is the level now
-    r"\b(?:at|only\s+at|sitting\s+at)\s+(?P<pct3>\d{1,3})\s+(?:now|rn|right\s+now|currently|atm)\b",
+    r"\b(?:at|only\s+at|sitting\s+at)\s+(?P<pct3>\d{1,3})\s+(?:now|rn|right\s+now|currently|atm)\b|"
+    # "currently at 35", "rn its at 40": all the message says is the level now
+    r"^\W*(?:currently|rn|right\s+now|now|atm)\s+(?:it'?s\s+|its\s+|it\s+is\s+)?(?:at\s+)?(?P<pct4>\d{1,2}|100)\W*$",
     re.I,
 )
 # "its at 20" (no %) beside a charge level stated with one: the level now, in a charging request
@@ -288,6 +298,7 @@ def _deadline(text: str) -> dict[str, object]:
     """ "by 6:30", "before 7am", "leave at 6", "by noon", "by tomorrow morning"."""
     # the first that is a time: "need it at 80 by 7:30" has a charge level where a time could be
     deadline = next((m for m in _DEADLINE.finditer(text) if _clock_time(m)), None)
+    deadline = deadline or next((m for m in _LEAVING_FOR.finditer(text) if _clock_time(m)), None)
     if deadline is None and len(text.split()) <= 6:
         deadline = _SHORT_TIME.search(text)  # "make that 7am", "6:30 instead"
     if deadline is None:
@@ -336,7 +347,7 @@ def _levels(text: str) -> dict[str, object]:
         data["target_soc_pct"] = float(target.group(group))
         target_span = target.span(group)
     for current in _CURRENT.finditer(text):
-        group = next(name for name in ("pct", "pct2", "pct3") if current.group(name) is not None)
+        group = next(name for name in ("pct", "pct2", "pct3", "pct4") if current.group(name) is not None)
         if target_span is None or not _overlaps(current.span(group), target_span):
             return {**data, "current_soc_pct": float(current.group(group))}  # "need it at 90%" is the target
     if target_span is not None:

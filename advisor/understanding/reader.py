@@ -28,6 +28,9 @@ CLARIFY_BELOW = 0.45
 _RUNNER_UP_AT_LEAST = 0.3
 _SKIP_AT_LEAST = 0.6
 _SURE_TASK = 0.8
+# a "statement" the model doubts that states nothing, while it is sure what answer it asks for
+_UNSURE_STATEMENT = 0.4
+_SURE_REQUEST = 0.95
 # A goodbye ends the terminal chat: an unsure one ("sold the leaf" sounds like one) is asked about
 _GOODBYE_AT_LEAST = 0.6
 # "nope, thats wrong", "sorry undo that": short; a longer correction says what is wrong instead
@@ -229,7 +232,9 @@ def _more_of_the_last_forget(values: Values, context: ReadingContext | None) -> 
     return bool(said) and bool(commands.FORGET_LEAD.match(said[-1]))
 
 
-def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> str:
+def _an_answer_after_all(prediction: Prediction, values: Values, context: ReadingContext) -> str | None:
+    """A message the model read as something else that the values show asks for an answer (or an
+    explanation the model took for a live request)."""
     intent = prediction.intent
     if values.only_when and context.last_intent == "live_data" and not values.facts:
         return "live_data"  # "and tmrw morning?", "how about here": the last live answer, moved
@@ -253,10 +258,29 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         and not (values.signals.deadline or values.signals.charge_level or values.signals.appliance)
     ):
         return "knowledge"  # "how would i know what plan im on", "whats a kwh": an explanation
-    if intent == "knowledge" and values.when_to_run and not (values.what_if or values.how_to or values.definition):
+    if (
+        intent == "knowledge"
+        and values.when_to_run
+        and not (values.what_if or values.how_to or values.definition)
+    ):
         return "live_data"  # "is it cheaper to run the dishwasher at night": a verdict on their own prices
     if intent == "off_topic" and values.energy_words and prediction.runner_up in _ANSWERS:
         return prediction.runner_up  # "whats pge's best plan": a utility's plans are ours to answer
+    if (
+        intent == "profile_statement"
+        and prediction.intent_p < _UNSURE_STATEMENT
+        and prediction.task_p >= _SURE_REQUEST
+        and not (values.facts or values.mentions or values.remember or context.pending_slot)
+    ):
+        return "live_data"  # "need the car charged": nothing stated, a request the model is sure of
+    return None
+
+
+def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> str:
+    intent = prediction.intent
+    answer = _an_answer_after_all(prediction, values, context)
+    if answer is not None:
+        return answer
     if values.remember and intent in _QUIET:
         return "profile_statement"  # "remember that I like pizza": said why nothing was kept
     if (
