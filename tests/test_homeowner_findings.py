@@ -1312,3 +1312,24 @@ def test_leaving_for_somewhere_at_a_time_is_the_deadline() -> None:
     params = read_params("leaving for tahoe 6am saturday, need 90%")
     assert (params.ready_by_hour, params.ready_by_day, params.target_soc_pct) == (6, "saturday", 90)
     assert read_params("leaving for 2 weeks on friday").ready_by_hour is None
+
+
+@pytest.mark.parametrize(
+    ("text", "car"),
+    [
+        ("when should I charge my Nissan leave tonight", "Nissan Leaf"),
+        ("Kia EV six", "Kia EV6"),
+        ("when should I charge my tesla model why", "Tesla Model Y"),
+        ("ioniq five, 94110", "Hyundai Ioniq 5"),
+    ],
+)
+def test_car_names_as_voice_typing_writes_them(text: str, car: str) -> None:
+    assert {f.field: f.value for f in understand(text).facts}.get("equipment.ev_model") == car
+
+
+def test_declining_the_zip_while_naming_the_utility_gets_the_answer(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "What's electricity cost me per kilowatt hour right now")
+    reply = runtime.service.handle_turn(user, "s1", "Consumers Energy. Not giving you my address.")
+    assert stored(runtime, user, "location.utility_provider") == "Consumers Energy"
+    assert "ZIP code (or city)?" not in reply.text and "MI average price" in reply.text

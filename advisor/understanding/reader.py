@@ -411,6 +411,8 @@ def _slot_answer(prediction: Prediction, values: Values, context: ReadingContext
         return None
     if any(fact.field in SLOT_FIELDS[slot] for fact in values.facts):
         return SlotAnswer(slot=slot, status="answered")
+    if values.declines and set(values.named) & set(SLOT_FIELDS[slot]):
+        return SlotAnswer(slot=slot, status="skipped")  # "Consumers Energy. Not giving you my address."
     if values.plain_answer and prediction.slot != "skipped":
         return SlotAnswer(slot=slot, status="answered")  # a place name to look up
     status = prediction.slot if prediction.slot != "answered" else "not_answered"

@@ -289,6 +289,38 @@ def _one_edit(a: str, b: str) -> bool:
     return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal") <= 1
 
 
+_SPOKEN_DIGITS = {
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "nine": "9",
+}
+_SPOKEN_LETTERS = {"why": "y", "ex": "x", "es": "s", "three": "3"}
+
+
+def _spoken_car_names(text: str) -> str:
+    """What voice typing makes of car names: "tesla model why", "kia ev six", "ioniq five",
+    "nissan leave", "bolt e u v" -> the names the vehicle table knows."""
+    text = re.sub(
+        r"\b(model)\s+(why|ex|es)\b(?=\W*(?:$|[,.!?]|\s+(?:and|to|at|by|is|on|with|tonight|tomorrow|tmrw|now)\b))",
+        lambda m: f"{m.group(1)} {_SPOKEN_LETTERS[m.group(2).lower()]}",
+        text,
+        flags=re.I,
+    )
+    text = re.sub(
+        r"\b(model|ev|ioniq|id\.?)\s+(one|two|three|four|five|six|seven|nine)\b",
+        lambda m: f"{m.group(1)} {_SPOKEN_DIGITS[m.group(2).lower()]}",
+        text,
+        flags=re.I,
+    )
+    text = re.sub(r"\b(nissan)\s+leaves?\b", r"\1 leaf", text, flags=re.I)
+    return re.sub(r"\b(bolt)\s+e\s*u\s*v\b", r"\1 euv", text, flags=re.I)
+
+
 def clean(text: str) -> str:
     """Text as a person reads it: links as their label, mentions/emoji/markup dropped, curly quotes
     straightened, whitespace collapsed."""
@@ -301,6 +333,7 @@ def clean(text: str) -> str:
     # "4 ppl", "we're 3 ppl": people. Only "PPL" in capitals may be the utility (PPL Electric Utilities).
     text = re.sub(r"\b(\d+|two|three|four|five|six|seven|eight)\s+ppl\b", r"\1 people", text, flags=re.I)
     text = re.sub(r"\bppl\b", "people", text)
+    text = _spoken_car_names(text)
     text = _WORD.sub(lambda m: _TYPOS.get(m.group(0).lower(), m.group(0)), text)
     text = _WORD.sub(lambda m: _near_word(m.group(0)), text)
     # utility names with "and" in them must not be split into clauses: "pg and e", "gas and electric"

@@ -67,6 +67,7 @@ class Values:
     only_when: bool = False  # nothing but a connective and a time ("and tmrw morning?")
     # an appliance and when to run it ("is it cheaper to run the dishwasher at night"): their prices answer it
     when_to_run: bool = False
+    declines: bool = False  # "not giving you my address", "rather not share my zip"
     first_person: bool = False  # the user speaks of themself ("i", "we", "our", "here")
     asking: bool = False  # asks, even without a question word ("heat pump dryers worth it", "any rebates")
     bare_number: float | None = None  # "and 10?", "what about 12 kw": a number and nothing else
@@ -170,6 +171,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         affirmed=bool(commands.YES.match(message)),
         only_when=only_when(message),
         when_to_run=params.appliance is not None and _WHEN_TO_RUN.search(message) is not None,
+        declines=_DECLINES.search(message) is not None,
         first_person=bool(FIRST_PERSON.search(message)) or bool(re.search(r"\bhere\b", message, re.I)),
         asking="?" in message
         or bool(_ADVICE.search(message))
@@ -464,6 +466,11 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
     return [StatedFact(field=named[0], value=others[0], said=said, words=message[:500], confidence=0.8)]
 
 
+_DECLINES = re.compile(
+    r"\b(?:not|won'?t|rather\s+not|prefer\s+not\s+to|don'?t\s+(?:want|wanna)\s+(?:to\s+)?)\s*(?:going\s+to\s+|gonna\s+)?"
+    r"(?:giv(?:e|ing)|shar(?:e|ing)|tell(?:ing)?|say(?:ing)?|post(?:ing)?|hand(?:ing)?\s+over)\b",
+    re.I,
+)
 _WHEN_TO_RUN = re.compile(
     r"\b(?:cheaper|better|cheapest|best|smarter|worth)\b[^.?!]{0,40}\b(?:at\s+night|overnight|tonight|in\s+the\s+(?:morning|evening|day)|"
     r"later|now|during\s+(?:the\s+)?(?:day|peak|off[-\s]?peak)|off[-\s]?peak|after\s+\d|before\s+\d|on\s+weekends?)\b",
