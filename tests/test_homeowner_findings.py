@@ -1333,3 +1333,16 @@ def test_declining_the_zip_while_naming_the_utility_gets_the_answer(runtime) -> 
     reply = runtime.service.handle_turn(user, "s1", "Consumers Energy. Not giving you my address.")
     assert stored(runtime, user, "location.utility_provider") == "Consumers Energy"
     assert "ZIP code (or city)?" not in reply.text and "MI average price" in reply.text
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("we bought a house in worcester that already had solar on it", "Worcester"),
+        ("i own a rental in toledo and my own house is in ann arbor", "Ann Arbor"),
+        ("im renting in logan square, chicago", "Chicago"),
+        ("renting in logan square chicago, comed", None),  # not the town Logan
+    ],
+)
+def test_the_home_they_live_in_not_one_they_let_or_a_neighbourhood_name(text: str, city: str | None) -> None:
+    assert {f.field: f.value for f in understand(text).facts}.get("location.city") == city

@@ -449,10 +449,11 @@ _BEFORE_ZIP = re.compile(r"(?P<name>[A-Za-z][A-Za-z .'-]{2,30}?)[\s,]+(?P<zip>\d
 
 
 _DWELLING_IN = re.compile(
-    r"\b(?:(?:live|living|rent|renting|own)\b[^.,;!?]{0,40}?\b|(?:my|our)\s+(?:(?:new|old|little|small|first)\s+)?|"
+    r"\b(?:(?:live|living|rent|renting|own|bought|buying|moved\s+into)\b[^.,;!?]{0,40}?\b|"
+    r"(?:my|our)\s+(?:(?:own|new|old|little|small|first)\s+)?|"
     r"^\W*(?:an?\s+)?(?:(?:new|old|little|small|tiny|big)\s+)?)"
     r"(?:condo|house|home|apartment|apt|townhouse|townhome|"
-    r"rental|duplex|bungalow|trailer|mobile\s+home)\s+in\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})",
+    r"duplex|bungalow|trailer|mobile\s+home)\s+(?:is\s+)?in\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})",
     re.I,
 )
 # "we were in fresno last year", "at work in mesa": a place that is not their home now
@@ -643,6 +644,7 @@ _DIRECTIONS = frozenset(
 )
 
 
+_NEIGHBORHOOD_WORDS = frozenset({"square", "heights", "village", "district", "neighborhood", "neighbourhood"})
 _NAMES_A_COMPANY = (
     r"(?:clean\s+power|community\s+(?:power|energy|choice)|power|energy|electric|gas|utilities|water)\b"
 )
@@ -675,6 +677,8 @@ def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tupl
                 place = find_town(f"{named} {region}")
         if place is not None and re.match(_NAMES_A_COMPANY, " ".join(words[size : size + 2]), re.I):
             return None  # "sonoma clean power", "austin energy": the town names a company
+        if place is not None and size < len(words) and words[size].lower().strip(",.;") in _NEIGHBORHOOD_WORDS:
+            return None  # "logan square": a neighbourhood of a city, not the town Logan
         if place is not None:
             return place, named
     if len(words) >= 2 and words[0].lower() in _DIRECTIONS:

@@ -93,7 +93,7 @@ _SUBJECT_LEADS = re.compile(
 _PAST_HOME = re.compile(
     r"\b(?:our|my|the)\s+(?:old|previous|former|last)\s+(?:house|home|place|apartment|condo)\b|"
     # "i rent out a duplex in dearborn that has gas heat": the tenants' home, not theirs
-    r"\brent(?:ing)?\s+out\b|\brental\s+(?:property|unit|house|place)\b|\bmy\s+tenants?\b|"
+    r"\brent(?:ing)?\s+out\b|\brental\s+(?:property|unit|house|place)\b|\bown\s+(?:a|two|three|\d)\s+rentals?\b|\bmy\s+tenants?\b|"
     # "my daughter in charlotte has a tesla": a relative who lives elsewhere
     r"\bmy\s+(?:daughter|son|kid|mom|dad|mother|father|parents|grandma|grandpa)\s+(?:in|at|up\s+in|down\s+in|out\s+in)\s+\w",
     re.I,
