@@ -1346,3 +1346,24 @@ def test_declining_the_zip_while_naming_the_utility_gets_the_answer(runtime) -> 
 )
 def test_the_home_they_live_in_not_one_they_let_or_a_neighbourhood_name(text: str, city: str | None) -> None:
     assert {f.field: f.value for f in understand(text).facts}.get("location.city") == city
+
+
+def test_off_topic_after_an_explanation_is_still_off_topic() -> None:
+    context = ReadingContext(last_intent="knowledge", last_topic="home")
+    assert understand("whats the best pizza in minneapolis", context).intent == "off_topic"
+
+
+def test_when_to_run_an_appliance_is_an_appliance_verdict_whatever_else_is_said() -> None:
+    reading = understand(
+        "hi im renting in columbus ohio, aep is the utility, no ev. is it cheaper to run my dryer at night"
+    )
+    assert (reading.intent, reading.params.task, reading.params.appliance) == (
+        "live_data",
+        "appliance",
+        "dryer",
+    )
+
+
+def test_a_state_is_no_town_to_look_up() -> None:
+    reading = understand("whats the deal with heat pumps in cold climates, we're in minnesota")
+    assert reading.place_query is None and reading.intent == "knowledge"

@@ -677,7 +677,11 @@ def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tupl
                 place = find_town(f"{named} {region}")
         if place is not None and re.match(_NAMES_A_COMPANY, " ".join(words[size : size + 2]), re.I):
             return None  # "sonoma clean power", "austin energy": the town names a company
-        if place is not None and size < len(words) and words[size].lower().strip(",.;") in _NEIGHBORHOOD_WORDS:
+        if (
+            place is not None
+            and size < len(words)
+            and words[size].lower().strip(",.;") in _NEIGHBORHOOD_WORDS
+        ):
             return None  # "logan square": a neighbourhood of a city, not the town Logan
         if place is not None:
             return place, named

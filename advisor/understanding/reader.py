@@ -281,6 +281,13 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     answer = _an_answer_after_all(prediction, values, context)
     if answer is not None:
         return answer
+    if (
+        intent == "knowledge"
+        and prediction.runner_up == "off_topic"
+        and prediction.runner_up_p >= _RUNNER_UP_AT_LEAST
+        and not (values.energy_words or values.facts or values.first_person)
+    ):
+        return "off_topic"  # "whats the best pizza in minneapolis" after an explanation: not a follow-up
     if values.remember and intent in _QUIET:
         return "profile_statement"  # "remember that I like pizza": said why nothing was kept
     if (
@@ -451,6 +458,8 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
     if intent != "live_data":
         return values.params
     task = prediction.task
+    if values.when_to_run:
+        task = "appliance"  # "is it cheaper to run my dryer at night": a verdict, whatever else it mentions
     if task == "appliance" and values.params.appliance is None:
         # "when's peak tomorrow": an appliance verdict needs an appliance; the next likeliest kind
         task = next((name for name in prediction.tasks if name != "appliance"), task)

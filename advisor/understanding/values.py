@@ -15,7 +15,7 @@ from functools import cached_property
 from advisor.energy.utilities import find_utility
 from advisor.energy.vehicles import find_vehicle
 from advisor.onboarding import usual_utility
-from advisor.places import find_city, find_town, zip_place
+from advisor.places import STATE_NAMES, find_city, find_town, zip_place
 from advisor.understanding import commands
 from advisor.understanding.facts import as_said, facts_in, place_phrase
 from advisor.understanding.meaning import Signals
@@ -414,6 +414,13 @@ def _place_query(
 ) -> str | None:
     if any(f.field.startswith("location.") for f in facts):
         return None
+    phrase = _place_phrase_of(found, plain, message, context)
+    if phrase is not None and phrase.strip(" .,!").lower() in STATE_NAMES:
+        return None  # "we're in minnesota": a state is no town to look up (and no ZIP to ask for here)
+    return phrase
+
+
+def _place_phrase_of(found: list[Clause], plain: bool, message: str, context: ReadingContext) -> str | None:
     if plain and context.pending_slot == "location":
         return message.strip().strip(".!")
     return next(
