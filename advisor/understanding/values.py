@@ -296,7 +296,10 @@ _NOT_HOME_ENERGY = re.compile(
     re.I,
 )
 _ENERGY = re.compile(
-    r"\b(?:kwh|kw|rate\s+plan|tou|time[-\s]of[-\s]use|peak|off[-\s]?peak|electric\w*|utility|power\s+bill|energy)\b",
+    r"\b(?:kwh|kw|rate\s+plan|tou|time[-\s]of[-\s]use|peak|off[-\s]?peak|electric\w*|utility|power\s+bill|energy|"
+    # the home's own energy: heating, cooling, drafts, insulation, bills, appliances
+    r"heat(?:ing|er|ers)?|cooling|a/c|drafts?|drafty|insulat\w*|weather(?:iz|strip)\w*|attic|thermostat|hvac|furnace|"
+    r"(?:electric|power|utility|energy|gas)\s+bills?|dryer|washer|dishwasher|appliances?|water\s+heater)\b",
     re.I,
 )
 # Equipment someone might add or use: a question about it is advice, not a live figure
