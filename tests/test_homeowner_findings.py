@@ -1367,3 +1367,28 @@ def test_when_to_run_an_appliance_is_an_appliance_verdict_whatever_else_is_said(
 def test_a_state_is_no_town_to_look_up() -> None:
     reading = understand("whats the deal with heat pumps in cold climates, we're in minnesota")
     assert reading.place_query is None and reading.intent == "knowledge"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "thanks!! 💕 gotta run, soccer practice",
+        "Ha, fair. Later.",
+        "Good night.",
+        "ok thanks, gtg",
+        "ok thats it for today",
+    ],
+)
+def test_ways_of_leaving_are_goodbyes(text: str) -> None:
+    assert understand(text).intent == "goodbye"
+
+
+def test_a_utility_before_its_plan_is_theirs_and_for_me_names_the_car() -> None:
+    setup = understand(
+        "Setup: 11.2 kW PV, one Powerwall, Model S, 48A wall connector, SCE on TOU-D-PRIME, ZIP 90803"
+    )
+    assert {f.field: f.value for f in setup.facts}.get(
+        "location.utility_provider"
+    ) == "Southern California Edison"
+    answer = understand("for me its a bolt ev and pg&e", ReadingContext(pending_slot="location"))
+    assert {f.field: f.value for f in answer.facts}.get("equipment.ev_model") == "Chevrolet Bolt EV"

@@ -733,11 +733,11 @@ def _utility(text: str, *, pending_slot: str | None, region: str | None = None) 
                     break
     if found is not None:
         utility, words = found
+        base = re.sub(r"(?:'s|’s)$", "", words)  # the alias pattern keeps a possessive with the name
         owner = re.search(
-            re.escape(words)
-            + r"(?:'s|’s)?\s+(?:(?:new|own|whole|that|this|their|the)\s+)?(?:[\w-]+\s+){0,2}?"
+            re.escape(base) + r"(?:'s|’s)\s+(?:(?:new|own|whole|that|this|their|the)\s+)?(?:[\w-]+\s+){0,2}?"
             r"(?:plans?|programs?|rates?|tou|time[-\s]of[-\s]use|peak|prices?|hours|tariffs?)\b|"
-            + re.escape(words)
+            + re.escape(base)
             + r"\s+(?:has|have|offers?|charges?|raised|says|changed|is\s+(?:raising|changing))\b",
             text,
             re.I,
@@ -932,7 +932,7 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         yield Reading("equipment.ev_model", as_said(second[0].name, second[1]), said=second[1])
         return
     starts = (
-        r"^\s*(?:(?:actually|no\s+wait|no|nope|nah|naw|sorry|oops|wait|i\s+meant|correction|correct)[,.!:]?\s+)?"
+        r"^\s*(?:(?:actually|no\s+wait|no|nope|nah|naw|sorry|oops|wait|i\s+meant|correction|correct|for\s+(?:me|us))[,.!:]?\s+)?"
         # "also its a leaf plus", "ok its a kia ev6": a filler only before "it's" ("and a model 3 would be nice" is not)
         r"(?:(?:also|and|oh|ok|okay|yeah|yes|yep|well|ah|um|btw)[,.!:]?\s+(?=(?:it'?s|its|it\s+is|that'?s)\s))?"
         r"(?:(?:it'?s|its|it\s+is|that'?s|ours\s+is|ours'?s|mine\s+is|mine'?s)\s+)?"

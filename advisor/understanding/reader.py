@@ -288,6 +288,12 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         and not (values.energy_words or values.facts or values.first_person)
     ):
         return "off_topic"  # "whats the best pizza in minneapolis" after an explanation: not a follow-up
+    if (
+        intent in ("smalltalk", "unclear", "goodbye", "profile_statement")
+        and values.leaving
+        and not (values.facts or values.mentions or values.question)
+    ):
+        return "goodbye"  # "thanks!! gotta run, soccer practice", "Ha, fair. Later.", "Good night."
     if values.remember and intent in _QUIET:
         return "profile_statement"  # "remember that I like pizza": said why nothing was kept
     if (

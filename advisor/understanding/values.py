@@ -68,6 +68,7 @@ class Values:
     # an appliance and when to run it ("is it cheaper to run the dishwasher at night"): their prices answer it
     when_to_run: bool = False
     declines: bool = False  # "not giving you my address", "rather not share my zip"
+    leaving: bool = False  # "gotta run", "gtg", "good night", "thats it for today": the chat ends
     first_person: bool = False  # the user speaks of themself ("i", "we", "our", "here")
     asking: bool = False  # asks, even without a question word ("heat pump dryers worth it", "any rebates")
     bare_number: float | None = None  # "and 10?", "what about 12 kw": a number and nothing else
@@ -172,6 +173,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         only_when=only_when(message),
         when_to_run=params.appliance is not None and _WHEN_TO_RUN.search(message) is not None,
         declines=_DECLINES.search(message) is not None,
+        leaving=_LEAVING.search(message) is not None and len(message.split()) <= 12,
         first_person=bool(FIRST_PERSON.search(message)) or bool(re.search(r"\bhere\b", message, re.I)),
         asking="?" in message
         or bool(_ADVICE.search(message))
@@ -476,6 +478,12 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
     return [StatedFact(field=named[0], value=others[0], said=said, words=message[:500], confidence=0.8)]
 
 
+_LEAVING = re.compile(
+    r"\b(?:got+a|have\s+to|gotta)\s+(?:run|go|bounce|jet)\b|\bgtg\b|\bg2g\b|\bgood\s*night\b|\bnight\s+night\b|"
+    r"\b(?:that'?s|thats)\s+(?:it|all)\s+for\s+(?:today|now|tonight)\b|\bsigning\s+off\b|\btalk\s+(?:to\s+you\s+)?later\b|"
+    r"(?:^|[,.!]\s*)later\W*$|\bcya\b|\bttyl\b|\bbye\b",
+    re.I,
+)
 _DECLINES = re.compile(
     r"\b(?:not|won'?t|rather\s+not|prefer\s+not\s+to|don'?t\s+(?:want|wanna)\s+(?:to\s+)?)\s*(?:going\s+to\s+|gonna\s+)?"
     r"(?:giv(?:e|ing)|shar(?:e|ing)|tell(?:ing)?|say(?:ing)?|post(?:ing)?|hand(?:ing)?\s+over)\b",
