@@ -1392,3 +1392,23 @@ def test_a_utility_before_its_plan_is_theirs_and_for_me_names_the_car() -> None:
     ) == "Southern California Edison"
     answer = understand("for me its a bolt ev and pg&e", ReadingContext(pending_slot="location"))
     assert {f.field: f.value for f in answer.facts}.get("equipment.ev_model") == "Chevrolet Bolt EV"
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("wait no, my oldest shipped out with the navy, so 4", 4),
+        ("my roommate moved out, its 2 now", 2),
+        ("we have 2 evs now", None),
+    ],
+)
+def test_a_new_count_after_who_came_or_went(text: str, count: int | None) -> None:
+    assert {f.field: f.value for f in understand(text).facts}.get("household.occupants") == count
+
+
+def test_a_doubt_about_something_else_leaves_the_car_sure() -> None:
+    facts = {
+        f.field: f.value
+        for f in understand("just got my first ev, a kia ev6, honestly no idea what im doing lol").facts
+    }
+    assert facts.get("equipment.ev_model") == "Kia EV6"

@@ -1415,7 +1415,28 @@ _OTHER_MEMBERS = re.compile(
 )
 
 
+# "my oldest shipped out with the navy, so 4", "my roommate moved out, its 2 now": a new count said
+# right after who came or went
+_COUNT_AFTER_CHANGE = re.compile(
+    r"\b(?:so(?:\s+still)?|still|its|it'?s|now(?:\s+its)?|making\s+it|that\s+makes(?:\s+it|\s+us)?|we'?re)\s+"
+    + _COUNT
+    + r"(?:\s+(?:now|people|of\s+us|total))?\W*$",
+    re.I,
+)
+_HOUSEHOLD_CHANGE = re.compile(
+    r"\b(?:moved\s+(?:out|in|away|back)|shipped\s+out|deployed|left\s+for|went\s+(?:off\s+)?to\s+college|born|"
+    r"new\s+baby|roommates?|housemates?|doesn'?t\s+live|don'?t\s+live|lives?\s+(?:here|with\s+us)|passed\s+away)\b",
+    re.I,
+)
+
+
 def _occupants(text: str) -> Iterator[Reading]:
+    changed = _COUNT_AFTER_CHANGE.search(text)
+    if changed and _HOUSEHOLD_CHANGE.search(text):
+        yield Reading(
+            "household.occupants", _count(changed.group(1)), said=changed.group(0).strip(), unit="people"
+        )
+        return
     # "4 of us plus grandma so 5 total": the total said is the count
     total = re.search(
         r"(?:\b(?:so|that'?s|thats|makes?)\s+"

@@ -26,7 +26,8 @@ _JOINT = re.compile(
     # "we're in 95814, thinking about a heat pump": the what-if starts its own clause (the ZIP is a fact)
     r",\s+(?=(?:thinking|considering|planning|wondering|hoping|looking\s+(?:at|into)|might|may|worth)\b)|"
     # "63116, not sure what plan": a doubt that names what it is about is its own clause (the ZIP is sure)
-    r",\s+(?=(?:not\s+sure|idk|no\s+idea|dunno|don'?t\s+know|no\s+clue)\s+(?:what|which|abt|about|the|my|our|if|who)\b)|"
+    r",\s+(?=(?:(?:honestly|tbh|and|but|lol|so)\s+)?(?:not\s+sure|idk|no\s+idea|dunno|don'?t\s+know|no\s+clue)\s+"
+    r"(?:what|which|abt|about|the|my|our|if|who|how)\b)|"
     # "sold the leaf last month, got a rivian": a new verb after the comma is the next statement
     r",\s+(?=(?:got|bought|leased|picked\s+up|replaced|switched|moved|now\s+(?:have|drive|on|in))\b)|"
     # "no wait 21211, the other one is my old place": what the other value was is a clause of its own
