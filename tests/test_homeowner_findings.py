@@ -1412,3 +1412,13 @@ def test_a_doubt_about_something_else_leaves_the_car_sure() -> None:
         for f in understand("just got my first ev, a kia ev6, honestly no idea what im doing lol").facts
     }
     assert facts.get("equipment.ev_model") == "Kia EV6"
+
+
+def test_a_powerwall_count_corrected_in_words(runtime) -> None:
+    user = new_user(
+        runtime, **{"equipment.has_battery_storage": True, "equipment.battery_capacity_kwh": 27.0}
+    )
+    reply = runtime.service.handle_turn(
+        user, "s1", "wait you have me down for 2 powerwalls?? it's just one 😅"
+    )
+    assert stored(runtime, user, "equipment.battery_capacity_kwh") == 13.5 and "was 27 kWh" in reply.text

@@ -17,7 +17,7 @@ from advisor.energy.vehicles import find_vehicle
 from advisor.onboarding import usual_utility
 from advisor.places import STATE_NAMES, find_city, find_town, zip_place
 from advisor.understanding import commands
-from advisor.understanding.facts import as_said, facts_in, place_phrase
+from advisor.understanding.facts import POWERWALL_KWH, as_said, facts_in, place_phrase
 from advisor.understanding.meaning import Signals
 from advisor.understanding.models import Mention, ReadingContext, RequestParams, StatedFact
 from advisor.understanding.params import only_when, read_params
@@ -122,7 +122,12 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         about_solar=context.last_topic == "solar" or context.pending_slot == "solar_size" or about == "solar",
         home_state=_home_state(context),
     )
-    facts = facts or _corrected_number(message, context) or _the_car_they_got(message, context)
+    facts = (
+        facts
+        or _corrected_number(message, context)
+        or _the_car_they_got(message, context)
+        or _just_one_powerwall(message, context)
+    )
     facts = [_corrected_in_place(fact, message) for fact in facts]
     plain = _plain_answer(message, context, found, facts)
     facts = facts + _utility_as_said(message, context, plain, facts)
@@ -447,6 +452,34 @@ _CORRECTION_CUE = re.compile(
     re.I,
 )
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.]|\.\d)")
+
+
+def _just_one_powerwall(message: str, context: ReadingContext) -> list[StatedFact]:
+    """ "you have me down for 2 powerwalls?? it's just one": the count we hold, corrected in words."""
+    held = context.known_fields.get("equipment.battery_capacity_kwh")
+    if (
+        not isinstance(held, int | float)
+        or held <= POWERWALL_KWH
+        or not re.search(r"\bpowerwalls?\b", message, re.I)
+    ):
+        return []
+    one = re.search(
+        r"\b(?:it'?s|its|we\s+have|only|just)\s+(?:just\s+|only\s+)?(?:one|1|a\s+single)\b(?!\s*(?:kw|kwh|%))",
+        message,
+        re.I,
+    )
+    if one is None:
+        return []
+    return [
+        StatedFact(
+            field="equipment.battery_capacity_kwh",
+            value=POWERWALL_KWH,
+            said=one.group(0),
+            unit="kWh",
+            words=message[:500],
+            assumption=f"a Powerwall stores {POWERWALL_KWH:g} kWh",
+        )
+    ]
 
 
 def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]:
