@@ -1422,3 +1422,10 @@ def test_a_powerwall_count_corrected_in_words(runtime) -> None:
         user, "s1", "wait you have me down for 2 powerwalls?? it's just one 😅"
     )
     assert stored(runtime, user, "equipment.battery_capacity_kwh") == 13.5 and "was 27 kWh" in reply.text
+
+
+def test_not_knowing_the_plan_after_an_answer_is_said_once(runtime) -> None:
+    user = new_user(runtime, **{"location.zip_code": "80205", "location.utility_provider": "Xcel Energy"})
+    runtime.service.handle_turn(user, "s1", "whats charging gonna run me a month, i drive like 40 mi a day")
+    reply = runtime.service.handle_turn(user, "s1", "not sure what plan tbh")
+    assert "I'll skip that" in reply.text and "didn't sound sure" not in reply.text

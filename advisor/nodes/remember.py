@@ -309,7 +309,13 @@ def _said(understanding: Understanding, result: AppliedChanges, place_note: str 
     if place_note:
         parts.append(place_note)
     unsure = [m for m in understanding.mentions if m.reason == "unverified"]
-    if understanding.asks and understanding.hedged and (unsure or (understanding.follow_up and not stated)):
+    skipped = understanding.slot_answer is not None and understanding.slot_answer.status == "skipped"
+    if (
+        understanding.asks
+        and understanding.hedged
+        and not skipped  # "not sure what plan tbh": the skip note says it, once
+        and (unsure or (understanding.follow_up and not stated))
+    ):
         parts.append(unsure_note(understanding))  # "regular residential i think": answered, not kept
     if result.applied and (second := second_values(understanding)):
         parts.append(second)
