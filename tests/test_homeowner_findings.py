@@ -1429,3 +1429,13 @@ def test_not_knowing_the_plan_after_an_answer_is_said_once(runtime) -> None:
     runtime.service.handle_turn(user, "s1", "whats charging gonna run me a month, i drive like 40 mi a day")
     reply = runtime.service.handle_turn(user, "s1", "not sure what plan tbh")
     assert "I'll skip that" in reply.text and "didn't sound sure" not in reply.text
+
+
+def test_a_town_before_a_comma_list_and_a_monthly_cost_without_the_car(runtime) -> None:
+    facts = {f.field: f.value for f in understand("renting in silver spring, gas heat, no car").facts}
+    assert facts.get("location.city") == "Silver Spring" and facts.get("equipment.heating_type") == "gas"
+    user = new_user(runtime, **{"location.zip_code": "27601", "location.utility_provider": "Duke Energy"})
+    reply = runtime.service.handle_turn(
+        user, "s1", "how much would it cost us to charge one each month on duke"
+    )
+    assert "a month" in reply.text and "Which EV" not in reply.text

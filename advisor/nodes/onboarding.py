@@ -211,6 +211,8 @@ def _ask(
     needed = missing_slots(profile, intent, topic, task=params.task)
     if params.system_kw is not None:
         needed = [slot for slot in needed if slot != "solar_size"]  # the size they asked about
+    if params.monthly:
+        needed = [slot for slot in needed if slot != "ev"]  # a month's cost stands on miles, not the car
     skipped = update["skipped_slots"]
     missing = [
         slot

@@ -661,6 +661,14 @@ def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tupl
             " .,!"
         ),
     )
+    # "silver spring, gas heat": a comma ends the town unless its state follows ("Springfield, IL")
+    for index, word in enumerate(words[:-1]):
+        if word.endswith(","):
+            following = words[index + 1].strip(" .,!")
+            if not (following.upper() in STATE_TIMEZONES or following.lower() in STATE_NAMES):
+                words = words[: index + 1]
+            break
+    words = [word.strip(",") for word in words]
     if (
         len(words) >= 2
         and words[0].lower() in _DIRECTIONS
