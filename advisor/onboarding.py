@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from advisor.energy.catalog import known_utilities, normalize_utility, plans_of
+from advisor.energy.catalog import known_utilities, normalize_utility, plans_of, utility_of_plan
 from advisor.places import find_city, find_town, town_zips
 from advisor.state import Intent, Topic
 from advisor.tools.open_meteo import Place
@@ -80,7 +80,10 @@ def _has(profile: UserProfile | None, slot: str) -> bool:
             or bool(location.city)
         )
     if slot == "utility":
-        return location is not None and bool(location.utility_provider)
+        # "i'm on ev2a": a plan only one utility offers says whose prices to use (nothing is saved)
+        return location is not None and bool(
+            location.utility_provider or (location.rate_schedule and utility_of_plan(location.rate_schedule))
+        )
     if slot == "rate_schedule":
         return location is not None and bool(location.rate_schedule or location.flat_rate_usd_per_kwh)
     if slot == "ev":

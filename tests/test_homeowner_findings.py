@@ -1439,3 +1439,12 @@ def test_a_town_before_a_comma_list_and_a_monthly_cost_without_the_car(runtime) 
         user, "s1", "how much would it cost us to charge one each month on duke"
     )
     assert "a month" in reply.text and "Which EV" not in reply.text
+
+
+def test_a_plan_only_one_utility_offers_answers_without_asking_the_utility(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "when are my peak hours")
+    runtime.service.handle_turn(user, "s1", "i'm on ev2a")
+    reply = runtime.service.handle_turn(user, "s1", "oakland")
+    assert "EV2-A" in reply.text and "Which electric utility" not in reply.text
+    assert stored(runtime, user, "location.utility_provider") is None  # inferred for the answer, not saved

@@ -233,7 +233,8 @@ def test_a_plan_code_given_for_the_utility_is_saved_as_the_plan(chat) -> None:
     chat("When should I charge my EV?")
     chat("94110")
     reply = chat("E-TOU-C")
-    assert reply.text.startswith("Saved: your rate plan is E-TOU-C.") and reply.asked_for == "utility"
+    # a plan only PG&E offers says whose prices to use: the utility is not asked for (nor saved)
+    assert reply.text.startswith("Saved: your rate plan is E-TOU-C.") and reply.asked_for == "ev"
 
 
 def test_a_value_followed_by_i_think_is_doubt_and_not_saved(chat) -> None:
