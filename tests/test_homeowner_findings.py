@@ -1448,3 +1448,25 @@ def test_a_plan_only_one_utility_offers_answers_without_asking_the_utility(runti
     reply = runtime.service.handle_turn(user, "s1", "oakland")
     assert "EV2-A" in reply.text and "Which electric utility" not in reply.text
     assert stored(runtime, user, "location.utility_provider") is None  # inferred for the answer, not saved
+
+
+@pytest.mark.parametrize(
+    ("known", "text", "field", "value"),
+    [
+        ({}, "nv energy in vegas, zip 89123 sorry 89128", "location.zip_code", "89128"),
+        ({}, "we have a 6kw, no 6.8kw system in 84106", "equipment.solar_capacity_kw", 6.8),
+        ({}, "pretty sure its ev2-a but lemme check the bill", "location.rate_schedule", None),
+        ({}, "is it cheaper for me to switch to ev-tou-5 or stay where i am", "location.rate_schedule", None),
+        (
+            {},
+            "during a psps shutoff do solar panels still work if you dont have a battery",
+            "equipment.has_battery_storage",
+            None,
+        ),
+        ({}, "dads leaf sits at our place on weekends but its his car", "equipment.ev_model", None),
+        ({"equipment.ev_charger_kw": 9.6}, "ugh scratch that its 32 amps", "equipment.ev_charger_kw", 7.68),
+    ],
+)
+def test_eighth_fresh_set_values(known: dict, text: str, field: str, value: Any) -> None:
+    context = ReadingContext(known_fields=known, last_intent="live_data", last_topic="ev_charging")
+    assert {f.field: f.value for f in understand(text, context).facts}.get(field) == value

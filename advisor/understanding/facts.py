@@ -319,6 +319,10 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
         re.I,
     ):
         return True  # "should i switch to ev2-a now that we have a bolt euv": the car is theirs
+    if at > 0 and re.search(
+        r"\b(?:switch|switching|change|changing|move|moving|go|going)\s+(?:over\s+)?to\s+$", text[:at], re.I
+    ):
+        return False  # "is it cheaper for me to switch to ev-tou-5 or stay where i am": the plan asked about
     if reading.field in (
         "equipment.heating_type",
         "equipment.cooling_type",

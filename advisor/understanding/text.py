@@ -30,6 +30,8 @@ _JOINT = re.compile(
     r"(?:what|which|abt|about|the|my|our|if|who|how)\b)|"
     # "sold the leaf last month, got a rivian": a new verb after the comma is the next statement
     r",\s+(?=(?:got|bought|leased|picked\s+up|replaced|switched|moved|now\s+(?:have|drive|on|in))\b)|"
+    # "ugh scratch that its 32 amps": what is withdrawn, then what is true
+    r"(?<=\bthat)[,.!]?\s+(?=(?:it'?s|its|it\s+is|should\s+be|make\s+it|i\s+meant)\b)|"
     # "no wait 21211, the other one is my old place": what the other value was is a clause of its own
     r",\s+(?=the\s+(?:other|old|first|last|previous)\s+one\b)|"
     # "whens the cheapest time to run my dryer, xcel customer in 80203", "…, 4 people and we both work":
@@ -47,7 +49,7 @@ QUESTION_START = re.compile(
     re.I,
 )
 _HYPOTHETICAL = re.compile(
-    r"\b(?:if\s+(?:i|we)|suppose|imagine|would\s+(?:a|an|i|we|getting|switching|installing|adding|it\s+be\s+worth)|"
+    r"\b(?:if\s+(?:i|we|you)|suppose|imagine|would\s+(?:a|an|i|we|getting|switching|installing|adding|it\s+be\s+worth)|"
     r"thinking\s+(?:about|of)|considering|plan(?:ning)?\s+to|worth\s+(?:it|switching|getting|replacing|upgrading|converting|adding)|"
     r"(?:let'?s\s+)?say\s+(?:i|we)\s+(?:had|have|got)|hypothetically|haven'?t\s+decided|not\s+sold\s+yet|"
     r"we'?ll\s+(?:get|buy)|i'?ll\s+(?:get|buy)|someday|eventually|"
@@ -65,6 +67,9 @@ _HYPOTHETICAL = re.compile(
 # Someone outside the household. A spouse, partner or kids share the home, so their car or their
 # schedule is the household's and counts; a neighbour's heat pump does not.
 _SOMEONE_ELSE = re.compile(
+    # "dads leaf sits at our place on weekends but its his car"
+    r"\b(?:it'?s|its)\s+(?:his|her|their)\s+(?:car|ev|truck)\b|"
+    r"\b(?:dad|mom|brother|sister|neighbou?r|friend|boss)'?s\s+(?:leaf|tesla|car|ev|truck|bolt|rivian|model\s+\w)\b|"
     r"\b(?:(?:my|our|the)\s+(?:neighbou?rs?|friends?|brothers?|sisters?|moms?|mums?|dads?|mothers?|fathers?|parents?|"
     r"in-?laws?|cousins?|uncle|aunt|boss|co-?workers?|colleagues?|landlord|buddy|coworker|grandparents?)|"
     r"(?:he|she|they)\s+(?:has|have|had|drives?|lives?|uses?|got|is|are|'s|'re)|"
@@ -116,6 +121,7 @@ _HEDGE = re.compile(
     r"\b(?:i\s+guess|maybe|perhaps|not\s+sure|i'?m\s+not\s+certain|not\s+certain|might\s+be|"
     r"not\s+(?:100|a\s+hundred)(?=\s*(?:%|percent))|not\s+(?:totally|entirely|completely|positive|certain)(?:\s+sure)?|"
     r"(?:have|need|got)\s+to\s+(?:go\s+)?(?:check|look|double[-\s]?check|confirm)|don'?t\s+quote\s+me|"
+    r"(?:lemme|let\s+me|gotta|i'?ll|will)\s+(?:double[-\s]?)?check|pretty\s+sure|fairly\s+sure|"
     # a soft hedge said after the value ("georgia power i think") doubts it; before it, it states it
     r"(?<=\w\s)(?:i\s+think|i\s+believe|probably)(?=\W*$)|"
     r"could\s+be|possibly|idk|no\s+idea|don'?t\s+know|dunno|no\s+clue|can'?t\s+remember|don'?t\s+remember|forgot)\b",

@@ -572,7 +572,7 @@ def _asked_car(message: str, facts: list[StatedFact], mentions: list[Mention]) -
 
 
 _SELF_CORRECTION = re.compile(
-    r"(?<![\w.])(?P<old>\d+(?:\.\d+)?)(?![\d.])[^,.;\d]{0,12}[,;.]?\s*(?:no\s+wait|wait\s+no|wait|i\s+mean|sorry|actually|"
+    r"(?<![\w.])(?P<old>\d+(?:\.\d+)?)(?![\d.])[^,.;\d]{0,12}[,;.]?\s*(?:no\s+wait|wait\s+no|wait|i\s+mean|sorry|actually|no|oops|"
     r"make\s+(?:it|that)|correction|scratch\s+that)[,:]?\s+(?:its\s+|it'?s\s+)?(?P<new>\d+(?:\.\d+)?)(?![\d.])",
     re.I,
 )
@@ -582,6 +582,12 @@ def _corrected_in_place(fact: StatedFact, message: str) -> StatedFact:
     """ "our charger runs at 32 amps, no wait 24, just checked the app": the number they corrected
     themselves to, in the same units (a number the fact was read from, then the one after the cue)."""
     value = fact.value
+    if fact.field == "location.zip_code":
+        # "zip 89123 sorry 89128": the ZIP they corrected themselves to
+        for match in _SELF_CORRECTION.finditer(message):
+            if match.group("old") == value and len(match.group("new")) == 5 and zip_place(match.group("new")):
+                return fact.model_copy(update={"value": match.group("new"), "said": match.group("new")})
+        return fact
     if isinstance(value, bool) or not isinstance(value, int | float):
         return fact
     for match in _SELF_CORRECTION.finditer(message):
