@@ -267,10 +267,11 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
     if intent == "off_topic" and values.energy_words and prediction.runner_up in _ANSWERS:
         return prediction.runner_up  # "whats pge's best plan": a utility's plans are ours to answer
     if (
-        intent == "profile_statement"
+        intent in ("profile_statement", "forget", "unclear", "correction")
         and prediction.intent_p < _UNSURE_STATEMENT
         and prediction.task_p >= _SURE_REQUEST
         and not (values.facts or values.mentions or values.remember or context.pending_slot)
+        and not (values.removal_cue or values.undo_cue or values.forget_everything)
     ):
         return "live_data"  # "need the car charged": nothing stated, a request the model is sure of
     return None

@@ -82,6 +82,9 @@ CORPORA = (
     # the seventh held-out set (first run recorded at a6ea15f)
     "fresh_h12_messages.jsonl",
     "fresh_h13_messages.jsonl",
+    # the eighth held-out set (first run recorded at 7ce5d83)
+    "fresh_h14_messages.jsonl",
+    "fresh_h15_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 
