@@ -1470,3 +1470,26 @@ def test_a_plan_only_one_utility_offers_answers_without_asking_the_utility(runti
 def test_eighth_fresh_set_values(known: dict, text: str, field: str, value: Any) -> None:
     context = ReadingContext(known_fields=known, last_intent="live_data", last_topic="ev_charging")
     assert {f.field: f.value for f in understand(text, context).facts}.get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("renting in spokane, baseboard heat, no ac", "equipment.heating_type", "electric"),
+        (
+            "got rid of the window units, put in mini splits for cooling",
+            "equipment.cooling_type",
+            "mini_split",
+        ),
+        ("my brother is renting in spokane, baseboard heat", "equipment.heating_type", None),
+    ],
+)
+def test_eighth_set_recall(text: str, field: str, value: Any) -> None:
+    assert {f.field: f.value for f in understand(text).facts}.get(field) == value
+
+
+def test_the_town_asked_about_after_another_in_and_the_low_tonight() -> None:
+    assert understand("what would a 9 kw array make in a year in san jose").params.place == "San Jose, CA"
+    weather = understand("whats the low tonight in denver")
+    assert weather.intent == "live_data" and weather.params.place == "Denver, CO"
+    assert understand("whats the weather in cancun next week for our vacation").intent == "off_topic"

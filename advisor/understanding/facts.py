@@ -62,9 +62,11 @@ _OWN = re.compile(
     r"\b(?:my|our)\b|\b(?:ours|mine)\s+(?:is|are|'s)\b|"
     # "you have us as electric heat, its actually gas": what we hold about them, corrected
     r"\byou(?:'ve)?\s+(?:have|had|got|put|listed|saved)\s+(?:us|me)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
-    r"^\s*(?:(?:also|now|just|recently|finally)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added|picked\s+up|took\s+delivery\s+of)\b|"
+    r"^\s*(?:(?:also|now|just|recently|finally)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added|put\s+in|picked\s+up|took\s+delivery\s+of)\b|"
+    # "renting in spokane, baseboard heat, no ac": a message about the home they live in
+    r"\b(?:renting|rent|live|living)\s+(?:in|at)\b|"
     # "xcel customer in denver, got 8.2kw on the roof and a powerwall": a list item of their own
-    r"(?<=[,.;!] )(?:(?:also|now|just|recently|finally)\s+)?(?:own|have|got|bought|installed|added)\b|"
+    r"(?<=[,.;!] )(?:(?:also|now|just|recently|finally)\s+)?(?:own|have|got|bought|installed|added|put\s+in)\b|"
     r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:a|an|the)\b|"
     r"\b(?:i|we)\s+had\s+(?:[\w-]+\s+){1,4}(?:installed|put\s+in|added)\b|"  # "we had a second powerwall put in"
     # "heat pump went in tuesday", "the panels got installed in may": installed at their home
@@ -310,7 +312,11 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
     if (
         reading.field in ("location.zip_code", "location.city")
         and at > 0
-        and re.search(r"\bhere\s+in\s+$", text[:at], re.I)
+        and re.search(
+            r"\b(?:here|at\s+(?:my|our)\s+(?:place|house|home)|on\s+(?:my|our)\s+roof|(?:my|our)\s+(?:place|house|home))\s+in\s+$",
+            text[:at],
+            re.I,
+        )
     ):
         return True  # "is it going to freeze tonight here in 55811": where they are
     if at > 0 and re.search(
@@ -342,7 +348,7 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
         re.search(r"\b(?:charge|charging|plug|plugging|plug\s+in|plugging\s+in)\s+(?:in\s+)?(?:my|our)\s+$", before, re.I)
         or (
             # "the" is theirs when the question is about their night: "when should i plug in the ioniq 5 tonight"
-            re.search(r"\b(?:charge|charging|plug|plugging|plug\s+in|plugging\s+in)\s+(?:in\s+)?the\s+$", before, re.I)
+            re.search(r"\b(?:charge|charging|plug|plugging|plug\s+in|plugging\s+in|need|get)\s+(?:in\s+)?the\s+$", before, re.I)
             and re.search(r"\b(?:tonight|tomorrow|tmrw|now|rn|today|by\s+\d|before\s+\d|i|we)\b", text, re.I)
         )
     ):

@@ -264,6 +264,13 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
         and not (values.what_if or values.how_to or values.definition)
     ):
         return "live_data"  # "is it cheaper to run the dishwasher at night": a verdict on their own prices
+    if (
+        intent == "off_topic"
+        and values.weather_words
+        and prediction.runner_up == "live_data"
+        and prediction.runner_up_p >= _RUNNER_UP_AT_LEAST
+    ):
+        return "live_data"  # "whats the low tonight in denver": a forecast, the town named
     if intent == "off_topic" and values.energy_words and prediction.runner_up in _ANSWERS:
         return prediction.runner_up  # "whats pge's best plan": a utility's plans are ours to answer
     if (

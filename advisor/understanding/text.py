@@ -29,7 +29,7 @@ _JOINT = re.compile(
     r",\s+(?=(?:(?:honestly|tbh|and|but|lol|so)\s+)?(?:not\s+sure|idk|no\s+idea|dunno|don'?t\s+know|no\s+clue)\s+"
     r"(?:what|which|abt|about|the|my|our|if|who|how)\b)|"
     # "sold the leaf last month, got a rivian": a new verb after the comma is the next statement
-    r",\s+(?=(?:got|bought|leased|picked\s+up|replaced|switched|moved|now\s+(?:have|drive|on|in))\b)|"
+    r",\s+(?=(?:got|bought|leased|picked\s+up|put\s+in|installed|added|replaced|switched|moved|now\s+(?:have|drive|on|in))\b)|"
     # "ugh scratch that its 32 amps": what is withdrawn, then what is true
     r"(?<=\bthat)[,.!]?\s+(?=(?:it'?s|its|it\s+is|should\s+be|make\s+it|i\s+meant)\b)|"
     # "no wait 21211, the other one is my old place": what the other value was is a clause of its own

@@ -68,6 +68,7 @@ class Values:
     # an appliance and when to run it ("is it cheaper to run the dishwasher at night"): their prices answer it
     when_to_run: bool = False
     declines: bool = False  # "not giving you my address", "rather not share my zip"
+    weather_words: bool = False  # "the low tonight", "forecast", "snow": the weather, which we answer
     leaving: bool = False  # "gotta run", "gtg", "good night", "thats it for today": the chat ends
     first_person: bool = False  # the user speaks of themself ("i", "we", "our", "here")
     asking: bool = False  # asks, even without a question word ("heat pump dryers worth it", "any rebates")
@@ -178,6 +179,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         only_when=only_when(message),
         when_to_run=params.appliance is not None and _WHEN_TO_RUN.search(message) is not None,
         declines=_DECLINES.search(message) is not None,
+        weather_words=_WEATHER.search(message) is not None,
         leaving=_LEAVING.search(message) is not None and len(message.split()) <= 12,
         first_person=bool(FIRST_PERSON.search(message)) or bool(re.search(r"\bhere\b", message, re.I)),
         asking="?" in message
@@ -517,6 +519,11 @@ _LEAVING = re.compile(
     r"(?:^|[,.!]\s*)later\W*$|\bcya\b|\bttyl\b|\bbye\b",
     re.I,
 )
+_WEATHER = re.compile(
+    r"\b(?:forecast|weather|temperature|temps?|freez\w*|snow\w*|sunny|cloudy|rain\w*|heat\s+wave|cold\s+snap|"
+    r"(?:the\s+)?(?:low|high)\s+(?:tonight|tomorrow|tmrw|today))\b",
+    re.I,
+)
 _DECLINES = re.compile(
     r"\b(?:not|won'?t|rather\s+not|prefer\s+not\s+to|don'?t\s+(?:want|wanna)\s+(?:to\s+)?)\s*(?:going\s+to\s+|gonna\s+)?"
     r"(?:giv(?:e|ing)|shar(?:e|ing)|tell(?:ing)?|say(?:ing)?|post(?:ing)?|hand(?:ing)?\s+over)\b",
@@ -654,7 +661,10 @@ def _their_place(found: list[Clause], facts: list[StatedFact], params: RequestPa
 def _town_named_in(text: str) -> str | None:
     """ "… in san diego", "near austin": the first known town after "in"/"for"/"near"/"around",
     as "Town, ST" (the longest name that is one, up to four words)."""
-    for match in _IN_PLACE.finditer(text):
+    for lead in re.finditer(r"\b(?:in|for|near|around)\s+", text, re.I):  # each one: "in a year in san jose"
+        match = _IN_PLACE.match(text, lead.start())
+        if match is None:
+            continue
         words = match.group("place").strip(" .").split()
         for size in range(min(len(words), 4), 0, -1):
             place = find_city(" ".join(words[:size])) or find_town(" ".join(words[:size]))
