@@ -1493,3 +1493,8 @@ def test_the_town_asked_about_after_another_in_and_the_low_tonight() -> None:
     weather = understand("whats the low tonight in denver")
     assert weather.intent == "live_data" and weather.params.place == "Denver, CO"
     assert understand("whats the weather in cancun next week for our vacation").intent == "off_topic"
+
+
+def test_a_greeting_before_the_question_keeps_it_a_question() -> None:
+    reading = understand("yo whats the low tonight in boise")
+    assert "location.city" not in {f.field for f in reading.facts} and reading.params.place == "Boise, ID"

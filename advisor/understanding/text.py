@@ -41,7 +41,9 @@ _JOINT = re.compile(
 )
 
 QUESTION_START = re.compile(
-    r"^\s*(?:when|what|how|why|where|which|who|whats|what's|is(?!\s+\d)|are|r(?=\s+(?:there|u|you|they|we))|can|could|should(?!\s+be\b)|would|will|do|does|did|"
+    # a greeting or filler before the question word: "yo whats the low tonight in boise"
+    r"^\s*(?:(?:yo|hey|hi|hello|ok|okay|so|um+|uh+|also|quick\s+q(?:uestion)?|btw)[,!.:]?\s+)*"
+    r"(?:when|what|how|why|where|which|who|whats|what's|is(?!\s+\d)|are|r(?=\s+(?:there|u|you|they|we))|can|could|should(?!\s+be\b)|would|will|do|does|did|"
     r"tell\s+me|explain|give\s+me|plan(?!\s+(?:is|was|code|name)\b)|help|any(?=\s+(?!of\s+(?:us|them)\b)\w)|compare|"
     # an indirect question: "(I) want to know when to charge", "wondering if a heat pump is worth it"
     r"(?:(?:i|we)\s+)?(?:really\s+)?(?:want|need|would\s+like|'?d\s+like)\s+to\s+(?:know|find\s+out|figure\s+out)|"
