@@ -10,6 +10,7 @@ plan, on the user's own tariff with its weekends and holidays.
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from advisor.energy.ev import DEFAULT_LEVEL2_CHARGER_KW, charging_power_kw, cheapest_slots
@@ -25,13 +26,18 @@ from advisor.energy.vehicles import vehicle_spec
 from advisor.tools.data import DataSources, local_timezone, tariff_as_of, tariff_source
 from advisor.tools.models import Observation
 
+if TYPE_CHECKING:  # the toolkit imports this module to register the tool
+    from advisor.tools.toolkit import TurnContext
+
 TOOL_NAME = "estimate_monthly_charging_cost"
 NIGHTS = 30
 PLUG_IN_HOUR = OVERNIGHT_HOURS[0]  # 21:00
 READY_HOUR = OVERNIGHT_HOURS[-1] + 1  # 07:00, the end of the last overnight hour
 
 
-def monthly_charging_cost(data: DataSources, context, miles_per_month: float | None = None) -> Observation:
+def monthly_charging_cost(
+    data: DataSources, context: TurnContext, miles_per_month: float | None = None
+) -> Observation:
     """The next 30 nights of home charging for `miles_per_month` (else the FHWA average)."""
     profile = context.profile
     if miles_per_month is not None and not 0 < miles_per_month <= 20_000:
@@ -113,7 +119,7 @@ def monthly_charging_cost(data: DataSources, context, miles_per_month: float | N
     )
 
 
-def _failed(summary: str, context, warnings: list[str] | None = None) -> Observation:
+def _failed(summary: str, context: TurnContext, warnings: list[str] | None = None) -> Observation:
     return Observation(
         tool=TOOL_NAME,
         ok=False,

@@ -345,10 +345,18 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
     said = at
     before = text[:said] if said >= 0 else ""
     if reading.field == "equipment.ev_model" and (
-        re.search(r"\b(?:charge|charging|plug|plugging|plug\s+in|plugging\s+in)\s+(?:in\s+)?(?:my|our)\s+$", before, re.I)
+        re.search(
+            r"\b(?:charge|charging|plug|plugging|plug\s+in|plugging\s+in)\s+(?:in\s+)?(?:my|our)\s+$",
+            before,
+            re.I,
+        )
         or (
             # "the" is theirs when the question is about their night: "when should i plug in the ioniq 5 tonight"
-            re.search(r"\b(?:charge|charging|plug|plugging|plug\s+in|plugging\s+in|need|get)\s+(?:in\s+)?the\s+$", before, re.I)
+            re.search(
+                r"\b(?:charge|charging|plug|plugging|plug\s+in|plugging\s+in|need|get)\s+(?:in\s+)?the\s+$",
+                before,
+                re.I,
+            )
             and re.search(r"\b(?:tonight|tomorrow|tmrw|now|rn|today|by\s+\d|before\s+\d|i|we)\b", text, re.I)
         )
     ):
