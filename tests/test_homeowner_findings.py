@@ -1498,3 +1498,9 @@ def test_the_town_asked_about_after_another_in_and_the_low_tonight() -> None:
 def test_a_greeting_before_the_question_keeps_it_a_question() -> None:
     reading = understand("yo whats the low tonight in boise")
     assert "location.city" not in {f.field for f in reading.facts} and reading.params.place == "Boise, ID"
+
+
+def test_prices_from_a_one_state_utility_need_no_zip(runtime) -> None:
+    user = new_user(runtime)
+    reply = runtime.service.handle_turn(user, "s1", "when is peak for pge today")
+    assert "ZIP code" not in reply.text and "E-TOU-C" in reply.text and "not saved" in reply.text

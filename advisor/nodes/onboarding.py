@@ -213,6 +213,9 @@ def _ask(
         needed = [slot for slot in needed if slot != "solar_size"]  # the size they asked about
     if params.monthly:
         needed = [slot for slot in needed if slot != "ev"]  # a month's cost stands on miles, not the car
+    if params.task in ("prices", "appliance") and _utility_of_one_state(profile):
+        # "when is peak for pge today": prices and their hours come from the utility (its state's time zone)
+        needed = [slot for slot in needed if slot != "location"]
     skipped = update["skipped_slots"]
     missing = [
         slot
@@ -318,6 +321,12 @@ def _asked_car(profile: UserProfile | None, request: dict[str, Any]) -> tuple[Us
         return None
     view = _viewed(profile, equipment={"ev_model": car})
     return view, f"This is for a {car}, the car you asked about (not saved to your profile)."
+
+
+def _utility_of_one_state(profile: UserProfile | None) -> bool:
+    location = profile.location if profile else None
+    utility = utility_named(location.utility_provider) if location and location.utility_provider else None
+    return utility is not None and len(utility.states) == 1
 
 
 def _asked_utility(profile: UserProfile | None, request: dict[str, Any]) -> tuple[UserProfile, str] | None:
