@@ -17,6 +17,7 @@ from advisor.onboarding import missing_slots, question_for
 from advisor.places import find_city, find_town, place_fields
 from advisor.replies import NOTHING_TO_SAVE, OFF_TOPIC, SKIP_NOTE, not_saved
 from advisor.state import AdvisorState
+from advisor.tools.data import utility_state
 from advisor.understanding.models import RequestParams, Understanding
 from advisor.understanding.values import SLOT_FIELDS
 from config.clock import Clock
@@ -325,8 +326,7 @@ def _asked_car(profile: UserProfile | None, request: dict[str, Any]) -> tuple[Us
 
 def _utility_of_one_state(profile: UserProfile | None) -> bool:
     location = profile.location if profile else None
-    utility = utility_named(location.utility_provider) if location and location.utility_provider else None
-    return utility is not None and len(utility.states) == 1
+    return utility_state(location.utility_provider if location else None) is not None
 
 
 def _asked_utility(profile: UserProfile | None, request: dict[str, Any]) -> tuple[UserProfile, str] | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from datetime import date, datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
@@ -19,6 +20,7 @@ from advisor.energy.catalog import (
     plans_of,
     utility_of_plan,
 )
+from advisor.energy.ev import DEFAULT_LEVEL2_CHARGER_KW, charging_power_kw
 from advisor.energy.state_prices import (
     STATE_PRICES_SOURCE,
     STATE_PRICES_URL,
@@ -27,6 +29,7 @@ from advisor.energy.state_prices import (
 )
 from advisor.energy.tariff import TIERED_NOTE_PREFIX, Tariff, flat_tariff
 from advisor.energy.utilities import utility_named
+from advisor.energy.vehicles import vehicle_spec
 from advisor.places import STATE_TIMEZONES, find_city, zip_state
 from advisor.tools.http import ApiClient, ApiError, TurnBudget, data_budget
 from advisor.tools.open_meteo import OpenMeteoClient
@@ -51,6 +54,22 @@ class TariffLookup(BaseModel):
     origin: str  # "openei", "catalog" or "none"
     warnings: list[str] = Field(default_factory=list)
     is_mock: bool = False
+
+
+def home_charging_power(equipment: Any, assumptions: list[str]) -> float:
+    """The kW the car draws at home: the profile's charger (else a typical Level 2, said) capped by
+    the car's on-board charger."""
+    charger_kw = equipment.ev_charger_kw if equipment and equipment.ev_charger_kw else None
+    if charger_kw is None:
+        charger_kw = DEFAULT_LEVEL2_CHARGER_KW
+        assumptions.append(f"Level 2 charger of {charger_kw:g} kW (not in your profile)")
+    spec = vehicle_spec(
+        equipment.ev_model if equipment else None, equipment.ev_battery_kwh if equipment else None
+    )
+    power = charging_power_kw(charger_kw, spec.onboard_charger_kw if spec else None)  # the car's limit too
+    if spec and power < charger_kw:
+        assumptions.append(f"the {spec.name} accepts at most {spec.onboard_charger_kw:g} kW AC")
+    return power
 
 
 def tariff_source(lookup: TariffLookup, tariff: Tariff) -> str:
@@ -254,7 +273,7 @@ def _flat_from(profile: UserProfile) -> tuple[float, str, str, bool] | None:
         place = find_city(location.city)
         state = place.state if place else None
     if state is None and location is not None:
-        state = _utility_state(location.utility_provider)  # "rather not say where i live", "fpl"
+        state = utility_state(location.utility_provider)  # "rather not say where i live", "fpl"
     price = state_price_usd_per_kwh(state)
     if price is None:
         return None
@@ -270,14 +289,14 @@ def local_timezone(profile: UserProfile) -> tuple[str, str | None]:
     if utility in _UTILITY_TIMEZONES:
         zone = _UTILITY_TIMEZONES[utility]
         return zone, f"local time taken as {zone} ({utility}'s service area)"
-    state = _utility_state(location.utility_provider if location else None)
+    state = utility_state(location.utility_provider if location else None)
     if state is not None:
         zone = STATE_TIMEZONES[state]
         return zone, f"local time taken as {zone} ({location.utility_provider}'s state, {state})"  # type: ignore[union-attr]
     return "America/Los_Angeles", "local time assumed to be America/Los_Angeles (no timezone in your profile)"
 
 
-def _utility_state(name: str | None) -> str | None:
+def utility_state(name: str | None) -> str | None:
     """The one state a utility serves (FPL: FL), when the profile has no place: its average price
     and its time zone are that state's."""
     utility = utility_named(name) if name else None

@@ -13,7 +13,7 @@ from datetime import datetime, time, timedelta
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from advisor.energy.ev import DEFAULT_LEVEL2_CHARGER_KW, charging_power_kw, cheapest_slots
+from advisor.energy.ev import cheapest_slots
 from advisor.energy.plan_compare import (
     KWH_PER_MILE,
     KWH_PER_MILE_SOURCE,
@@ -22,8 +22,7 @@ from advisor.energy.plan_compare import (
     TYPICAL_MILES_SOURCE,
 )
 from advisor.energy.tariff import hourly_prices
-from advisor.energy.vehicles import vehicle_spec
-from advisor.tools.data import DataSources, local_timezone, tariff_as_of, tariff_source
+from advisor.tools.data import DataSources, home_charging_power, local_timezone, tariff_as_of, tariff_source
 from advisor.tools.models import Observation
 
 if TYPE_CHECKING:  # the toolkit imports this module to register the tool
@@ -52,15 +51,7 @@ def monthly_charging_cost(
         assumptions.append(f"{miles_per_month:,.0f} miles a month ({TYPICAL_MILES_SOURCE}); tell me yours")
     monthly_kwh = miles_per_month * KWH_PER_MILE
     assumptions.append(KWH_PER_MILE_SOURCE)
-    equipment = profile.equipment
-    charger_kw = equipment.ev_charger_kw if equipment and equipment.ev_charger_kw else None
-    if charger_kw is None:
-        charger_kw = DEFAULT_LEVEL2_CHARGER_KW
-        assumptions.append(f"Level 2 charger of {charger_kw:g} kW (not in your profile)")
-    spec = vehicle_spec(
-        equipment.ev_model if equipment else None, equipment.ev_battery_kwh if equipment else None
-    )
-    power = charging_power_kw(charger_kw, spec.onboard_charger_kw if spec else None)
+    power = home_charging_power(profile.equipment, assumptions)
     zone_name, zone_note = local_timezone(profile)
     if zone_note:
         assumptions.append(zone_note)

@@ -44,7 +44,7 @@ from advisor.energy.pv import INVERTER_EFFICIENCY, SYSTEM_LOSSES, pv_forecast, s
 from advisor.energy.tariff import Tariff, hourly_prices, period_label, period_windows
 from advisor.energy.vehicles import typical_ev, vehicle_spec
 from advisor.tools import plan_choice
-from advisor.tools.data import DataSources, local_timezone, tariff_as_of, tariff_source
+from advisor.tools.data import DataSources, home_charging_power, local_timezone, tariff_as_of, tariff_source
 from advisor.tools.http import ApiError
 from advisor.tools.models import Observation, RatePeriod, RateSchedule
 from advisor.tools.monthly_charging import monthly_charging_cost
@@ -549,18 +549,8 @@ def compare_charging(
     zone_name, zone_note = local_timezone(context.profile)
     now_local = context.now.astimezone(ZoneInfo(zone_name))
     deadline = _next_local_hour(now_local, ready_by_hour, 0, day)
-    equipment = context.profile.equipment
     assumptions = [note for note in (zone_note,) if note]
-    charger_kw = equipment.ev_charger_kw if equipment and equipment.ev_charger_kw else None
-    if charger_kw is None:
-        charger_kw = DEFAULT_LEVEL2_CHARGER_KW
-        assumptions.append(f"Level 2 charger of {charger_kw:g} kW (not in your profile)")
-    spec = vehicle_spec(
-        equipment.ev_model if equipment else None, equipment.ev_battery_kwh if equipment else None
-    )
-    power = charging_power_kw(charger_kw, spec.onboard_charger_kw if spec else None)  # the car's limit too
-    if spec and power < charger_kw:
-        assumptions.append(f"the {spec.name} accepts at most {spec.onboard_charger_kw:g} kW AC")
+    power = home_charging_power(context.profile.equipment, assumptions)
     duration_h = charge_duration_h(kwh, power)
     horizon = max(int(_hours_until(now_local, deadline)), int(duration_h)) + 2
     prices = hourly_prices(lookup.tariff, now_local, horizon, zone_name)
@@ -886,6 +876,16 @@ def _appliance_tool(data: DataSources) -> BaseTool:
     return appliance_advice
 
 
+def _energy_assumptions(row: Any, verdict: Any) -> list[str]:
+    """The run's energy figure with the sources it comes from, then the verdict's other assumptions."""
+    cited = "; ".join(
+        f"{source.title}, {source.url} ({source.date_kind.replace('_', ' ')} {source.date:%Y-%m-%d})"
+        for source in row.sources
+        if source.figure != "duration"
+    )
+    return [f"{verdict.assumptions[0]} — source: {cited}", *verdict.assumptions[1:]]
+
+
 def _appliance_at(
     row: Any,
     tariff: Tariff,
@@ -927,13 +927,7 @@ def _appliance_at(
             f"Started at {at} your {row.name} costs about ${cost_at:.2f} for {unit} ({label}); the cheapest start in "
             f"the next 24 hours is {best}, ${difference:.2f} less."
         )
-    cited = "; ".join(
-        f"{source.title}, {source.url} ({source.date_kind.replace('_', ' ')} {source.date:%Y-%m-%d})"
-        for source in row.sources
-        if source.figure != "duration"
-    )
-    assumptions.append(f"{verdict.assumptions[0]} — source: {cited}")
-    assumptions.extend(verdict.assumptions[1:])
+    assumptions.extend(_energy_assumptions(row, verdict))
     return Observation(
         tool="appliance_advice",
         summary=summary,
@@ -1108,13 +1102,7 @@ def advise_appliance(
         summary += f" Starting at {_when(verdict.skipped_start, now_local)} {cost}, but I left out the night hours: {reason}."
     for note in verdict.notes:
         summary += f" Note: {note}."
-    cited = "; ".join(
-        f"{source.title}, {source.url} ({source.date_kind.replace('_', ' ')} {source.date:%Y-%m-%d})"
-        for source in row.sources
-        if source.figure != "duration"
-    )
-    assumptions.append(f"{verdict.assumptions[0]} — source: {cited}")
-    assumptions.extend(verdict.assumptions[1:])
+    assumptions.extend(_energy_assumptions(row, verdict))
     if row.caveat:
         assumptions.append(row.caveat)
     return Observation(

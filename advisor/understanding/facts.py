@@ -1032,7 +1032,7 @@ def _kwh_near_car(text: str) -> float | None:
     return float(match.group(1)) if match else None
 
 
-_JUST_ONE = re.compile(
+JUST_ONE = re.compile(
     r"\b(?:it'?s|its|we\s+have|only|just)\s+(?:just\s+|only\s+)?(?:one|1|a\s+single)\b(?!\s*(?:kw|kwh|%))",
     re.I,
 )
@@ -1088,7 +1088,7 @@ def _batteries(
     if powerwalls and not kwh:
         ordinal = {"second": 2, "2nd": 2, "third": 3, "3rd": 3}.get(powerwalls.group(1).lower())
         count = ordinal or _count(powerwalls.group(1))
-        if _JUST_ONE.search(text[powerwalls.end() :]):
+        if JUST_ONE.search(text[powerwalls.end() :]):
             count = 1  # "you have me down for 2 powerwalls?? it's just one"
         yield Reading("equipment.has_battery_storage", True, said=powerwalls.group(0))
         yield Reading(

@@ -242,6 +242,17 @@ _WAIT_TO_PLUG = re.compile(
 )
 
 
+def _clock_hour(match: re.Match[str], *, evening: bool) -> int | None:
+    """The 0-23 hour of a match's "hour" and "half" (am/pm); without am/pm an hour from 1 to 11 is
+    the evening one when `evening` says so. None when it is no clock time."""
+    hour, half = int(match.group("hour")), (match.group("half") or "").lower().replace(".", "")
+    if half:
+        return hour % 12 + (12 if half == "pm" else 0) if 1 <= hour <= 12 else None
+    if evening and 1 <= hour <= 11:
+        return hour + 12
+    return hour if hour <= 23 else None
+
+
 def _plug_in(text: str) -> tuple[dict[str, object], str]:
     """When the car is plugged in, and the text without those words (so "home at 6" is no deadline).
     An hour without am/pm after "plug in" or "get home" is the evening one: people come home and
@@ -249,12 +260,8 @@ def _plug_in(text: str) -> tuple[dict[str, object], str]:
     match = _WAIT_TO_PLUG.search(text) or _PLUG_IN.search(text)
     if match is None:
         return {}, text
-    hour, half = int(match.group("hour")), (match.group("half") or "").lower().replace(".", "")
-    if half and 1 <= hour <= 12:
-        hour = hour % 12 + (12 if half == "pm" else 0)
-    elif not half and 1 <= hour <= 11:
-        hour += 12
-    elif half or hour > 23:
+    hour = _clock_hour(match, evening=True)
+    if hour is None:
         return {}, text
     data: dict[str, object] = {"plug_in_hour": hour}
     minute = match.group("minute") or match.group("glued")
@@ -281,12 +288,9 @@ def _appliance_start(text: str) -> tuple[dict[str, object], str]:
     match = _APPLIANCE_START.search(text)
     if match is None:
         return {}, text
-    hour, half = int(match.group("hour")), (match.group("half") or "").lower().replace(".", "")
-    if half and 1 <= hour <= 12:
-        hour = hour % 12 + (12 if half == "pm" else 0)
-    elif not half and (1 <= hour <= 6 or (hour < 12 and re.search(r"\btonight\b", text, re.I))):
-        hour += 12
-    elif hour > 23:
+    said = int(match.group("hour"))
+    hour = _clock_hour(match, evening=said <= 6 or re.search(r"\btonight\b", text, re.I) is not None)
+    if hour is None:
         return {}, text
     data: dict[str, object] = {"start_hour": hour}
     if match.group("minute") and int(match.group("minute")) <= 59:

@@ -17,7 +17,7 @@ from advisor.energy.vehicles import find_vehicle
 from advisor.onboarding import usual_utility
 from advisor.places import STATE_NAMES, find_city, find_town, zip_place
 from advisor.understanding import commands
-from advisor.understanding.facts import POWERWALL_KWH, as_said, facts_in, place_phrase
+from advisor.understanding.facts import JUST_ONE, POWERWALL_KWH, as_said, facts_in, place_phrase
 from advisor.understanding.meaning import Signals
 from advisor.understanding.models import Mention, ReadingContext, RequestParams, StatedFact
 from advisor.understanding.params import only_when, read_params
@@ -465,11 +465,7 @@ def _just_one_powerwall(message: str, context: ReadingContext) -> list[StatedFac
         or not re.search(r"\bpowerwalls?\b", message, re.I)
     ):
         return []
-    one = re.search(
-        r"\b(?:it'?s|its|we\s+have|only|just)\s+(?:just\s+|only\s+)?(?:one|1|a\s+single)\b(?!\s*(?:kw|kwh|%))",
-        message,
-        re.I,
-    )
+    one = JUST_ONE.search(message)
     if one is None:
         return []
     return [
