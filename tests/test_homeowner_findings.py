@@ -1504,3 +1504,14 @@ def test_prices_from_a_one_state_utility_need_no_zip(runtime) -> None:
     user = new_user(runtime)
     reply = runtime.service.handle_turn(user, "s1", "when is peak for pge today")
     assert "ZIP code" not in reply.text and "E-TOU-C" in reply.text and "not saved" in reply.text
+
+
+def test_facts_said_as_context_for_the_last_question_are_saved_and_the_question_taken_up() -> None:
+    context = ReadingContext(
+        last_intent="knowledge",
+        last_topic="rates",
+        last_question="my electric bill doubled this winter and i have no idea why",
+    )
+    reading = understand("we heat with baseboard heaters if that matters", context)
+    assert reading.intent == "knowledge" and reading.question.startswith("my electric bill doubled")
+    assert {f.field: f.value for f in reading.facts} == {"equipment.heating_type": "electric"}

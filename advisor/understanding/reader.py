@@ -401,11 +401,11 @@ def _detail_for_last_explanation(
     return (
         intent in ("profile_statement", "knowledge")
         and not values.question  # a statement: a new question is read on its own
-        and not values.facts
         and context.pending_slot is None
         and context.last_intent == "knowledge"
         and bool(context.last_question)
-        and prediction.topic == context.last_topic
+        # nothing to save and on its topic; or facts said as context for it (saved too)
+        and ((not values.facts and prediction.topic == context.last_topic) or values.adds_context)
     )
 
 

@@ -70,6 +70,8 @@ class Values:
     declines: bool = False  # "not giving you my address", "rather not share my zip"
     weather_words: bool = False  # "the low tonight", "forecast", "snow": the weather, which we answer
     leaving: bool = False  # "gotta run", "gtg", "good night", "thats it for today": the chat ends
+    # "we heat with baseboard heaters if that matters": said as context for the question before
+    adds_context: bool = False
     first_person: bool = False  # the user speaks of themself ("i", "we", "our", "here")
     asking: bool = False  # asks, even without a question word ("heat pump dryers worth it", "any rebates")
     bare_number: float | None = None  # "and 10?", "what about 12 kw": a number and nothing else
@@ -181,6 +183,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         declines=_DECLINES.search(message) is not None,
         weather_words=_WEATHER.search(message) is not None,
         leaving=_LEAVING.search(message) is not None and len(message.split()) <= 12,
+        adds_context=_ADDS_CONTEXT.search(message) is not None,
         first_person=bool(FIRST_PERSON.search(message)) or bool(re.search(r"\bhere\b", message, re.I)),
         asking="?" in message
         or bool(_ADVICE.search(message))
@@ -509,6 +512,11 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
     return [StatedFact(field=named[0], value=others[0], said=said, words=message[:500], confidence=0.8)]
 
 
+_ADDS_CONTEXT = re.compile(
+    r"\b(?:if\s+(?:that|it)\s+(?:matters|helps|makes\s+a\s+difference)|in\s+case\s+(?:that|it)\s+(?:matters|helps)|"
+    r"fwiw|for\s+(?:context|what\s+it'?s\s+worth|reference)|not\s+sure\s+if\s+(?:that|it)\s+matters)\b",
+    re.I,
+)
 _LEAVING = re.compile(
     r"\b(?:got+a|have\s+to|gotta)\s+(?:run|go|bounce|jet)\b|\bgtg\b|\bg2g\b|\bgood\s*night\b|\bnight\s+night\b|"
     r"\b(?:that'?s|thats)\s+(?:it|all)\s+for\s+(?:today|now|tonight)\b|\bsigning\s+off\b|\btalk\s+(?:to\s+you\s+)?later\b|"
