@@ -454,7 +454,7 @@ def test_when_a_household_uses_most_is_read_in_its_own_words(text: str, value: s
             "location.utility_provider",
             "Georgia Power",
         ),
-        ("when are peak hours on pge", ReadingContext(), "location.utility_provider", None),  # general
+        ("when are peak hours on pge", ReadingContext(), "location.utility_provider", "PG&E"),  # theirs
     ],
 )
 def test_places_and_utilities_in_their_own_words(
@@ -587,10 +587,21 @@ def test_gracias_is_thanks() -> None:
     assert understand("gracias").intent == "smalltalk"
 
 
-def test_a_place_in_a_live_question_is_answered_for_and_not_saved(runtime) -> None:
+def test_a_zip_in_a_live_question_is_kept_when_the_profile_has_no_place(runtime) -> None:
+    """ "whats the weather tmrw in 33602" from someone we know nothing about: their own weather (every
+    fresh corpus's authors expect it kept), saved and said so; the solar question after it needs
+    no ZIP again. With a place saved, another ZIP is the place asked about, not theirs."""
     user = new_user(runtime)
     reply = runtime.service.handle_turn(user, "s1", "whats the weather tmrw in 33602")
-    assert "This is for Tampa, FL" in reply.text and stored(runtime, user, "location.zip_code") is None
+    assert (
+        reply.text.startswith("Saved: your ZIP code is 33602")
+        and stored(runtime, user, "location.zip_code") == "33602"
+    )
+    solar = runtime.service.handle_turn(user, "s1", "will my panels do ok then, 7 kw system")
+    assert "ZIP" not in solar.text and stored(runtime, user, "equipment.solar_capacity_kw") == 7.0
+    other = new_user(runtime, **{"location.zip_code": "94110"})
+    asked = runtime.service.handle_turn(other, "s1", "whats the weather tmrw in 33602")
+    assert "This is for Tampa, FL" in asked.text and stored(runtime, other, "location.zip_code") == "94110"
 
 
 def test_another_size_in_a_follow_up_is_the_size_answered(runtime) -> None:
@@ -1123,17 +1134,25 @@ def test_plan_comparison_for_someone_who_told_us_nothing_says_what_it_needs(runt
     assert "which utility serves you" in reply.text and "could not be read" not in reply.text
 
 
-def test_a_utility_named_in_a_question_is_the_one_answered_for_and_not_saved(runtime) -> None:
-    """ "when's peak for ameren tmrw": answered for Ameren without asking which utility serves
-    them, and nothing saved (asking about a utility does not say it is theirs); the ZIP they give
-    next resumes the same request."""
+def test_a_utility_named_in_a_live_question_is_kept_when_the_profile_has_none(runtime) -> None:
+    """ "when's peak for ameren tmrw": a homeowner asking about their prices names their own
+    utility; saved and said so, and the ZIP they give next resumes the same request. A general
+    question naming a utility keeps nothing, nor does a utility that does not serve their state."""
     user = new_user(runtime)
     first = runtime.service.handle_turn(user, "s1", "when's peak for ameren tmrw")
-    assert "Which electric utility" not in first.text
+    assert (
+        first.text.startswith("Saved: your utility is Ameren.") and "Which electric utility" not in first.text
+    )
     reply = runtime.service.handle_turn(user, "s1", "63116, not sure what plan")
-    assert "Ameren" in reply.text and "the utility you asked about" in reply.text
-    assert stored(runtime, user, "location.utility_provider") is None
+    assert "Ameren" in reply.text and "the utility you asked about" not in reply.text
+    assert stored(runtime, user, "location.utility_provider") == "Ameren"
     assert stored(runtime, user, "location.zip_code") == "63116"
+    general = new_user(runtime)
+    runtime.service.handle_turn(general, "s1", "does pge charge a fixed monthly fee now")
+    assert stored(runtime, general, "location.utility_provider") is None
+    elsewhere = new_user(runtime, **{"location.zip_code": "94110"})
+    asked = runtime.service.handle_turn(elsewhere, "s1", "whats peak on dte for me tomorrow")
+    assert "DTE" in asked.text and stored(runtime, elsewhere, "location.utility_provider") is None
 
 
 @pytest.mark.parametrize(
@@ -1502,8 +1521,10 @@ def test_a_greeting_before_the_question_keeps_it_a_question() -> None:
 
 def test_prices_from_a_one_state_utility_need_no_zip(runtime) -> None:
     user = new_user(runtime)
-    reply = runtime.service.handle_turn(user, "s1", "when is peak for pge today")
-    assert "ZIP code" not in reply.text and "E-TOU-C" in reply.text and "not saved" in reply.text
+    asked = runtime.service.handle_turn(user, "s1", "when is peak for pge today")
+    assert "ZIP code" not in asked.text and asked.asked_for == "rate_schedule"
+    reply = runtime.service.handle_turn(user, "s1", "not sure")
+    assert "ZIP code" not in reply.text and "E-TOU-C" in reply.text
 
 
 def test_facts_said_as_context_for_the_last_question_are_saved_and_the_question_taken_up() -> None:
@@ -1515,3 +1536,16 @@ def test_facts_said_as_context_for_the_last_question_are_saved_and_the_question_
     reading = understand("we heat with baseboard heaters if that matters", context)
     assert reading.intent == "knowledge" and reading.question.startswith("my electric bill doubled")
     assert {f.field: f.value for f in reading.facts} == {"equipment.heating_type": "electric"}
+
+
+def test_a_bare_place_after_a_live_answer_redoes_that_answer(runtime) -> None:
+    """ "78745" right after the pool-pump verdict that had no ZIP: the user is filling in what the
+    answer lacked, so it is saved and the verdict given again, not only "Saved"."""
+    user = new_user(runtime, **{"location.city": "Austin", "location.utility_provider": "Austin Energy"})
+    first = runtime.service.handle_turn(user, "s1", "trying to figure out when to run the pool pump today")
+    assert "pool pump" in first.text
+    again = runtime.service.handle_turn(user, "s1", "78745")
+    assert again.text.startswith("Saved: your ZIP code is 78745") and "pool pump" in again.text
+    thanks = runtime.service.handle_turn(user, "s1", "thanks")
+    later = runtime.service.handle_turn(user, "s1", "78704")
+    assert "pool pump" not in later.text and thanks.text  # only right after the answer

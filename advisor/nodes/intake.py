@@ -152,18 +152,21 @@ def _chosen_reading(understanding: Understanding, state: AdvisorState) -> Unders
     )
 
 
-# Profile fields the last live answer stood on, by its topic: correcting one re-runs that answer.
+# Profile fields the last live answer stood on, by its topic: correcting or filling in one ("60647"
+# after prices priced without a ZIP) re-runs that answer.
+_PLACE = ("location.zip_code", "location.city")
+_PRICES = ("location.rate_schedule", "location.utility_provider", "location.flat_rate_usd_per_kwh")
 _REPLAN_FIELDS = {
     "ev_charging": (
         "equipment.ev_model",
         "equipment.ev_battery_kwh",
         "equipment.ev_charger_kw",
-        "location.rate_schedule",
-        "location.utility_provider",
-        "location.flat_rate_usd_per_kwh",
+        *_PRICES,
+        *_PLACE,
     ),
-    "rates": ("location.rate_schedule", "location.utility_provider", "location.flat_rate_usd_per_kwh"),
-    "solar": ("equipment.solar_capacity_kw", "location.zip_code", "location.city"),
+    "rates": (*_PRICES, *_PLACE),
+    "solar": ("equipment.solar_capacity_kw", *_PLACE),
+    "weather": _PLACE,
 }
 
 

@@ -303,6 +303,41 @@ def _negation_reaches(text: str, said: str) -> bool:
     return NEGATION.search(part) is not None or len(parts) == 1
 
 
+# a fragment without a verb or a question word: "7 kw system", "the 48 amp one", "model y"
+_FRAGMENT = re.compile(
+    r"^[\s,;:-]*(?:(?:a|an|the|its|it's|our|my)\s+)?[\w.-]+(?:\s+[\w.-]+){0,3}\s*[?!.]*\s*$", re.I
+)
+_NOT_FRAGMENT = re.compile(
+    r"\b(?:what|when|how|which|why|where|who|would|could|should|will|can|if|is|are|does|do|vs|or|like)\b",
+    re.I,
+)
+
+
+# what the user calls the equipment a field describes, after "my"/"our"
+_OWN_THING = {
+    "equipment.solar_capacity_kw": r"panels|solar|system|array",
+    "equipment.ev_model": r"car|ev|vehicle|truck",
+    "equipment.ev_charger_kw": r"charger|wall\s+connector|wallbox",
+    "equipment.battery_capacity_kwh": r"battery|batteries|powerwalls?",
+    "location.rate_schedule": r"plan|rate|rate\s+plan|tariff",
+}
+
+
+def _trailing_fragment(text: str, at: int, field: str) -> bool:
+    """The value stands in a short verbless fragment after the question's last comma, and the
+    question speaks of that equipment as the user's ("will my panels do ok then, 7 kw system")."""
+    comma = text.rfind(",", 0, at)
+    own = _OWN_THING.get(field)
+    if comma < 0 or own is None:
+        return False
+    tail = text[comma + 1 :]
+    return (
+        bool(_FRAGMENT.match(tail))
+        and not _NOT_FRAGMENT.search(tail)
+        and re.search(rf"\b(?:my|our)\s+(?:{own})\b", text[:comma], re.I) is not None
+    )
+
+
 def _statement_inside_question(text: str, reading: Reading) -> bool:
     """'With my 11 kW charger, when should I charge?' states the charger inside a question; 'how long
     will a powerwall run my house' does not state a Powerwall (the "my" is the house's)."""
@@ -342,6 +377,8 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
         r"\b(?:we'?re|we\s+are|i'?m|i\s+am|i\s+have|we\s+have|i'?ve\s+got|we'?ve\s+got)\b", text, re.I
     ):
         return True
+    if at > 0 and _trailing_fragment(text, at, reading.field):
+        return True  # "will my panels do ok then, 7 kw system": their system, said after the question
     said = at
     before = text[:said] if said >= 0 else ""
     if reading.field == "equipment.ev_model" and (

@@ -18,7 +18,7 @@ from langchain_core.runnables import RunnableConfig
 
 from advisor.understanding import commands
 from advisor.understanding.meaning import TASK_TOPIC, MeaningModel, Prediction, features, meaning_model
-from advisor.understanding.models import ReadingContext, RequestParams, SlotAnswer, Understanding
+from advisor.understanding.models import ReadingContext, RequestParams, SlotAnswer, StatedFact, Understanding
 from advisor.understanding.params import follow_up_params, with_household_usage
 from advisor.understanding.values import SLOT_FIELDS, Values, read_values
 from knowledge.encoder import SentenceEncoder, sentence_encoder
@@ -137,6 +137,13 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
             facts = [fact for fact in facts if fact.field != "equipment.solar_capacity_kw"]
     elif intent == "live_data":
         params = with_household_usage(params, context)
+    taken = _taken_as_theirs(intent, params, values)
+    if taken:
+        facts = [*facts, *taken]
+        params = params.model_copy(
+            update={"place": None if _has(taken, "location.zip_code") else params.place}
+            | ({"utility": None} if _has(taken, "location.utility_provider") else {})
+        )
     # a what-if or a how-to is advice: not asked about
     alternative = None if values.what_if or values.how_to else _alternative(prediction, intent)
     return Understanding(
@@ -150,7 +157,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         else None,
         facts=facts,
         forget=gone,
-        mentions=values.mentions,
+        mentions=[m for m in values.mentions if not (m.reason == "question" and _has(facts, m.field))],
         slot_answer=slot_answer,
         params=params,
         follow_up=follow_up,
@@ -383,6 +390,21 @@ def _gone_beside_facts(intent: str, values: Values, context: ReadingContext) -> 
     if "equipment.ev_model" in gone and commands.another_car(values.gone_words or "", held):
         return [field for field in gone if not field.startswith("equipment.ev_")]
     return gone
+
+
+def _taken_as_theirs(intent: str, params: RequestParams, values: Values) -> list[StatedFact]:
+    """A live request naming a ZIP code or a utility the profile has none for ("when's peak for
+    ameren tmrw", "is it gonna freeze tonight in 55408"): a homeowner asking what their prices or
+    weather are asks about their own home, and every fresh corpus's authors expect it kept. Saved
+    and said so (undo takes it back); a solar size asked about ("what would 7 kW make in 85718")
+    is a what-if, and a knowledge question ("does pge charge a fixed fee") keeps nothing."""
+    if intent != "live_data" or params.system_kw is not None:
+        return []
+    return list(values.asked_facts)
+
+
+def _has(facts: list[StatedFact], field: str) -> bool:
+    return any(fact.field == field for fact in facts)
 
 
 def _detail_for_last_explanation(

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from advisor.energy.utilities import find_utility
+from advisor.energy.utilities import find_utility, utility_named
 from advisor.energy.vehicles import find_vehicle
 from advisor.onboarding import usual_utility
 from advisor.places import STATE_NAMES, find_city, find_town, zip_place
@@ -86,6 +86,9 @@ class Values:
     what_about: bool = False  # a short "what about X" / "and for X?" that leans on the last question
     forget_target: str | None = None  # the words a forget command names ("the pool stuff")
     also: bool = False  # a short addition to what was just said ("and the city too", "that too")
+    # the ZIP code and the utility a question names ("when's peak for ameren tmrw"): asked about,
+    # and theirs when the reader says so (a live request while the profile has none)
+    asked_facts: list[StatedFact] = field(default_factory=list)
 
     @cached_property
     def energy_words(self) -> bool:
@@ -148,7 +151,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         params = params.model_copy(update={"place": asked_place})
     asked_utility = _asked_utility(mentions)
     if asked_utility is not None:
-        params = params.model_copy(update={"utility": asked_utility})
+        params = params.model_copy(update={"utility": asked_utility.value})
+    asked_zip = _asked_zip(mentions) if asked_place is not None else None
     hedged = any(clause.hedged for clause in found)
     gone, gone_words = commands.gone(message)
     if gone_words:
@@ -198,6 +202,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         what_about=len(message.split()) <= 8 and bool(_WHAT_ABOUT.match(message)),
         forget_target=(target.group("what").strip() if (target := _FORGET_TARGET.search(message)) else None),
         also=len(message.split()) <= 7 and bool(_ALSO.search(message)),
+        asked_facts=_unknown_yet([fact for fact in (asked_zip, asked_utility) if fact is not None], context),
     )
 
 
@@ -206,6 +211,12 @@ def _zip_answering_our_question(
 ) -> StatedFact | None:
     if context.pending_slot != "location" or any(f.field.startswith("location.") for f in facts):
         return None
+    return _asked_zip(mentions)
+
+
+def _asked_zip(mentions: list[Mention]) -> StatedFact | None:
+    """The one ZIP code a question names ("whats the low tomorrow in 04101"), as a fact to keep
+    only where the reader decides it is theirs."""
     for mention in mentions:
         if mention.field == "location.zip_code" and mention.reason == "question":
             codes = [code for code in re.findall(r"\b\d{5}\b", mention.words) if zip_place(code) is not None]
@@ -214,13 +225,34 @@ def _zip_answering_our_question(
     return None
 
 
-def _asked_utility(mentions: list[Mention]) -> str | None:
-    """The utility a question names ("when's peak for ameren tmrw"): the answer is for it, never saved."""
+def _unknown_yet(asked: list[StatedFact], context: ReadingContext) -> list[StatedFact]:
+    """What a question names that the profile has no value for yet (a utility only where it serves
+    the state the profile's place is in): asked about another place or utility than theirs, the
+    answer stays for that one only."""
+    known = context.known_fields
+    state = _home_state(context)
+    kept = []
+    for fact in asked:
+        if fact.field == "location.zip_code" and not (
+            known.get("location.zip_code") or known.get("location.city")
+        ):
+            kept.append(fact)
+        elif fact.field == "location.utility_provider" and not known.get(fact.field):
+            utility = utility_named(str(fact.value))
+            if state is None or (utility is not None and state in utility.states):
+                kept.append(fact)
+    return kept
+
+
+def _asked_utility(mentions: list[Mention]) -> StatedFact | None:
+    """The utility a question names ("when's peak for ameren tmrw"): the answer is for it; kept
+    only where the reader decides it is theirs."""
     for mention in mentions:
         if mention.field == "location.utility_provider" and mention.reason == "question":
             found = find_utility(mention.words, answer=True, about_utility=True)
             if found is not None:
-                return found[0].name
+                name = found[0].name
+                return StatedFact(field=mention.field, value=name, said=found[1], words=mention.words)
     return None
 
 
