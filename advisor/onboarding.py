@@ -66,6 +66,9 @@ def missing_slots(
     if intent != "live_data":
         return []
     needed = _TASK_NEEDS.get(task or "", _NEEDS.get(topic, []))
+    flat = profile is not None and profile.location is not None and profile.location.flat_rate_usd_per_kwh
+    if flat and task != "plan_comparison":
+        needed = [slot for slot in needed if slot != "utility"]  # the price they pay is all prices need
     return [slot for slot in SLOT_ORDER if slot in needed and not _has(profile, slot)]
 
 

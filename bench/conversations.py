@@ -100,6 +100,8 @@ def reply_kind(service: Any, user_id: str, reply: Any) -> str:
 def _kind_without_tools(reply: Any, node: str) -> str:
     if reply.asked_for == "clarify":
         return "clarify"
+    if node == "recommend" and reply.intent == "knowledge":
+        return "explanation"  # an aside answered while our question stands ("before that, is L2 worth it")
     if reply.asked_for in SLOTS:
         return "ask"
     if node == "recommend":

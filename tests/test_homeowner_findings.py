@@ -1549,3 +1549,65 @@ def test_a_bare_place_after_a_live_answer_redoes_that_answer(runtime) -> None:
     thanks = runtime.service.handle_turn(user, "s1", "thanks")
     later = runtime.service.handle_turn(user, "s1", "78704")
     assert "pool pump" not in later.text and thanks.text  # only right after the answer
+
+
+@pytest.mark.parametrize(
+    ("text", "context", "field", "value"),
+    [
+        ("we switched to tou-d-prime", ReadingContext(), "location.rate_schedule", "TOU-D-PRIME"),
+        ("should we switch to tou-d-prime", ReadingContext(), "location.rate_schedule", None),
+        (
+            "checked the app its 5.6",
+            ReadingContext(pending_slot="solar_size"),
+            "equipment.solar_capacity_kw",
+            5.6,
+        ),
+        ("20 panels", ReadingContext(pending_slot="solar_size"), "equipment.solar_capacity_kw", None),
+        ("we added panels, we're at 8.4 kw now", ReadingContext(), "equipment.solar_capacity_kw", 8.4),
+        ("would panels help? our ac pulls 5 kw", ReadingContext(), "equipment.solar_capacity_kw", None),
+        ("my brother got panels, i think hes at 9 kw", ReadingContext(), "equipment.solar_capacity_kw", None),
+        (
+            "i think we have like 5kw? not sure tbh. how much will they make tmrw",
+            ReadingContext(),
+            "equipment.solar_capacity_kw",
+            None,
+        ),
+        (
+            "97006, 9 kw",
+            ReadingContext(pending_slot="location", pending_topic="solar"),
+            "equipment.solar_capacity_kw",
+            9.0,
+        ),
+        (
+            "8 kw",
+            ReadingContext(
+                last_intent="live_data", last_topic="weather", last_question="sunny enough for the panels?"
+            ),
+            "equipment.solar_capacity_kw",
+            8.0,
+        ),
+        ("we have 7 kw on the roof and no battery, in plano", ReadingContext(), "location.city", "Plano"),
+        ("we have central air in st louis", ReadingContext(), "location.city", "St. Louis"),
+        ("my brother has solar and a leaf, in plano", ReadingContext(), "location.city", None),
+    ],
+)
+def test_values_said_beside_their_context(text: str, context: ReadingContext, field: str, value: Any) -> None:
+    """A value whose meaning comes from the clause or the question before it (the panels named in
+    another clause, the size we asked for, the plan they switched to, a town after a comma)."""
+    facts = {fact.field: fact.value for fact in understand(text, context).facts}
+    assert facts.get(field) == value
+
+
+@pytest.mark.parametrize("text", ["what can u do then", "ok so what else can you help with?", "who are you"])
+def test_a_question_about_the_advisor_is_answered_with_what_it_does(text: str) -> None:
+    assert understand(text, ReadingContext(last_intent="knowledge", last_topic="home")).intent == "smalltalk"
+    assert understand("what can you tell me about heat pumps", ReadingContext()).intent == "knowledge"
+
+
+def test_a_flat_price_is_all_prices_need(runtime) -> None:
+    """Someone who says what they pay is not asked which utility sells it (a plan comparison still is)."""
+    user = new_user(runtime, **{"location.zip_code": "43604", "location.flat_rate_usd_per_kwh": 0.15})
+    reply = runtime.service.handle_turn(user, "s1", "is it cheaper to run the dryer at night")
+    assert reply.asked_for is None and "dryer" in reply.text
+    compare = runtime.service.handle_turn(user, "s1", "which rate plan is cheapest for me")
+    assert compare.asked_for == "utility"

@@ -222,6 +222,7 @@ def reading_context(state: AdvisorState) -> ReadingContext:
         last_topic=last.get("topic"),
         last_params=RequestParams.model_validate(params) if last else None,
         last_question=last.get("question"),
+        pending_topic=(state.get("pending_request") or {}).get("topic") if pending else None,
         recent=recent,
         # what the profile holds, and what this thread saved since
         known_fields={

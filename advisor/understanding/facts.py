@@ -145,7 +145,7 @@ def facts_in(
             message=message,
             pending_slot=pending_slot,
             about_charging=about_charging,
-            about_solar=about_solar or _SOLAR_NAMED.search(message) is not None,
+            about_solar=about_solar or _solar_talk(message),
             home_state=home_state,
         ):
             reason = _not_a_fact(clause, reading, pending_slot=pending_slot)
@@ -561,6 +561,15 @@ def _region(message: str, home_state: str | None = None) -> str | None:
     return _place_region(message) or home_state or _utility_region(message)
 
 
+_OWN_EQUIPMENT_BEFORE = re.compile(
+    # "we have … in", or a clause that goes on from theirs with the equipment ("…furnace and central air in")
+    r"(?:\b(?:we|i)\s+(?:have|got|own|run|use|heat\s+with|cool\s+with)\b[^,.;!?]{0,40}|^\s*(?:an?\s+|the\s+)?)"
+    r"\b(?:solar|panels?|kw|heat\s*pump|furnace|central\s+air|ac|a/c|mini[-\s]?splits?|boiler|baseboards?|"
+    r"powerwalls?|battery|charger|ev|leaf|tesla|bolt|model\s+[3ysx])\b[^,.;!?]{0,20}$",
+    re.I,
+)
+
+
 def _city(text: str, *, pending_slot: str | None, region: str | None = None) -> Iterator[Reading]:
     """A city the user lives in: from the curated city table wherever it is named, and from the
     ZIP dataset's towns only where the words say it is their place ("we live in cary", a ZIP beside
@@ -574,8 +583,14 @@ def _city(text: str, *, pending_slot: str | None, region: str | None = None) -> 
         before = text[max(0, m.start() - 40) : m.start()]
         if _NOT_HOME_BEFORE.search(text[: m.start()] + "in"):
             continue  # "we were in fresno last year"
-        if find_utility(before, answer=True) is not None or re.search(
-            r"\b(?:we'?re|i'?m|im|we\s+are|i\s+am)\b[^,.;!?]{0,30}$", before, re.I
+        if (
+            find_utility(before, answer=True) is not None
+            or re.search(r"\b(?:we'?re|i'?m|im|we\s+are|i\s+am)\b[^,.;!?]{0,30}$", before, re.I)
+            # "we have central air in st louis": their own equipment, where it is
+            or _OWN_EQUIPMENT_BEFORE.search(before)
+            # "…and no battery, in plano": a bare "in <town>" after their own statement
+            or not text[: m.start()].strip(" -")
+            or text[: m.start()].rstrip().endswith(",")
         ):
             strong.append(m.group("place"))
     if pending_slot == "location":
@@ -820,7 +835,8 @@ _PLAN_CODE = re.compile(
 # A plan code typed lowercase after the words that name one ("on", "plan is", "its"): letters, an
 # optional digit, and one to three hyphenated parts ("tou-d-prime", "tou-dr1", "e-1")
 _CUED_CODE = re.compile(
-    r"\b(?:on|plan\s+is|plan:|rate\s+is|schedule\s+is|tariff\s+is|it'?s|its|it\s+is|bill\s+says|says)\s+"
+    r"\b(?:on|plan\s+is|plan:|rate\s+is|schedule\s+is|tariff\s+is|it'?s|its|it\s+is|bill\s+says|says|"
+    r"(?:switched|moved|changed|went)\s+(?:over\s+)?to)\s+"
     r"(?:the\s+)?(?P<code>[a-z]{1,5}\d?(?:-[a-z0-9]{1,6}){1,3})\b(?![-.]?\d|\s*(?:kw|kwh|miles|mi\b|%|percent|amps?))",
     re.I,
 )
@@ -872,7 +888,7 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
             if re.search(r"\d|-", code) and not re.fullmatch(r"\d+-\d+", code) and not find_utility(code):
                 yield Reading("location.rate_schedule", code, said=code)  # kept as printed on the bill
                 return
-    if cued := _CUED_CODE.search(scope):
+    if cued := _CUED_CODE.search(scope) or (switched and _CUED_CODE.search(text)):
         code = cued.group("code")
         plan_like = (
             re.search(r"\d", code) or code.count("-") >= 2 or re.match(_PLAN_PREFIX, code, re.I)
@@ -1343,6 +1359,25 @@ _ROOFTOP = re.compile(
 _KW_SYSTEM = re.compile(r"\d\s*-?\s*kw\s+(?:solar\s+)?(?:system|array)\b", re.I)
 
 
+_SOLAR_GOT = re.compile(
+    r"\b(?:we|i)\s+(?:just\s+|finally\s+)?(?:added|have|got|installed|put\s+in|bought|went\s+with)\b"
+    r"[^.?!,;]{0,25}\b(?:solar|panels?|pv|array)\b",
+    re.I,
+)
+
+
+def _solar_talk(message: str) -> bool:
+    """The message is about their panels: "our solar", or panels named beside a kW with no other
+    kW-rated equipment in it ("we added panels, we're at 8.4 kw now": the size is in its own clause)."""
+    if _SOLAR_NAMED.search(message):
+        return True
+    return (
+        _SOLAR_GOT.search(message) is not None
+        and not _CHARGER_WORDS.search(message)
+        and not _HOME_BATTERY_WORDS.search(message)
+    )
+
+
 def _solar(text: str, *, pending_slot: str | None, about_solar: bool = False) -> Iterator[Reading]:
     """`about_solar`: the talk is about their panels ("ok found the paperwork, its 8.8 kw")."""
     other_kw = _CHARGER_WORDS.search(text) or _HOME_BATTERY_WORDS.search(text)
@@ -1366,8 +1401,19 @@ def _solar(text: str, *, pending_slot: str | None, about_solar: bool = False) ->
     kw = _solar_kw(text)
     if kw:
         yield Reading("equipment.solar_capacity_kw", float(kw.group(1)), said=kw.group(0), unit="kW")
-    elif pending_slot == "solar_size" and (bare := re.fullmatch(r"\s*" + _NUM + r"\s*", text)):
-        yield Reading("equipment.solar_capacity_kw", float(bare.group(1)), said=bare.group(1), unit="kW")
+    elif pending_slot == "solar_size" and (bare := _lone_size(text)):
+        yield Reading("equipment.solar_capacity_kw", float(bare), said=bare, unit="kW")
+
+
+def _lone_size(text: str) -> str | None:
+    """The one number in an answer to the size question, without a unit of its own ("6.5",
+    "checked the app its 5.6"): the kW we asked for."""
+    numbers = re.findall(r"(?<![\w.])(\d{1,3}(?:\.\d+)?)(?![\w.%])", text)
+    if len(numbers) != 1 or not 0.3 <= float(numbers[0]) <= 100:
+        return None
+    if re.search(r"\b(?:kwh|amps?|miles?|years?|yrs?|panels?|watts?|w|percent|months?|days?)\b", text, re.I):
+        return None
+    return numbers[0]
 
 
 _HOME_WORDS = re.compile(

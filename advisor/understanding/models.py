@@ -228,6 +228,7 @@ class ReadingContext(BaseModel):
     last_topic: str | None = None
     last_params: RequestParams | None = None
     last_question: str | None = None  # the words of the last request answered
+    pending_topic: str | None = None  # the topic of the request our pending question is for
     recent: list[str] = Field(default_factory=list)  # "user: ..." / "advisor: ..." lines, oldest first
     known_fields: dict[str, Any] = Field(default_factory=dict)  # the profile's current values
 

@@ -309,6 +309,8 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         and not (values.facts or values.mentions or values.question)
     ):
         return "goodbye"  # "thanks!! gotta run, soccer practice", "Ha, fair. Later.", "Good night."
+    if values.about_advisor and not values.facts:
+        return "smalltalk"  # "what can u do then": what the advisor does, not a passage on chargers
     if values.remember and intent in _QUIET:
         return "profile_statement"  # "remember that I like pizza": said why nothing was kept
     if (

@@ -85,6 +85,9 @@ CORPORA = (
     # the eighth held-out set (first run recorded at 7ce5d83)
     "fresh_h14_messages.jsonl",
     "fresh_h15_messages.jsonl",
+    # the ninth held-out set (first run recorded at a80d9fe)
+    "fresh_h16_messages.jsonl",
+    "fresh_h17_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 

@@ -86,6 +86,7 @@ class Values:
     what_about: bool = False  # a short "what about X" / "and for X?" that leans on the last question
     forget_target: str | None = None  # the words a forget command names ("the pool stuff")
     also: bool = False  # a short addition to what was just said ("and the city too", "that too")
+    about_advisor: bool = False  # asks what the advisor is or does ("what can u do then")
     # the ZIP code and the utility a question names ("when's peak for ameren tmrw"): asked about,
     # and theirs when the reader says so (a live request while the profile has none)
     asked_facts: list[StatedFact] = field(default_factory=list)
@@ -124,8 +125,14 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         suggested={"location.utility_provider": usual} if usual and len(message.split()) <= 4 else None,
         about_charging=context.last_topic == "ev_charging"
         or context.pending_slot == "ev"
+        or context.pending_topic == "ev_charging"
         or "equipment.ev_model" in context.known_fields,
-        about_solar=context.last_topic == "solar" or context.pending_slot == "solar_size" or about == "solar",
+        about_solar=context.last_topic == "solar"
+        or context.pending_slot == "solar_size"
+        or context.pending_topic == "solar"  # "97006, 9 kw" answering the ZIP question for a forecast
+        or about == "solar"
+        # "8 kw" after "sunny enough for the panels?" (answered with the weather)
+        or bool(re.search(r"\b(?:solar|panels?|pv|array)\b", context.last_question or "", re.I)),
         home_state=_home_state(context),
     )
     facts = (
@@ -202,6 +209,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         what_about=len(message.split()) <= 8 and bool(_WHAT_ABOUT.match(message)),
         forget_target=(target.group("what").strip() if (target := _FORGET_TARGET.search(message)) else None),
         also=len(message.split()) <= 7 and bool(_ALSO.search(message)),
+        about_advisor=bool(_ABOUT_ADVISOR.match(message)),
         asked_facts=_unknown_yet([fact for fact in (asked_zip, asked_utility) if fact is not None], context),
     )
 
@@ -301,6 +309,16 @@ def _rough_kw(message: str) -> float | None:
     return round((low + high) / 2, 2) if 0 < low <= high <= 100 else None
 
 
+# a question about the advisor itself ("what can u do then", "who are you", "what should i ask")
+_ABOUT_ADVISOR = re.compile(
+    r"^\W*(?:(?:ok|okay|so|lol|hi|hey|hmm|and|well|then)\W+)*(?:"
+    r"(?:what|wat|wut)\s+(?:else\s+)?(?:can|could|do|will)\s+(?:you|u|ya|this\s+(?:bot|thing))\s+"
+    r"(?:actually\s+|even\s+|really\s+|exactly\s+)?(?:do|help(?:\s+(?:me\s+)?with)?|answer|tell\s+me)|"
+    r"(?:who|what)\s+(?:are|r)\s+(?:you|u)|how\s+do\s+(?:you|u)\s+work|how\s+does\s+this\s+(?:bot|thing)\s+work|"
+    r"what\s+(?:can|should)\s+i\s+ask(?:\s+(?:you|u))?|what\s+(?:are|r)\s+(?:you|u)\s+(?:for|good\s+at)"
+    r")\b[^?]{0,12}\??\W*$",
+    re.I,
+)
 _ALSO = re.compile(r"^\W*(?:and|also|plus)\b|\b(?:too|as\s+well|also)\W*(?:pls|please|plz)?\W*$", re.I)
 _FORGET_TARGET = re.compile(
     r"\b(?:forget|delete|remove|erase|drop|clear|wipe)\s+(?:about\s+)?(?P<what>(?:the|my|our|that)\s+[^,.;!?]{2,40}?)"
