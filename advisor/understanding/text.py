@@ -146,7 +146,11 @@ _SOFT_HEDGE = re.compile(r"\b(?:i\s+think|i\s+believe|probably|pretty\s+sure)\b"
 # words around a doubt that add nothing ("not sure tbh", "honestly idk lol")
 _FILLER = r"(?:tbh|honestly|tho|though|lol|really|exactly|haha|either|but|and|um|uh|so|ngl)"
 _HEDGE_ONLY = re.compile(
-    r"^\W*(?:" + _FILLER + r"\W+)*(?:" + _HEDGE.pattern + r"|i\s+think(?:\s+so)?|i\s+believe(?:\s+so)?|probably|"
+    r"^\W*(?:"
+    + _FILLER
+    + r"\W+)*(?:"
+    + _HEDGE.pattern
+    + r"|i\s+think(?:\s+so)?|i\s+believe(?:\s+so)?|probably|"
     r"not\s+(?:100|a\s+hundred)\s*(?:%|percent)(?:\s+sure)?)(?:\W+" + _FILLER + r")*\W*$",
     re.I,
 )
