@@ -221,7 +221,7 @@ def offline_runtime(data_dir: Path) -> Any:
                 "analyzer": {**role, "recursion_limit": 10},
                 "recommend": role,
                 "memorizer": role,
-                "embeddings": {"provider": "none"},
+                "embeddings": {"provider": "encoder"},  # what offline mode searches with
             }
         ),
         tools=ToolsConfig(mode="mock"),

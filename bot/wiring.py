@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import httpx
+from langchain_core.embeddings import Embeddings
 from langgraph.store.base import BaseStore
 
 from advisor.graph import Advisor, Toolkit, build_advisor
@@ -17,6 +19,8 @@ from bot.service import ConversationService
 from config.clock import Clock, utc_now
 from config.files import AppConfig, load_app_config
 from config.settings import Settings
+from knowledge.embeddings import ENCODER_DIMENSIONS, ENCODER_MODEL, EncoderEmbeddings
+from knowledge.encoder import EncoderUnavailableError, sentence_encoder
 from knowledge.ingest import IngestReport, Progress, ingest
 from knowledge.models import Retriever
 from knowledge.retriever import KnowledgeRetriever
@@ -27,6 +31,8 @@ from traces.storage import TraceStore
 
 if TYPE_CHECKING:
     from traces.otlp_export import OtlpTraceExporter
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -146,21 +152,37 @@ def trace_exporter(settings: Settings, config: AppConfig) -> OtlpTraceExporter |
     )
 
 
-def open_knowledge_base(
-    settings: Settings, config: AppConfig, *, usable_ollama: bool, progress: Progress | None = None
-) -> tuple[KnowledgeStore, KnowledgeRetriever, IngestReport]:
-    """Open the store (hybrid when the embedding model is usable, BM25 otherwise) and ingest."""
+def _knowledge_embeddings(
+    settings: Settings, config: AppConfig, *, usable_ollama: bool
+) -> tuple[Embeddings | None, str | None, int | None]:
+    """The embeddings object, its model name and its dimensions (all None: BM25 only)."""
     embedding = config.agents.embeddings
-    embeddings = None
+    if embedding.provider == "none":
+        return None, None, None
     if embedding.provider == "ollama" and usable_ollama:
         from langchain_ollama import OllamaEmbeddings  # on first use, as ChatOllama (advisor/llm/factory.py)
 
-        embeddings = OllamaEmbeddings(model=embedding.model, base_url=settings.ollama_base_url)
-    store = KnowledgeStore(
-        settings.effective_milvus_uri,
-        dense_dimensions=embedding.dimensions if embeddings else None,
-        embedding_model=embedding.model if embeddings else None,
-    )
+        return (
+            OllamaEmbeddings(model=embedding.model, base_url=settings.ollama_base_url),
+            embedding.model,
+            embedding.dimensions,
+        )
+    try:
+        encoder = sentence_encoder(settings.cache_dir / "encoder-embeddings.sqlite3")
+    except EncoderUnavailableError as exc:
+        logger.warning("Knowledge base: %s; searching with BM25 only", exc)
+        return None, None, None
+    return EncoderEmbeddings(encoder), ENCODER_MODEL, ENCODER_DIMENSIONS
+
+
+def open_knowledge_base(
+    settings: Settings, config: AppConfig, *, usable_ollama: bool, progress: Progress | None = None
+) -> tuple[KnowledgeStore, KnowledgeRetriever, IngestReport]:
+    """Open the store and ingest: hybrid with Ollama's embedding model when it is usable, else
+    hybrid with the bundled MiniLM encoder (offline), BM25 alone only when configured so or when
+    the encoder is not installed."""
+    embeddings, model, dimensions = _knowledge_embeddings(settings, config, usable_ollama=usable_ollama)
+    store = KnowledgeStore(settings.effective_milvus_uri, dense_dimensions=dimensions, embedding_model=model)
     try:
         report = ingest(store, embeddings=embeddings, progress=progress)
     except BaseException:

@@ -59,7 +59,9 @@ class MemorizerConfig(RoleConfig):
 
 
 class EmbeddingsConfig(_Strict):
-    provider: Literal["ollama", "none"] = "ollama"
+    # "ollama": its embedding model when Ollama is usable, else the bundled encoder; "encoder": the
+    # bundled MiniLM encoder always; "none": BM25 only
+    provider: Literal["ollama", "encoder", "none"] = "ollama"
     model: str = Field(DEFAULT_EMBEDDING_MODEL, min_length=1, max_length=200)
     dimensions: int = Field(768, ge=8, le=8192)
 

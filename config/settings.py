@@ -54,6 +54,12 @@ class Settings(BaseSettings):
     )
     ollama_base_url: str = Field(DEFAULT_OLLAMA_BASE_URL, description="Where Ollama answers")
     data_dir: Path = Field(Path("./data"), description="Profiles, sessions, traces and the vector store")
+    cache_dir: Path = Field(
+        default_factory=lambda: (
+            Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "home-energy-advisor"
+        ),
+        description="Sentence embeddings of text already encoded, by content hash (shared by every DATA_DIR)",
+    )
     energy_advisor_milvus_uri: str | None = Field(
         None,
         description="Milvus Lite file (ending in .db) or Milvus server URI (http://host:19530)",
@@ -136,6 +142,11 @@ class Settings(BaseSettings):
     @classmethod
     def _bot_token_prefix(cls, value: SecretStr | None) -> SecretStr | None:
         return _check_prefix(value, "xoxb-", "a bot token starting with xoxb-")
+
+    @field_validator("cache_dir")
+    @classmethod
+    def _expand_home(cls, value: Path) -> Path:
+        return value.expanduser()
 
     @field_validator("slack_app_token")
     @classmethod

@@ -151,14 +151,16 @@ class SentenceEncoder:
         model_hash: str,
         *,
         disk: DiskCache | None = None,
-        memory_items: int = 4096,
+        memory_items: int = 8192,
+        memory: tuple[OrderedDict[str, np.ndarray], threading.Lock] | None = None,
     ) -> None:
         self._compute = compute
         self.model_hash = model_hash
         self._disk = disk
-        self._memory: OrderedDict[str, np.ndarray] = OrderedDict()
+        # `memory`: one in-process cache shared by encoders with different disk caches (every test
+        # runtime has its own data dir, and must not re-encode the knowledge base's chunks)
+        self._memory, self._lock = memory if memory is not None else (OrderedDict(), threading.Lock())
         self._memory_items = memory_items
-        self._lock = threading.Lock()
 
     def key(self, text: str) -> str:
         return hashlib.sha256(f"{self.model_hash}\n{text}".encode()).hexdigest()
@@ -202,6 +204,7 @@ def _minilm() -> MiniLM:
 
 _shared: dict[Path | None, SentenceEncoder] = {}
 _shared_lock = threading.Lock()
+_shared_memory: tuple[OrderedDict[str, np.ndarray], threading.Lock] = (OrderedDict(), threading.Lock())
 
 
 def sentence_encoder(cache_path: Path | None = None) -> SentenceEncoder:
@@ -211,6 +214,8 @@ def sentence_encoder(cache_path: Path | None = None) -> SentenceEncoder:
         found = _shared.get(cache_path)
         if found is None:
             disk = DiskCache(cache_path) if cache_path is not None else None
-            found = SentenceEncoder(lambda text: _minilm().encode(text), _model_hash(), disk=disk)
+            found = SentenceEncoder(
+                lambda text: _minilm().encode(text), _model_hash(), disk=disk, memory=_shared_memory
+            )
             _shared[cache_path] = found
         return found

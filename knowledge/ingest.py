@@ -16,6 +16,7 @@ from langchain_core.embeddings import Embeddings
 from pydantic import BaseModel, Field
 
 from knowledge.documents import load_documents
+from knowledge.embeddings import document_prefix
 from knowledge.store import KnowledgeStore
 
 DOCS_DIR = Path(__file__).resolve().parent / "docs"
@@ -69,7 +70,8 @@ def ingest(
         vectors = []
         for start in range(0, len(new), EMBED_BATCH):
             batch = new[start : start + EMBED_BATCH]
-            vectors.extend(embeddings.embed_documents([f"search_document: {chunk.text}" for chunk in batch]))
+            prefix = document_prefix(embeddings)
+            vectors.extend(embeddings.embed_documents([f"{prefix}{chunk.text}" for chunk in batch]))
             if progress and time.monotonic() - started > PROGRESS_AFTER_SECONDS:
                 progress(f"Embedding knowledge base: {min(start + EMBED_BATCH, len(new))}/{len(new)} chunks")
     store.delete(gone)

@@ -26,6 +26,7 @@ from langchain_core.runnables import RunnableConfig
 from pydantic import ConfigDict
 
 from knowledge.documents import content_terms, load_documents
+from knowledge.embeddings import query_prefix
 from knowledge.ingest import DOCS_DIR
 from knowledge.models import RetrievedDocument
 from knowledge.store import RRF_K, KnowledgeStore
@@ -91,7 +92,7 @@ class KnowledgeBaseRetriever(BaseRetriever):
         fetch = self.k * CHUNKS_PER_DOCUMENT
         if self.store.hybrid and self.embeddings is not None:
             try:
-                vector = self.embeddings.embed_query(f"search_query: {query[:2000]}")
+                vector = self.embeddings.embed_query(f"{query_prefix(self.embeddings)}{query[:2000]}")
                 return self.store.search_hybrid(query, vector, fetch), normalize_rrf
             except Exception as exc:  # the embedding model is down: full-text search still answers
                 logger.warning("Embedding the query failed (%s); using BM25 only", type(exc).__name__)

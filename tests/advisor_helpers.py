@@ -23,7 +23,7 @@ def app_config(
                 "analyzer": {**role, "recursion_limit": recursion_limit},
                 "recommend": role,
                 "memorizer": {**role, **memorizer},
-                "embeddings": {"provider": "none"},
+                "embeddings": {"provider": "encoder"},  # the offline default (the fake Ollama has no nomic)
             }
         ),
         tools=ToolsConfig(mode="mock"),

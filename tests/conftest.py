@@ -19,6 +19,7 @@ from profiles.repository import ProfileRepository
 from profiles.sessions import SessionRepository
 
 FIXTURES = Path(__file__).parent / "fixtures"
+REPOSITORY = Path(__file__).resolve().parent.parent
 SETTINGS_VARIABLES = [name.upper() for name in Settings.model_fields]
 
 
@@ -79,6 +80,9 @@ def isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     """No developer .env or exported variable leaks into a test (like simonw/llm's user-dir fixture)."""
     for variable in SETTINGS_VARIABLES:
         monkeypatch.delenv(variable, raising=False)
+    # the sentence-embedding cache (by content hash) in the checkout's .cache, not the user's home:
+    # shared by every test and the commands they start, so the knowledge base is encoded once
+    monkeypatch.setenv("XDG_CACHE_HOME", str(REPOSITORY / ".cache"))
     monkeypatch.chdir(tmp_path)
 
 
