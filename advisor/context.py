@@ -62,6 +62,9 @@ class Passage(BaseModel):
     number: int
     source: str
     text: str
+    # "California" / "California, PG&E customers": the place a passage is about, when the user is
+    # not known to be there (said with it, never presented as their answer)
+    applies_in: str | None = None
 
 
 class RecommendContext(BaseModel):
@@ -171,7 +174,11 @@ def render(context: RecommendContext) -> str:
         lines.append(f"WARNING: {error}")
     if context.passages:
         lines.append("PASSAGES:")
-        lines.extend(f"[{p.number}] ({p.source}) {p.text[:PASSAGE_CHARS]}" for p in context.passages)
+        lines.extend(
+            f"[{p.number}] ({p.source}{'; applies only in ' + p.applies_in if p.applies_in else ''}) "
+            f"{p.text[:PASSAGE_CHARS]}"
+            for p in context.passages
+        )
     if context.earlier:
         lines.append("EARLIER IN THIS THREAD: " + " / ".join(context.earlier))
     if context.previous:

@@ -233,6 +233,8 @@ STATE_NAMES = {
     "wisconsin": "WI",
     "wyoming": "WY",
 }
+# "CA" -> "California": how a passage's state is named to the user
+STATE_TITLES = {code: name.title() for name, code in STATE_NAMES.items() if len(name) > 2}
 
 # Approximate centres of the areas some ZIP prefixes cover (used offline to place a ZIP).
 _ZIP3_AREAS = {

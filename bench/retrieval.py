@@ -25,6 +25,9 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
+from advisor.nodes.retrieve import where_for
+from knowledge.embeddings import ENCODER_MODEL, EncoderEmbeddings
+from knowledge.encoder import sentence_encoder
 from knowledge.ingest import ingest
 from knowledge.retriever import KnowledgeRetriever
 from knowledge.store import KnowledgeStore
@@ -111,7 +114,11 @@ def cited_sections(runtime: Any, profile: dict[str, Any]) -> CitedSections:
     knowledge=True)), each as a new user with `profile`, and compare the section of the first
     passage the answer cites with the label."""
     report = CitedSections()
-    retriever = KnowledgeRetriever(runtime.knowledge)
+    store = runtime.knowledge
+    embeddings = EncoderEmbeddings(sentence_encoder()) if store.embedding_model == ENCODER_MODEL else None
+    retriever = KnowledgeRetriever(
+        store, embeddings
+    )  # as the turn searches (offline: hybrid with the encoder)
     for number, label in enumerate(section_labels()):
         user = f"T1-Q{number}"
         runtime.advisor.profiles.import_profile({**profile, "user_id": user})
@@ -130,7 +137,9 @@ def cited_sections(runtime: Any, profile: dict[str, Any]) -> CitedSections:
             for n in step.new_value
         ]
         report.asked += 1
-        first = retriever.retrieve(label.question, 1)
+        first = retriever.retrieve(
+            label.question, 1, where=where_for(None, runtime.advisor.profiles.get(user))
+        )
         report.retrieval_hits += (
             bool(first) and first[0].source == label.source and _section(first[0].text) == label.section
         )

@@ -39,13 +39,29 @@ class SourceLink(BaseModel):
         return value
 
 
+# Where a document applies: "US" (everywhere), a state ("CA", "TX"), or a state and one utility
+# ("CA:PG&E"). A passage for one place is never given as the answer to someone elsewhere.
+_APPLIES_TO = re.compile(r"^(?:US|[A-Z]{2}(?::[^:\s][^:]{0,60})?)$")
+
+
 class FrontMatter(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     title: str = Field(min_length=3)
     topics: list[str] = Field(min_length=1)
+    applies_to: str = Field(description='"US", a state code ("TX"), or a state and a utility ("CA:PG&E")')
     sources: list[SourceLink] = Field(min_length=1)
     as_of: date
+
+    @field_validator("applies_to")
+    @classmethod
+    def _where(cls, value: str) -> str:
+        value = value.strip()
+        if not _APPLIES_TO.match(value):
+            raise ValueError(
+                'must be "US", a state code such as "TX", or a state and utility such as "CA:PG&E"'
+            )
+        return value
 
 
 class Chunk(BaseModel):
@@ -56,6 +72,7 @@ class Chunk(BaseModel):
     title: str
     section: str
     text: str  # "Title — Section\n\nbody", what is indexed and shown
+    applies_to: str = "US"  # the document's jurisdiction (FrontMatter.applies_to)
 
     @property
     def hash(self) -> str:
@@ -132,8 +149,18 @@ def _chunk(document: Document) -> list[Chunk]:
     for section, lines in sections:
         for part in _split(("\n".join(lines)).strip()):
             text = f"{title} — {section}\n\n{part}"
-            digest = hashlib.sha256(f"{document.source}\n{text}".encode()).hexdigest()[:32]
-            chunks.append(Chunk(id=digest, source=document.source, title=title, section=section, text=text))
+            where = document.meta.applies_to
+            digest = hashlib.sha256(f"{document.source}\n{where}\n{text}".encode()).hexdigest()[:32]
+            chunks.append(
+                Chunk(
+                    id=digest,
+                    source=document.source,
+                    title=title,
+                    section=section,
+                    text=text,
+                    applies_to=where,
+                )
+            )
     return chunks
 
 

@@ -7,6 +7,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from knowledge.jurisdiction import NOWHERE, Where
+
 
 class RetrievedDocument(BaseModel):
     model_config = ConfigDict(frozen=True)
@@ -15,6 +17,7 @@ class RetrievedDocument(BaseModel):
     source: str
     score: float = Field(ge=0, le=1)  # normalized relevance (FR-035)
     title: str | None = None
+    applies_to: str = "US"  # where the passage's document applies: "US", "TX", "CA:PG&E"
 
 
 def passage_key(doc: RetrievedDocument) -> str:
@@ -23,6 +26,9 @@ def passage_key(doc: RetrievedDocument) -> str:
 
 
 class Retriever(Protocol):
-    def retrieve(self, query: str, k: int = 4, config: Any = None) -> list[RetrievedDocument]:
-        """`config` is the caller's RunnableConfig, so retrieval callbacks join the turn's trace."""
+    def retrieve(
+        self, query: str, k: int = 4, config: Any = None, where: Where = NOWHERE
+    ) -> list[RetrievedDocument]:
+        """`config` is the caller's RunnableConfig, so retrieval callbacks join the turn's trace;
+        `where` is the place the question is for (another place's passages are left out)."""
         ...

@@ -28,6 +28,7 @@ from pydantic import ConfigDict
 from knowledge.documents import content_terms, load_documents
 from knowledge.embeddings import query_prefix
 from knowledge.ingest import DOCS_DIR
+from knowledge.jurisdiction import NOWHERE, Where, fits
 from knowledge.models import RetrievedDocument
 from knowledge.store import RRF_K, KnowledgeStore
 
@@ -62,7 +63,7 @@ class KnowledgeBaseRetriever(BaseRetriever):
     outline: Outline | None = None  # section order, for "the opening section" (default: knowledge/docs)
 
     def _get_relevant_documents(
-        self, query: str, *, run_manager: CallbackManagerForRetrieverRun
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun, where: Where = NOWHERE
     ) -> list[Document]:
         query = " ".join(query.split())
         if not query:
@@ -73,7 +74,9 @@ class KnowledgeBaseRetriever(BaseRetriever):
             by_document.setdefault(row["source"], []).append((row, score))
         outline = self.outline if self.outline is not None else shipped_outline()
         asked = content_terms(query)
-        chosen = [answering_chunk(asked, chunks, outline) for chunks in list(by_document.values())[: self.k]]
+        chosen = [
+            answering_chunk(asked, chunks, outline) for chunks in in_their_place(by_document, where)[: self.k]
+        ]
         return [
             Document(
                 page_content=row["text"],
@@ -81,6 +84,7 @@ class KnowledgeBaseRetriever(BaseRetriever):
                     "source": row["source"],
                     "title": row.get("title"),
                     "section": row.get("section"),
+                    "applies_to": row.get("applies_to") or "US",
                     "score": normalize(score),
                 },
             )
@@ -97,6 +101,21 @@ class KnowledgeBaseRetriever(BaseRetriever):
             except Exception as exc:  # the embedding model is down: full-text search still answers
                 logger.warning("Embedding the query failed (%s); using BM25 only", type(exc).__name__)
         return self.store.search_bm25(query, fetch), normalize_bm25
+
+
+def in_their_place(
+    by_document: dict[str, list[tuple[dict[str, Any], float]]], where: Where
+) -> list[list[tuple[dict[str, Any], float]]]:
+    """Documents in rank order, without those for another place; with their place unknown, the
+    national ones before any state's (which stays usable, said as that state's)."""
+    first, then = [], []
+    for chunks in by_document.values():
+        verdict = fits(str(chunks[0][0].get("applies_to") or "US"), where)
+        if verdict is True:
+            first.append(chunks)
+        elif verdict is None:
+            then.append(chunks)
+    return first + then
 
 
 def answering_chunk(
@@ -159,14 +178,14 @@ class KnowledgeRetriever:
         self._retrievers: dict[int, KnowledgeBaseRetriever] = {}  # one per k, built once
 
     def retrieve(
-        self, query: str, k: int = 4, config: RunnableConfig | None = None
+        self, query: str, k: int = 4, config: RunnableConfig | None = None, where: Where = NOWHERE
     ) -> list[RetrievedDocument]:
         retriever = self._retrievers.get(k)
         if retriever is None:
             retriever = self._retrievers[k] = KnowledgeBaseRetriever(
                 store=self.store, embeddings=self.embeddings, k=k, outline=self.outline
             )
-        documents = retriever.invoke(query, config=config)
+        documents = retriever.invoke(query, config=config, where=where)
         return [_to_retrieved(document) for document in documents]
 
 
@@ -177,4 +196,5 @@ def _to_retrieved(document: Document) -> RetrievedDocument:
         source=metadata["source"],
         score=metadata["score"],
         title=metadata.get("title"),
+        applies_to=metadata.get("applies_to") or "US",
     )

@@ -39,6 +39,7 @@ COLLECTION = "energy_kb"
 RRF_K = 60
 TEXT_LIMIT = 8000  # characters kept of a chunk (chunks are ~300 words)
 QUERY_LIMIT = 2000  # characters of a query used for search
+OUTPUT_FIELDS = ["text", "source", "title", "section", "applies_to"]
 
 
 class KnowledgeBaseLockedError(RuntimeError):
@@ -113,6 +114,7 @@ class KnowledgeStore:
                 "source": chunk.source,
                 "title": chunk.title[:256],
                 "section": chunk.section[:256],
+                "applies_to": chunk.applies_to[:64],
                 "hash": chunk.hash,
             }
             if self.hybrid:
@@ -145,7 +147,7 @@ class KnowledgeStore:
                 data=[query[:QUERY_LIMIT]],
                 anns_field="sparse",
                 limit=k,
-                output_fields=["text", "source", "title", "section"],
+                output_fields=OUTPUT_FIELDS,
                 search_params={"metric_type": "BM25"},
             )[0]
         return [(hit["entity"], abs(float(hit["distance"]))) for hit in hits]
@@ -164,7 +166,7 @@ class KnowledgeStore:
                 requests,
                 ranker=RRFRanker(RRF_K),
                 limit=k,
-                output_fields=["text", "source", "title", "section"],
+                output_fields=OUTPUT_FIELDS,
             )[0]
         return [(hit["entity"], float(hit["distance"])) for hit in hits]
 
@@ -174,7 +176,7 @@ class KnowledgeStore:
         wanted = {
             "embedding_model": self.embedding_model,
             "dense_dimensions": self.dense_dimensions,
-            "version": 1,
+            "version": 2,  # 2: chunks carry the document's jurisdiction (applies_to)
         }
         meta_path = _meta_path(self.uri) if self._local else None
         current = _read_json(meta_path) if meta_path else None
@@ -201,6 +203,7 @@ class KnowledgeStore:
             schema.add_field("dense", DataType.FLOAT_VECTOR, dim=self.dense_dimensions)
         for name in ("source", "title", "section"):
             schema.add_field(name, DataType.VARCHAR, max_length=1024)
+        schema.add_field("applies_to", DataType.VARCHAR, max_length=256)
         schema.add_field("hash", DataType.VARCHAR, max_length=64)
         schema.add_function(
             Function(

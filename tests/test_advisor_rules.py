@@ -178,7 +178,9 @@ class RecordingRetriever:
     def __init__(self) -> None:
         self.queries: list[str] = []
 
-    def retrieve(self, query: str, k: int = 4, config: Any = None) -> list[RetrievedDocument]:
+    def retrieve(
+        self, query: str, k: int = 4, config: Any = None, where: Any = None
+    ) -> list[RetrievedDocument]:
         self.queries.append(query)
         return [
             RetrievedDocument(

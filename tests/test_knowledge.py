@@ -35,6 +35,7 @@ def write_doc(folder: Path, slug: str, title: str, sections: dict[str, str]) -> 
             ---
             title: {title}
             topics: [test]
+            applies_to: US
             sources:
               - title: "Energy Saver"
                 url: https://www.energy.gov/energysaver
@@ -124,7 +125,8 @@ def test_malformed_document_is_reported_by_name_and_skipped(store: KnowledgeStor
         "# Just a heading\n\nSome text without any front matter at all here.\n"
     )
     (docs / "bad-source.md").write_text(
-        "---\ntitle: Bad\ntopics: [x]\nsources: []\nas_of: 2026-01-01\n---\n# Bad\n" + "word " * 30
+        "---\ntitle: Bad\ntopics: [x]\napplies_to: US\nsources: []\nas_of: 2026-01-01\n---\n# Bad\n"
+        + "word " * 30
     )
     report = ingest(store, docs_dir=docs)
     assert report.documents == 3

@@ -11,10 +11,14 @@ import pytest
 import yaml
 from langchain_ollama import OllamaEmbeddings
 
+from advisor.nodes.retrieve import where_for
+from advisor.understanding.reader import understand
 from knowledge.documents import load_documents
 from knowledge.ingest import DOCS_DIR, ingest
+from knowledge.jurisdiction import Where, fits
 from knowledge.retriever import KnowledgeRetriever
 from knowledge.store import KnowledgeStore
+from profiles.models import UserProfile
 from tests.advisor_helpers import CONFIGURED_PROFILE, make_runtime
 from tests.servers.minilm import DIMENSIONS, embed_minilm
 from tests.servers.ollama import FakeOllama
@@ -31,10 +35,19 @@ def labelled_questions() -> list[tuple[str, str]]:
     return pairs
 
 
+def where_of(question: str) -> Where:
+    """Where the advisor takes a question to be for, as the turn does: the place or utility it
+    names, or the home it states ("I live in San Diego …" is saved before retrieval)."""
+    reading = understand(question)
+    location = {f.field.split(".", 1)[1]: f.value for f in reading.facts if f.field.startswith("location.")}
+    profile = UserProfile.model_validate({"user_id": "U-Q", "location": location}) if location else None
+    return where_for(reading.params, profile)
+
+
 def hit_at_3(retriever: KnowledgeRetriever, questions: list[tuple[str, str]]) -> tuple[float, list[str]]:
     misses = []
     for question, expected in questions:
-        sources = [hit.source for hit in retriever.retrieve(question, 3)]
+        sources = [hit.source for hit in retriever.retrieve(question, 3, where=where_of(question))]
         if expected not in sources:
             misses.append(f"{question!r}: expected {expected}, got {sources}")
     return 1 - len(misses) / len(questions), misses
@@ -110,11 +123,17 @@ def test_a_question_needing_profile_and_knowledge_combines_them(knowledge_runtim
     assert reply.citations and "[1]" in reply.text
 
 
+def first(retriever: KnowledgeRetriever, question: str) -> str | None:
+    found = retriever.retrieve(question, 1, where=where_of(question))
+    return found[0].source if found else None
+
+
 def test_offline_retrieval_is_hybrid_with_the_bundled_encoder_and_finds_more(tmp_path: Path) -> None:
     """Offline (no Ollama) the knowledge base is searched by BM25 and the bundled MiniLM encoder
-    together. Measured on 54 answerable questions a helper wrote before reading the documents
-    (tests/data/knowledge_dev_questions.jsonl, development data): first document right 0.685 with
-    BM25 alone, 0.796 hybrid when recorded. Restarting embeds nothing that did not change."""
+    together. Measured on the 47 questions a helper wrote before reading the documents that a
+    document answers for the person asking (tests/data/knowledge_dev_questions.jsonl, development
+    data; a California-only answer counts only for a Californian): first document right 0.638 with
+    BM25 alone, 0.787 hybrid when recorded. Restarting embeds nothing that did not change."""
     from bot.wiring import open_knowledge_base
     from config.files import EmbeddingsConfig
     from config.settings import Settings
@@ -133,14 +152,53 @@ def test_offline_retrieval_is_hybrid_with_the_bundled_encoder_and_finds_more(tmp
             for line in (Path(__file__).parent / "data" / "knowledge_dev_questions.jsonl")
             .read_text()
             .splitlines()
-            if (row := json.loads(line))["expected"]
+            # a California-only answer counts only for a Californian (to anyone else it is not theirs)
+            if (row := json.loads(line))["expected"] and (not row["california_only"] or row["where"] == "CA")
         ]
-        hybrid = sum(retriever.retrieve(q, 1)[0].source in ok for q, ok in questions) / len(questions)
+        hybrid = sum(first(retriever, q) in ok for q, ok in questions) / len(questions)
         bm25_only = KnowledgeRetriever(store)  # the same collection, its sparse half alone
-        bm25 = sum(bm25_only.retrieve(q, 1)[0].source in ok for q, ok in questions) / len(questions)
+        bm25 = sum(first(bm25_only, q) in ok for q, ok in questions) / len(questions)
     finally:
         store.close()
     assert hybrid >= 0.78 and hybrid >= bm25 + 0.08, (hybrid, bm25)
     store, _, again = open_knowledge_base(settings, config, usable_ollama=False)
     store.close()
     assert again.embedded == 0 and again.unchanged == report.chunks
+
+
+def test_another_states_passage_is_never_the_answer_and_an_unknown_place_hears_it_named(
+    knowledge_runtime,
+) -> None:
+    """A Georgia Power customer asking whether solar pays never gets California's Solar Billing
+    Plan; someone whose place is unknown gets national passages first, and a state's passage, when
+    one is given, is said as that state's ("In California: …"); a question naming the state gets it."""
+    service = knowledge_runtime.service
+    profiles = knowledge_runtime.advisor.profiles
+    profiles.import_profile(
+        {"user_id": "T-GA", "location": {"zip_code": "30309", "utility_provider": "Georgia Power"}}
+    )
+    georgia = service.handle_turn(
+        "T-GA", "t", "my solar panels barely earn anything for what i send back to the grid"
+    )
+    assert not any(source.startswith(("california-", "pge-", "sdge-")) for source in georgia.citations)
+    unknown = service.handle_turn("T-NEW", "t", "what does the base services charge on my bill pay for")
+    assert unknown.citations and (
+        not unknown.citations[0].startswith("pge-") or "In California, PG&E customers:" in unknown.text
+    )
+    asked = service.handle_turn("T-NEW2", "t", "whats the base services charge in california")
+    assert asked.citations[0] == "pge-base-services-charge.md" and "In California" not in asked.text
+
+
+@pytest.mark.parametrize(
+    ("applies_to", "where", "verdict"),
+    [
+        ("US", Where(), True),
+        ("CA", Where(), None),
+        ("CA", Where(frozenset({"GA"})), False),
+        ("CA:PG&E", Where(frozenset({"CA"}), frozenset({"SDG&E"})), False),
+        ("CA:PG&E", Where(frozenset({"CA"})), True),
+        ("TX", Where(frozenset({"TX"}), frozenset({"Oncor"})), True),
+    ],
+)
+def test_where_a_passage_applies(applies_to: str, where: Where, verdict: bool | None) -> None:
+    assert fits(applies_to, where) is verdict

@@ -264,8 +264,11 @@ def offline_answer(context: dict[str, Any]) -> str:
         parts.append("For your home: " + "; ".join(context["profile_facts"]) + ".")
     if passages:
         first = passages[0]
+        where = (
+            f"In {first['applies_in']}: " if first.get("applies_in") else ""
+        )  # one state's passage, said as such
         parts.append(
-            f"{passage_excerpt(answering_part(str(context.get('question') or ''), first['text']))} [1]"
+            f"{where}{passage_excerpt(answering_part(str(context.get('question') or ''), first['text']))} [1]"
         )
         parts.append(f"Source: [1] {first['text'].split(' — ')[0]} ({first['source']}).")
     elif intent == "knowledge":

@@ -21,8 +21,11 @@ from advisor.context import (
 )
 from advisor.llm.errors import invoke_model
 from advisor.llm.payloads import CONTEXT_KEY
+from advisor.nodes.retrieve import where_asked
+from advisor.places import STATE_TITLES
 from advisor.prompts import RECOMMEND_SYSTEM
 from advisor.state import AdvisorState
+from knowledge.jurisdiction import Where, fits, parts
 from traces.recorder import current_trace
 
 
@@ -61,6 +64,16 @@ def recent_history(messages: list[BaseMessage], max_tokens: int) -> list[BaseMes
     )
 
 
+def applies_in(applies_to: str, where: Where) -> str | None:
+    """The place to name with a passage that is one state's (or one utility's) when the user is
+    not known to be there: "California", "California, PG&E customers"."""
+    if fits(applies_to, where) is True:
+        return None
+    state, utility = parts(applies_to)
+    name = STATE_TITLES.get(state or "", state or "")
+    return f"{name}, {utility} customers" if utility else name
+
+
 def build_context(state: AdvisorState, *, history_tokens: int = 400) -> RecommendContext:
     profile = state.get("user_profile")
     topic = state.get("topic", "general")
@@ -70,6 +83,7 @@ def build_context(state: AdvisorState, *, history_tokens: int = 400) -> Recommen
         for message in recent_history(history, history_tokens)
     ]
     intent = state.get("intent", "unclear")
+    where = where_asked(state)
     said_before = "\n".join(str(m.content) for m in history if isinstance(m, AIMessage))
     observations, repeated = without_repeated_warnings(state.get("tool_observations", []), said_before)
     return RecommendContext(
@@ -81,7 +95,9 @@ def build_context(state: AdvisorState, *, history_tokens: int = 400) -> Recommen
         observations=observations,
         repeated_warnings=repeated,
         passages=[
-            Passage(number=index, source=doc.source, text=doc.text)
+            Passage(
+                number=index, source=doc.source, text=doc.text, applies_in=applies_in(doc.applies_to, where)
+            )
             for index, doc in enumerate(state.get("retrieved_docs", []), start=1)
         ],
         previous=previous,

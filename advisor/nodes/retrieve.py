@@ -7,8 +7,13 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from advisor.energy.utilities import utility_named
+from advisor.places import zip_place
 from advisor.state import AdvisorState
+from advisor.understanding.models import RequestParams
+from knowledge.jurisdiction import Where
 from knowledge.models import Retriever, passage_key
+from profiles.models import UserProfile
 
 
 def make_retrieve(*, retriever: Retriever | None, k: int = 4):
@@ -16,7 +21,7 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
         if retriever is None:
             return {"retrieved_docs": []}
         query = search_text(state["message"], state.get("original_message") or "")
-        docs = retriever.retrieve(query, k, config)
+        docs = retriever.retrieve(query, k, config, where=where_asked(state))
         last = state.get("last_request") or {}
         said = set(last.get("passages") or [])
         if said and last.get("question") and str(state["message"]).startswith(str(last["question"])):
@@ -38,3 +43,39 @@ def search_text(question: str, said: str) -> str:
     if len(question.split()) < 6 and len(said.split()) > len(question.split()) and len(said) <= 1000:
         return said
     return question
+
+
+def where_asked(state: AdvisorState) -> Where:
+    return where_for(state.get("params"), state.get("user_profile"))
+
+
+def where_for(params: RequestParams | None, profile: UserProfile | None) -> Where:
+    """The place the answer is for: a state or utility the question names ("rebates in minnesota"),
+    else the home the profile holds (its ZIP's or town's state, its utility and that utility's
+    states). Unknown when neither says."""
+    asked = _where(
+        state=getattr(params, "state", None),
+        utility=getattr(params, "utility", None),
+        place=getattr(params, "place", None),
+    )
+    if asked.known:
+        return asked
+    location = profile.location if profile is not None else None
+    if location is None:
+        return Where()
+    home = zip_place(location.zip_code) if location.zip_code else None
+    city = location.city or ""
+    return _where(
+        state=home.state if home else (city.rsplit(", ", 1)[1] if ", " in city else None),
+        utility=location.utility_provider,
+    )
+
+
+def _where(*, state: str | None, utility: str | None, place: str | None = None) -> Where:
+    states = {state} if state else set()
+    if place and ", " in place:
+        states.add(place.rsplit(", ", 1)[1])  # "Tampa, FL"
+    known = utility_named(utility) if utility else None
+    if known is not None and not states:
+        states.update(known.states)
+    return Where(frozenset(states), frozenset({known.name}) if known else frozenset())

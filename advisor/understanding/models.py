@@ -131,6 +131,11 @@ class RequestParams(BaseModel):
         max_length=80,
         description="a utility the question is about ('when's peak for ameren tmrw'), never saved",
     )
+    state: str | None = Field(
+        None,
+        pattern=r"^[A-Z]{2}$",
+        description="a state the question is about ('is geothermal worth it in wisconsin'), never saved",
+    )
     vehicle: str | None = Field(
         None,
         max_length=60,

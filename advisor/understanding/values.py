@@ -156,6 +156,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         params = params.model_copy(update={"vehicle": asked_car})
     if asked_place is not None:
         params = params.model_copy(update={"place": asked_place})
+    if (state := _state_named_in(message)) is not None:
+        params = params.model_copy(update={"state": state})
     asked_utility = _asked_utility(mentions)
     if asked_utility is not None:
         params = params.model_copy(update={"utility": asked_utility.value})
@@ -710,6 +712,21 @@ def _their_place(found: list[Clause], facts: list[StatedFact], params: RequestPa
     return next(
         (town for clause in found if clause.someone_else and (town := _town_named_in(clause.text))), None
     )
+
+
+_STATE_IN = re.compile(
+    r"\b(?:in|for|around|across|out\s+here\s+in|here\s+in)\s+(?:the\s+state\s+of\s+)?(?P<state>"
+    + "|".join(sorted((re.escape(name) for name in STATE_NAMES), key=len, reverse=True))
+    + r")\b",
+    re.I,
+)
+
+
+def _state_named_in(text: str) -> str | None:
+    """ "is geothermal worth it in wisconsin", "rebates for insulation in minnesota": the state a
+    question is about (for which documents apply), never a profile fact."""
+    match = _STATE_IN.search(text)
+    return STATE_NAMES[match.group("state").lower()] if match else None
 
 
 def _town_named_in(text: str) -> str | None:

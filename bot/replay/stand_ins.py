@@ -317,7 +317,9 @@ class RecordedRetriever:
     def __init__(self, cassette: Cassette) -> None:
         self._served = _ServedPassages(cassette=cassette)
 
-    def retrieve(self, query: str, k: int = 4, config: Any = None) -> list[RetrievedDocument]:
+    def retrieve(
+        self, query: str, k: int = 4, config: Any = None, where: Any = None
+    ) -> list[RetrievedDocument]:
         documents = self._served.invoke(query, config=config)
         fields = RetrievedDocument.model_fields
         served = []
