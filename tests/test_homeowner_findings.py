@@ -1611,3 +1611,19 @@ def test_a_flat_price_is_all_prices_need(runtime) -> None:
     assert reply.asked_for is None and "dryer" in reply.text
     compare = runtime.service.handle_turn(user, "s1", "which rate plan is cheapest for me")
     assert compare.asked_for == "utility"
+
+
+def test_a_number_said_in_place_of_the_plans_redoes_the_plan_and_undoes_nothing(runtime) -> None:
+    """ "wait no its 35% not 25" right after a plan from 25 %: the plan again from 35 % (it used to
+    undo the ZIP, the utility and the car saved the turn before); "cant plug in till 10" then starts
+    the charging at 22:00, not a 10:00 deadline."""
+    user = new_user(runtime)
+    service = runtime.service
+    service.handle_turn(
+        user, "s1", "we just moved to 78704, austin energy. bolt euv, need 70% by 7:15 tmrw, its at 25 now"
+    )
+    again = service.handle_turn(user, "s1", "wait no its 35% not 25")
+    assert "from 35% to 70%" in again.text and "Undone" not in again.text
+    assert stored(runtime, user, "location.zip_code") == "78704"
+    later = service.handle_turn(user, "s1", "what if i cant plug in till 10")
+    assert "Cheapest before 07:15" in later.text and "22:00" in later.text

@@ -235,9 +235,12 @@ _PLUG_IN = re.compile(
 # "what if i wait till 11pm to plug in", "gonna hold off until 10 to start charging": the time is when
 # charging starts, though it follows "till" like a deadline
 _WAIT_TO_PLUG = re.compile(
-    r"\b(?:wait(?:ing)?|hold(?:ing)?\s+off|hang\s+on)\s+(?:till|til|until|to|for)\s+"
-    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2})|(?P<glued>[0-5]\d)(?=\s*[ap]\.?m))?\s*(?P<half>a\.?m\.?|p\.?m\.?)?"
-    r"(?=\s+(?:to|and|before|then)\s+(?:plug|charg|start|begin))",
+    r"(?:\b(?:wait(?:ing)?|hold(?:ing)?\s+off|hang\s+on)\s+(?:till|til|until|to|for)\s+"
+    r"(?=\d{1,2}(?::\d{2}|\d{2}\s*[ap]\.?m)?\s*(?:[ap]\.?m\.?)?\s+(?:to|and|before|then)\s+(?:plug|charg|start|begin))|"
+    # "what if i cant plug in till 10", "won't be able to plug it in until 9:30"
+    r"\b(?:can'?t|cannot|won'?t(?:\s+be\s+able\s+to)?|not\s+able\s+to|unable\s+to|don'?t|not)\s+"
+    r"(?:plug(?:\s+(?:it|her|him|the\s+car))?\s+in|charge|start\s+charging)\s+(?:till|til|until|before)\s+)"
+    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2})|(?P<glued>[0-5]\d)(?=\s*[ap]\.?m))?\s*(?P<half>a\.?m\.?|p\.?m\.?)?",
     re.I,
 )
 

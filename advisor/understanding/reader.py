@@ -86,6 +86,9 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
 
 def compose(prediction: Prediction, values: Values, context: ReadingContext) -> Understanding:
     """The prediction, checked against the values the grammar found."""
+    changed = _number_changed_in_last_request(values, context)
+    if changed is not None:
+        return changed  # "wait no its 35% not 25" after a plan from 25 %: the plan again from 35 %
     command = command_reading(prediction.intent, round(prediction.intent_p, 3), values, context)
     if command is not None:
         return command
@@ -392,6 +395,33 @@ def _gone_beside_facts(intent: str, values: Values, context: ReadingContext) -> 
     if "equipment.ev_model" in gone and commands.another_car(values.gone_words or "", held):
         return [field for field in gone if not field.startswith("equipment.ev_")]
     return gone
+
+
+def _number_changed_in_last_request(values: Values, context: ReadingContext) -> Understanding | None:
+    """A number said in place of one the last live request used ("its 35% not 25", "not 7, 6:30"):
+    the request again with that value changed; nothing in the profile is touched (it was never
+    saved there), so it is not an undo."""
+    last = context.last_params
+    if values.swapped is None or values.facts or last is None or context.last_intent != "live_data":
+        return None
+    new, old = values.swapped
+    named = [key for key, value in last.filled().items() if isinstance(value, int | float) and value == old]
+    if len(named) != 1:
+        return None
+    try:
+        params = last.model_copy(update={named[0]: type(getattr(last, named[0]))(new)})
+        params = RequestParams.model_validate(params.model_dump())
+    except (ValueError, TypeError):
+        return None
+    return Understanding(
+        intent="live_data",
+        topic=context.last_topic or TASK_TOPIC.get(last.task or "", "general"),  # type: ignore[arg-type]
+        asks=True,
+        question=context.last_question or values.message,
+        params=params,
+        follow_up=True,
+        confidence=0.9,
+    )
 
 
 def _taken_as_theirs(intent: str, params: RequestParams, values: Values) -> list[StatedFact]:

@@ -87,6 +87,8 @@ class Values:
     forget_target: str | None = None  # the words a forget command names ("the pool stuff")
     also: bool = False  # a short addition to what was just said ("and the city too", "that too")
     about_advisor: bool = False  # asks what the advisor is or does ("what can u do then")
+    # "its 35% not 25", "not 25, 35": a number said in place of another (new, old)
+    swapped: tuple[float, float] | None = None
     # the ZIP code and the utility a question names ("when's peak for ameren tmrw"): asked about,
     # and theirs when the reader says so (a live request while the profile has none)
     asked_facts: list[StatedFact] = field(default_factory=list)
@@ -212,6 +214,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         forget_target=(target.group("what").strip() if (target := _FORGET_TARGET.search(message)) else None),
         also=len(message.split()) <= 7 and bool(_ALSO.search(message)),
         about_advisor=bool(_ABOUT_ADVISOR.match(message)),
+        swapped=_swapped(message),
         asked_facts=_unknown_yet([fact for fact in (asked_zip, asked_utility) if fact is not None], context),
     )
 
@@ -720,6 +723,26 @@ _STATE_IN = re.compile(
     + r")\b",
     re.I,
 )
+
+
+_NUMBER_IN_PLACE = re.compile(
+    r"(?P<new>\d{1,3}(?:\.\d+)?)\s*%?\s*,?\s*(?:not|instead\s+of|rather\s+than)\s+(?P<old>\d{1,3}(?:\.\d+)?)\b|"
+    r"\bnot\s+(?P<old2>\d{1,3}(?:\.\d+)?)\s*%?\s*[,;]?\s*(?:(?:its|it's|it\s+is|but|it\s+was)\s+)?(?P<new2>\d{1,3}(?:\.\d+)?)\b",
+    re.I,
+)
+
+
+def _swapped(message: str) -> tuple[float, float] | None:
+    """ "wait no its 35% not 25": the number meant, and the one it replaces."""
+    match = _NUMBER_IN_PLACE.search(message)
+    if match is None:
+        return None
+    new, old = (
+        (match.group("new"), match.group("old"))
+        if match.group("new")
+        else (match.group("new2"), match.group("old2"))
+    )
+    return float(new), float(old)
 
 
 def _state_named_in(text: str) -> str | None:
