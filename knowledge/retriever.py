@@ -27,6 +27,7 @@ from pydantic import ConfigDict
 
 from knowledge.documents import content_terms, load_documents
 from knowledge.embeddings import query_prefix
+from knowledge.glossary import spelled_out
 from knowledge.ingest import DOCS_DIR
 from knowledge.jurisdiction import NOWHERE, Where, fits
 from knowledge.models import RetrievedDocument
@@ -68,7 +69,7 @@ class KnowledgeBaseRetriever(BaseRetriever):
         query = " ".join(query.split())
         if not query:
             return []
-        hits, normalize = self._search(query)
+        hits, normalize = self._search(spelled_out(query))
         by_document: dict[str, list[tuple[dict[str, Any], float]]] = {}
         for row, score in hits:  # best first, so documents keep the order of their best chunk
             by_document.setdefault(row["source"], []).append((row, score))

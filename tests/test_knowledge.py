@@ -270,3 +270,15 @@ def test_a_second_process_gets_a_clear_message_naming_the_first(tmp_path: Path, 
         assert time.monotonic() - started < 30
         assert json.loads((tmp_path / "data" / "milvus.db.owner").read_text())["pid"] == os.getpid()
     assert (tmp_path / "data" / "milvus.db.owner").read_text() == ""  # released on close
+
+
+def test_abbreviations_are_searched_spelled_out_too() -> None:
+    from knowledge.glossary import spelled_out
+
+    assert spelled_out("is a hpwh worth it on tou") == (
+        "is a hpwh worth it on tou (heat pump water heater; time-of-use)"
+    )
+    assert spelled_out("how do heat pumps work") == "how do heat pumps work"
+    assert spelled_out("whats the diff between seer and seer2") == (
+        "whats the diff between seer and seer2 (seasonal energy efficiency ratio)"
+    )

@@ -37,10 +37,11 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
 
 
 def search_text(question: str, said: str) -> str:
-    """What the knowledge base is searched for: the question the reader kept, unless it is a
-    fragment of a longer message ("my bill was $380 last month, is that normal?" kept only "is that
-    normal?"), then the whole message."""
-    if len(question.split()) < 6 and len(said.split()) > len(question.split()) and len(said) <= 1000:
+    """What the knowledge base is searched for: the whole message, never the fragment the reader
+    kept as its question ("we have a 20 yr old gas furnace in ohio, is a heat pump worth it" kept
+    only the question; the furnace and the state are what make it their question). A follow-up's
+    question (the last question with this detail) is longer than the message, and is kept."""
+    if len(said.split()) > len(question.split()) and len(said) <= 1000:
         return said
     return question
 

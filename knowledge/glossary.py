@@ -1,0 +1,49 @@
+"""The abbreviations homeowners type, spelled out for the search.
+
+Documents spell terms out ("time-of-use", "heat pump water heater"); people type "tou", "hpwh",
+"l2". BM25 matches words and a small sentence encoder has seen few of these abbreviations, so the
+query carries both: the message as typed, plus the spelled-out terms for any abbreviation in it.
+"""
+
+from __future__ import annotations
+
+import re
+
+ABBREVIATIONS: dict[str, str] = {
+    "tou": "time-of-use",
+    "nem": "net energy metering",
+    "nbt": "net billing tariff",
+    "ac": "air conditioner",
+    "a/c": "air conditioner",
+    "hp": "heat pump",
+    "hpwh": "heat pump water heater",
+    "seer": "seasonal energy efficiency ratio",
+    "seer2": "seasonal energy efficiency ratio",
+    "hspf": "heating seasonal performance factor",
+    "eer": "energy efficiency ratio",
+    "cop": "coefficient of performance",
+    "afue": "annual fuel utilization efficiency",
+    "l1": "level 1",
+    "l2": "level 2",
+    "dcfc": "DC fast charging",
+    "v2h": "vehicle-to-home",
+    "v2l": "vehicle-to-load",
+    "v2g": "vehicle-to-grid",
+    "vpp": "virtual power plant",
+    "ira": "Inflation Reduction Act",
+    "psps": "public safety power shutoff",
+    "phev": "plug-in hybrid",
+    "lfp": "lithium iron phosphate",
+    "bess": "battery storage",
+}
+_WORD = re.compile(r"[a-z0-9/]+", re.I)
+
+
+def spelled_out(query: str) -> str:
+    """The query, followed by the spelled-out form of each abbreviation it uses (once each)."""
+    extra = []
+    for word in _WORD.findall(query.lower()):
+        full = ABBREVIATIONS.get(word)
+        if full and full not in extra and full.lower() not in query.lower():
+            extra.append(full)
+    return f"{query} ({'; '.join(extra)})" if extra else query
