@@ -15,6 +15,8 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from knowledge.analysis import terms
+
 MAX_CHUNK_WORDS = 300  # a few hundred tokens
 
 
@@ -166,39 +168,12 @@ def _chunk(document: Document) -> list[Chunk]:
 
 # --- question words -------------------------------------------------------------------------
 # Which section (or paragraph) of a document answers a question is decided on the question's
-# content words: lower-cased, without function words, lightly stemmed so "pumps", "works",
-# "heating" and "charges" meet "pump", "work", "heat" and "charge".
-
-_WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
-_FUNCTION_WORDS = frozenset(
-    """a an the and or but if so of to in on at by for from with about as into onto over under than
-    then too very just only also is are was were be been being am do does did doing done have has
-    had having i me my mine we us our ours you your yours it its he she they them their this that
-    these those what which who whom whose how why when where there here can could should would will
-    shall may might must not no nor any some each other such own same both few all again more most
-    much many get got s t d ll re ve m""".split()
-)
-
-
-def stem(word: str) -> str:
-    """A light suffix stripper (no dictionary): enough for plurals and -ing/-ed forms to meet."""
-    if len(word) > 4:
-        for suffix, replacement in (("ies", "y"), ("ing", ""), ("es", ""), ("ed", ""), ("s", "")):
-            if word.endswith(suffix) and not word.endswith("ss"):
-                word = word[: -len(suffix)] + replacement
-                break
-    if len(word) > 3 and word.endswith("e"):
-        word = word[:-1]
-    return word
+# content words, cut exactly as the search cuts them (knowledge/analysis.py).
 
 
 def content_terms(text: str) -> set[str]:
     """The stemmed content words of a text ("How do heat pumps work?" -> {heat, pump, work})."""
-    return {
-        stem(word)
-        for word in _WORD.findall(text.lower())
-        if word not in _FUNCTION_WORDS and (len(word) > 1 or word.isdigit())
-    }
+    return set(terms(text))
 
 
 def _split(body: str) -> list[str]:

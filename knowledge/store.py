@@ -19,6 +19,7 @@ from typing import Any
 
 from pymilvus import AnnSearchRequest, DataType, Function, FunctionType, MilvusClient, RRFRanker
 
+from knowledge.analysis import search_text
 from knowledge.documents import Chunk
 
 logger = logging.getLogger(__name__)
@@ -111,6 +112,7 @@ class KnowledgeStore:
             row: dict[str, Any] = {
                 "id": chunk.id,
                 "text": chunk.text[:TEXT_LIMIT],
+                "terms": search_text(chunk.text[:TEXT_LIMIT]) or "-",
                 "source": chunk.source,
                 "title": chunk.title[:256],
                 "section": chunk.section[:256],
@@ -144,7 +146,7 @@ class KnowledgeStore:
         with self._guard:
             hits = self._client.search(
                 COLLECTION,
-                data=[query[:QUERY_LIMIT]],
+                data=[search_text(query[:QUERY_LIMIT]) or "-"],
                 anns_field="sparse",
                 limit=k,
                 output_fields=OUTPUT_FIELDS,
@@ -156,7 +158,10 @@ class KnowledgeStore:
         """(row, RRF score) best first, fusing BM25 and dense COSINE rankings (k = 60)."""
         requests = [
             AnnSearchRequest(
-                data=[query[:QUERY_LIMIT]], anns_field="sparse", param={"metric_type": "BM25"}, limit=k * 3
+                data=[search_text(query[:QUERY_LIMIT]) or "-"],
+                anns_field="sparse",
+                param={"metric_type": "BM25"},
+                limit=k * 3,
             ),
             AnnSearchRequest(data=[vector], anns_field="dense", param={"metric_type": "COSINE"}, limit=k * 3),
         ]
@@ -176,7 +181,7 @@ class KnowledgeStore:
         wanted = {
             "embedding_model": self.embedding_model,
             "dense_dimensions": self.dense_dimensions,
-            "version": 2,  # 2: chunks carry the document's jurisdiction (applies_to)
+            "version": 3,  # 2: chunks carry the document's jurisdiction; 3: BM25 over analyzed terms
         }
         meta_path = _meta_path(self.uri) if self._local else None
         current = _read_json(meta_path) if meta_path else None
@@ -197,7 +202,10 @@ class KnowledgeStore:
     def _schema(self):
         schema = self._client.create_schema(auto_id=False, description="Home Energy Advisor knowledge base")
         schema.add_field("id", DataType.VARCHAR, is_primary=True, max_length=64)
-        schema.add_field("text", DataType.VARCHAR, max_length=TEXT_LIMIT * 4, enable_analyzer=True)
+        schema.add_field("text", DataType.VARCHAR, max_length=TEXT_LIMIT * 4)
+        # BM25 reads the chunk's search terms (knowledge/analysis.py: stop words out, Snowball
+        # stems), not its raw text: Milvus Lite's analyzer has no English stop words or stemming
+        schema.add_field("terms", DataType.VARCHAR, max_length=TEXT_LIMIT * 4, enable_analyzer=True)
         schema.add_field("sparse", DataType.SPARSE_FLOAT_VECTOR)
         if self.hybrid:
             schema.add_field("dense", DataType.FLOAT_VECTOR, dim=self.dense_dimensions)
@@ -209,7 +217,7 @@ class KnowledgeStore:
             Function(
                 name="bm25",
                 function_type=FunctionType.BM25,
-                input_field_names=["text"],
+                input_field_names=["terms"],
                 output_field_names=["sparse"],
             )
         )
