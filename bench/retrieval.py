@@ -1,5 +1,5 @@
 """Knowledge-base benchmark: ingest time of the shipped corpus, and retrieval latency
-(median, p95) on a synthetic 1 000-chunk corpus, BM25 alone and hybrid (BM25 + dense, RRF).
+(median, p95) on a synthetic 1 000-chunk corpus, BM25 alone and hybrid (BM25 + dense, weighted).
 `--cited`: hit@1 of the cited section instead, over the labelled questions (knowledge/eval):
 each asked through the real offline turn, and the first passage its answer cites compared with
 the labelled `expected_section` (also printed by tests/test_cited_passage.py).

@@ -1,5 +1,5 @@
-"""Retrieval (FR-034/035): hybrid BM25 + dense (RRF, k = 60) when an embedding model is
-available, BM25 alone otherwise. Scores are normalized to 0..1.
+"""Retrieval (FR-034/035): hybrid BM25 + dense (Milvus' WeightedRanker, 0.4 / 0.6) when an
+embedding model is available, BM25 alone otherwise. Scores are normalized to 0..1.
 
 Documents are ranked by their best chunk; the passage given for a document is then the section
 that answers the question (`answering_chunk`), which is not always the chunk that ranked it:
@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
@@ -25,18 +26,18 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig
 from pydantic import ConfigDict
 
+from knowledge.answerability import Answerability, rarity, word_coverage
 from knowledge.documents import content_terms, load_documents
-from knowledge.embeddings import query_prefix
+from knowledge.embeddings import document_prefix, query_prefix
 from knowledge.glossary import spelled_out
 from knowledge.ingest import DOCS_DIR
 from knowledge.jurisdiction import NOWHERE, Where, fits
 from knowledge.models import RetrievedDocument
-from knowledge.store import RRF_K, KnowledgeStore
+from knowledge.store import KnowledgeStore
 
 logger = logging.getLogger(__name__)
 
 BM25_HALF_SCORE = 2.0  # a BM25 score of 2 maps to 0.5; scores saturate towards 1
-MAX_RRF = 2 / (RRF_K + 1)  # first in both rankings
 # Fetch k x 8 chunks: k distinct documents remain after de-duplication, and the top documents'
 # other sections (a document has 3-5) are there to choose the answering one from.
 CHUNKS_PER_DOCUMENT = 8
@@ -49,8 +50,8 @@ def normalize_bm25(score: float) -> float:
     return round(score / (score + BM25_HALF_SCORE), 4) if score > 0 else 0.0
 
 
-def normalize_rrf(score: float) -> float:
-    return round(min(1.0, score / MAX_RRF), 4)
+def normalize_weighted(score: float) -> float:
+    return round(min(1.0, max(0.0, score)), 4)
 
 
 class KnowledgeBaseRetriever(BaseRetriever):
@@ -98,7 +99,7 @@ class KnowledgeBaseRetriever(BaseRetriever):
         if self.store.hybrid and self.embeddings is not None:
             try:
                 vector = self.embeddings.embed_query(f"{query_prefix(self.embeddings)}{query[:2000]}")
-                return self.store.search_hybrid(query, vector, fetch), normalize_rrf
+                return self.store.search_hybrid(query, vector, fetch), normalize_weighted
             except Exception as exc:  # the embedding model is down: full-text search still answers
                 logger.warning("Embedding the query failed (%s); using BM25 only", type(exc).__name__)
         return self.store.search_bm25(query, fetch), normalize_bm25
@@ -166,8 +167,15 @@ def shipped_outline() -> dict[str, tuple[str, ...]]:
     return _outline_of(DOCS_DIR)
 
 
+@lru_cache(maxsize=8)
+def _rarity_of(folder: Path) -> dict[str, float]:
+    documents, _ = load_documents(folder)
+    return rarity(chunk.text for document in documents for chunk in document.chunks())
+
+
 class KnowledgeRetriever:
-    """What the advisor graph uses: `retrieve(query, k, config)` -> RetrievedDocument list."""
+    """What the advisor graph uses: `retrieve(query, k, config)` -> RetrievedDocument list, and
+    `judge(query, passage)`: whether that passage answers the question (knowledge/answerability.py)."""
 
     def __init__(
         self, store: KnowledgeStore, embeddings: Embeddings | None = None, outline: Outline | None = None
@@ -175,7 +183,7 @@ class KnowledgeRetriever:
         self.store = store
         self.embeddings = embeddings
         self.outline = outline
-        self.mode = "hybrid (BM25 + dense, RRF)" if store.hybrid and embeddings is not None else "BM25"
+        self.mode = "hybrid (BM25 + dense, weighted)" if store.hybrid and embeddings is not None else "BM25"
         self._retrievers: dict[int, KnowledgeBaseRetriever] = {}  # one per k, built once
 
     def retrieve(
@@ -188,6 +196,22 @@ class KnowledgeRetriever:
             )
         documents = retriever.invoke(query, config=config, where=where)
         return [_to_retrieved(document) for document in documents]
+
+    def judge(self, query: str, passage: RetrievedDocument) -> Answerability:
+        query = spelled_out(" ".join(query.split()))  # "hspf?" is judged as searched
+        meaning = None
+        if self.embeddings is not None:
+            try:
+                asked = np.asarray(
+                    self.embeddings.embed_query(f"{query_prefix(self.embeddings)}{query[:2000]}")
+                )
+                found = np.asarray(
+                    self.embeddings.embed_documents([f"{document_prefix(self.embeddings)}{passage.text}"])[0]
+                )
+                meaning = float(asked @ found / (np.linalg.norm(asked) * np.linalg.norm(found) or 1.0))
+            except Exception as exc:  # the embedding model is down: the words alone decide
+                logger.warning("Embedding for the answer check failed (%s)", type(exc).__name__)
+        return Answerability(meaning=meaning, words=word_coverage(query, passage.text, _rarity_of(DOCS_DIR)))
 
 
 def _to_retrieved(document: Document) -> RetrievedDocument:

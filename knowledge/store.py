@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from pymilvus import AnnSearchRequest, DataType, Function, FunctionType, MilvusClient, RRFRanker
+from pymilvus import AnnSearchRequest, DataType, Function, FunctionType, MilvusClient, WeightedRanker
 
 from knowledge.analysis import search_text
 from knowledge.documents import Chunk
@@ -37,7 +37,13 @@ class _UnimplementedRpcFilter(logging.Filter):
 logging.getLogger("grpc._server").addFilter(_UnimplementedRpcFilter())
 
 COLLECTION = "energy_kb"
-RRF_K = 60
+# Hybrid fusion: Milvus' WeightedRanker over normalized BM25 and cosine scores. RRF (k = 60) used
+# ranks only, so a passage the dense search put far ahead (cosine 0.72 against 0.57 for
+# "Why is electricity more expensive in the evening?") lost to one both put mid-list; weighted
+# scores found the right first document for 68 of 82 development questions against RRF's 66
+# (0.3/0.7: 67, 0.5/0.5: 66), and 37 of 51 labelled ones against 33.
+SPARSE_WEIGHT = 0.4
+DENSE_WEIGHT = 0.6
 TEXT_LIMIT = 8000  # characters kept of a chunk (chunks are ~300 words)
 QUERY_LIMIT = 2000  # characters of a query used for search
 OUTPUT_FIELDS = ["text", "source", "title", "section", "applies_to"]
@@ -155,7 +161,7 @@ class KnowledgeStore:
         return [(hit["entity"], abs(float(hit["distance"]))) for hit in hits]
 
     def search_hybrid(self, query: str, vector: list[float], k: int) -> list[tuple[dict[str, Any], float]]:
-        """(row, RRF score) best first, fusing BM25 and dense COSINE rankings (k = 60)."""
+        """(row, fused score 0..1) best first: BM25 and dense COSINE scores, normalized and weighted."""
         requests = [
             AnnSearchRequest(
                 data=[search_text(query[:QUERY_LIMIT]) or "-"],
@@ -169,7 +175,7 @@ class KnowledgeStore:
             hits = self._client.hybrid_search(
                 COLLECTION,
                 requests,
-                ranker=RRFRanker(RRF_K),
+                ranker=WeightedRanker(SPARSE_WEIGHT, DENSE_WEIGHT),
                 limit=k,
                 output_fields=OUTPUT_FIELDS,
             )[0]

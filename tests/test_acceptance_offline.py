@@ -139,7 +139,7 @@ def test_knowledge_question_without_a_knowledge_base_says_so(data_dir: Path, clo
     runtime = make_runtime(data_dir, clock=clock)
     runtime.advisor.profiles.import_profile(CONFIGURED_PROFILE)
     reply = runtime.service.handle_turn("T1-U1", "thread-1", "How do heat pumps work?")
-    assert reply.intent == "knowledge" and "I don't have a knowledge-base passage on that yet" in reply.text
+    assert reply.intent == "knowledge" and "I don't have a source" in reply.text
 
 
 def test_empty_and_huge_messages(data_dir: Path, clock: Clock) -> None:

@@ -83,7 +83,7 @@ def test_cited_section_hit_at_1_over_the_labelled_questions(
 ) -> None:
     """Every labelled question through the real offline turn (its own user each time); the first
     cited passage's section against the label. Measured 0.400 before the answering-section choice,
-    0.550 after, 0.600 once long questions were no longer clarified, 0.625 once fragments were searched with the whole message, 0.725 with hybrid retrieval offline, 0.500 with 55
+    0.550 after, 0.600 once long questions were no longer clarified, 0.625 once fragments were searched with the whole message, 0.725 with hybrid retrieval offline, 0.550 with 55
     documents instead of 33 (several new sections answer these questions as well as the labelled one, and some
     take a question from the labelled one: "What percentage should I keep in my Powerwall" now cites the
     Powerwall's specifications) (the misses left are mostly the turn's reading: a plan, a clarifying question or
@@ -93,8 +93,8 @@ def test_cited_section_hit_at_1_over_the_labelled_questions(
         print()
         print_cited_sections(report)
     assert report.asked == len(section_labels()) >= 40
-    assert report.hit_at_1 >= 0.48, "\n".join(report.misses)
-    assert report.retrieval_hit_at_1 >= 0.52, "\n".join(report.misses)
+    assert report.hit_at_1 >= 0.52, "\n".join(report.misses)
+    assert report.retrieval_hit_at_1 >= 0.62, "\n".join(report.misses)
 
 
 def test_every_section_label_names_a_heading_of_its_document() -> None:

@@ -19,7 +19,7 @@ from langchain_ollama import OllamaEmbeddings
 from bot.cli import main
 from knowledge.documents import MAX_CHUNK_WORDS, parse_document
 from knowledge.ingest import ingest
-from knowledge.retriever import KnowledgeRetriever, normalize_bm25, normalize_rrf
+from knowledge.retriever import KnowledgeRetriever, normalize_bm25, normalize_weighted
 from knowledge.store import KnowledgeBaseLockedError, KnowledgeStore
 from tests.servers.ollama import FakeOllama
 
@@ -170,7 +170,9 @@ def test_edge_case_queries_never_crash(store: KnowledgeStore, docs: Path, query:
 
 def test_scores_are_normalized_to_zero_one() -> None:
     assert normalize_bm25(0) == 0 and normalize_bm25(2.0) == 0.5 and 0.99 < normalize_bm25(500) < 1
-    assert normalize_rrf(2 / 61) == 1.0 and normalize_rrf(1 / 61) == 0.5
+    assert (
+        normalize_weighted(1.2) == 1.0 and normalize_weighted(0.5) == 0.5 and normalize_weighted(-0.1) == 0.0
+    )
 
 
 def test_hybrid_retrieval_through_ollama_embeddings(tmp_path: Path, docs: Path) -> None:

@@ -272,7 +272,7 @@ def offline_answer(context: dict[str, Any]) -> str:
         )
         parts.append(f"Source: [1] {first['text'].split(' — ')[0]} ({first['source']}).")
     elif intent == "knowledge":
-        parts.append("I don't have a knowledge-base passage on that yet, so I can't answer it reliably.")
+        parts.append(no_source_reply(str(context.get("question") or "")))
     if not observations and intent == "live_data":
         parts.append(NO_TOOL_CHOSEN)
     for error in context.get("errors") or []:
@@ -282,6 +282,17 @@ def offline_answer(context: dict[str, Any]) -> str:
         parts.append(f"Your profile says {stale} — is that still right?")
     parts.append(OFFLINE_LABEL)
     return "\n\n".join(parts)
+
+
+def no_source_reply(question: str) -> str:
+    """An honest "I don't know": no passage answers it, so nothing is quoted or cited."""
+    asked = " ".join(question.split())
+    named = f' on "{asked}"' if 0 < len(asked) <= 80 else " that answers this"
+    return (
+        f"I don't have a source{named} yet, so I won't guess. I can explain heat pumps, water heaters, "
+        "insulation, rate plans and bills, solar, home batteries, EV charging and rebates, or work out "
+        "your own prices, charging plan or solar forecast."
+    )
 
 
 NO_TOOL_ERROR = "no data tool was called"  # the analyzer's error when it chose no tool

@@ -14,6 +14,7 @@ from advisor.understanding.models import RequestParams
 from knowledge.jurisdiction import Where
 from knowledge.models import Retriever, passage_key
 from profiles.models import UserProfile
+from traces.recorder import current_trace
 
 
 def make_retrieve(*, retriever: Retriever | None, k: int = 4):
@@ -30,6 +31,14 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
             # again, never one on another subject dressed up as more)
             documents = {key.split("#", 1)[0] for key in said}
             docs = [d for d in docs if passage_key(d) not in said and d.source in documents]
+        judge = getattr(retriever, "judge", None)
+        if docs and judge is not None:
+            verdict = judge(query, docs[0])
+            if not verdict.answers:
+                # the best passage does not answer it: say so, cite nothing (never a quote about
+                # something else dressed up as the answer)
+                _record_decline(query, docs[0].source, verdict)
+                docs = []
         # the route stays "retrieve": the session records this turn as an explanation answered
         return {"retrieved_docs": docs}
 
@@ -80,3 +89,14 @@ def _where(*, state: str | None, utility: str | None, place: str | None = None) 
     if known is not None and not states:
         states.update(known.states)
     return Where(frozenset(states), frozenset({known.name}) if known else frozenset())
+
+
+def _record_decline(query: str, source: str, verdict: Any) -> None:
+    trace = current_trace()
+    if trace is not None:
+        trace.state_change(
+            "knowledge_declined",
+            {"closest": source, "meaning": verdict.meaning, "words": round(verdict.words, 3)},
+            node="retrieve",
+            reason="no passage answers the question",
+        )
