@@ -1627,3 +1627,10 @@ def test_a_number_said_in_place_of_the_plans_redoes_the_plan_and_undoes_nothing(
     assert stored(runtime, user, "location.zip_code") == "78704"
     later = service.handle_turn(user, "s1", "what if i cant plug in till 10")
     assert "Cheapest before 07:15" in later.text and "22:00" in later.text
+
+
+def test_choosing_who_sells_the_power_is_an_energy_question() -> None:
+    """ "how do i pick a plan in texas, the free nights ones seem sketchy" was read as off-topic."""
+    reading = understand("how do i pick a plan in texas, the free nights ones seem sketchy", ReadingContext())
+    assert reading.intent == "knowledge" and reading.params.state == "TX"
+    assert understand("whats the best pizza plan", ReadingContext()).intent == "off_topic"

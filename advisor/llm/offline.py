@@ -272,7 +272,7 @@ def offline_answer(context: dict[str, Any]) -> str:
         )
         parts.append(f"Source: [1] {first['text'].split(' — ')[0]} ({first['source']}).")
     elif intent == "knowledge":
-        parts.append(no_source_reply(str(context.get("question") or "")))
+        parts.append(no_source_reply())
     if not observations and intent == "live_data":
         parts.append(NO_TOOL_CHOSEN)
     for error in context.get("errors") or []:
@@ -284,12 +284,11 @@ def offline_answer(context: dict[str, Any]) -> str:
     return "\n\n".join(parts)
 
 
-def no_source_reply(question: str) -> str:
-    """An honest "I don't know": no passage answers it, so nothing is quoted or cited."""
-    asked = " ".join(question.split())
-    named = f' on "{asked}"' if 0 < len(asked) <= 80 else " that answers this"
+def no_source_reply() -> str:
+    """An honest "I don't know": no passage answers it, so nothing is quoted or cited (the question
+    is not quoted back: the reader may have kept only a fragment of it)."""
     return (
-        f"I don't have a source{named} yet, so I won't guess. I can explain heat pumps, water heaters, "
+        "I don't have a source that answers that yet, so I won't guess. I can explain heat pumps, water heaters, "
         "insulation, rate plans and bills, solar, home batteries, EV charging and rebates, or work out "
         "your own prices, charging plan or solar forecast."
     )

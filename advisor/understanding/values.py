@@ -366,7 +366,10 @@ _ENERGY = re.compile(
     r"\b(?:kwh|kw|rate\s+plan|tou|time[-\s]of[-\s]use|peak|off[-\s]?peak|electric\w*|utility|power\s+bill|energy|"
     # the home's own energy: heating, cooling, drafts, insulation, bills, appliances
     r"heat(?:ing|er|ers)?|cooling|a/c|drafts?|drafty|insulat\w*|weather(?:iz|strip)\w*|attic|thermostat|hvac|furnace|"
-    r"(?:electric|power|utility|energy|gas)\s+bills?|dryer|washer|dishwasher|appliances?|water\s+heater)\b",
+    r"(?:electric|power|utility|energy|gas)\s+bills?|dryer|washer|dishwasher|appliances?|water\s+heater|"
+    # choosing who sells the power ("how do i pick a plan in texas, the free nights ones seem sketchy")
+    r"free\s+nights?|free\s+weekends?|power\s+to\s+choose|retail\s+(?:electric|energy)\s+provider|"
+    r"(?:pick|choose|compare|switch)\w*\s+(?:a\s+|an\s+|my\s+|our\s+)?(?:new\s+)?(?:electric\w*\s+|power\s+|energy\s+)?(?:plan|provider))\b",
     re.I,
 )
 # Equipment someone might add or use: a question about it is advice, not a live figure
