@@ -1634,3 +1634,20 @@ def test_choosing_who_sells_the_power_is_an_energy_question() -> None:
     reading = understand("how do i pick a plan in texas, the free nights ones seem sketchy", ReadingContext())
     assert reading.intent == "knowledge" and reading.params.state == "TX"
     assert understand("whats the best pizza plan", ReadingContext()).intent == "off_topic"
+
+
+@pytest.mark.parametrize(
+    "context",
+    [
+        ReadingContext(),
+        ReadingContext(last_intent="knowledge", last_topic="rates", last_question="whats a kwh"),
+    ],
+)
+def test_the_products_first_question_is_a_plan_after_an_explanation_too(context: ReadingContext) -> None:
+    """ "when should i charge my leaf" right after "whats a kwh" was read as a general question
+    (0.51 against 0.47) and got "I don't have a source"; when to charge their own car is a plan.
+    How often, or whether it is bad, stays a question to explain."""
+    reading = understand("when should i charge my leaf", context)
+    assert reading.intent == "live_data" and reading.params.task == "charging_plan"
+    assert understand("how often should i charge my ev", context).intent == "knowledge"
+    assert understand("when should i charge my ev to keep the battery healthy", context).intent == "knowledge"

@@ -270,10 +270,12 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
         return "knowledge"  # "how would i know what plan im on", "whats a kwh": an explanation
     if (
         intent == "knowledge"
-        and values.when_to_run
+        and (values.when_to_run or values.when_to_charge)
         and not (values.what_if or values.how_to or values.definition)
     ):
-        return "live_data"  # "is it cheaper to run the dishwasher at night": a verdict on their own prices
+        # "is it cheaper to run the dishwasher at night", "when should i charge my leaf" (read as a
+        # general question after an explanation): a verdict or a plan on their own prices
+        return "live_data"
     if (
         intent == "off_topic"
         and values.weather_words
@@ -528,6 +530,8 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
     task = prediction.task
     if values.when_to_run:
         task = "appliance"  # "is it cheaper to run my dryer at night": a verdict, whatever else it mentions
+    elif values.when_to_charge:
+        task = "charging_plan"
     if task == "appliance" and values.params.appliance is None:
         # "when's peak tomorrow": an appliance verdict needs an appliance; the next likeliest kind
         task = next((name for name in prediction.tasks if name != "appliance"), task)

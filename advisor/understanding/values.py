@@ -67,6 +67,7 @@ class Values:
     only_when: bool = False  # nothing but a connective and a time ("and tmrw morning?")
     # an appliance and when to run it ("is it cheaper to run the dishwasher at night"): their prices answer it
     when_to_run: bool = False
+    when_to_charge: bool = False  # "when should i charge my leaf": a plan from their prices
     declines: bool = False  # "not giving you my address", "rather not share my zip"
     weather_words: bool = False  # "the low tonight", "forecast", "snow": the weather, which we answer
     leaving: bool = False  # "gotta run", "gtg", "good night", "thats it for today": the chat ends
@@ -195,6 +196,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         affirmed=bool(commands.YES.match(message)),
         only_when=only_when(message),
         when_to_run=params.appliance is not None and _WHEN_TO_RUN.search(message) is not None,
+        when_to_charge=_WHEN_TO_CHARGE.match(message) is not None,
         declines=_DECLINES.search(message) is not None,
         weather_words=_WEATHER.search(message) is not None,
         leaving=_LEAVING.search(message) is not None and len(message.split()) <= 12,
@@ -594,6 +596,14 @@ _DECLINES = re.compile(
 _WHEN_TO_RUN = re.compile(
     r"\b(?:cheaper|better|cheapest|best|smarter|worth)\b[^.?!]{0,40}\b(?:at\s+night|overnight|tonight|in\s+the\s+(?:morning|evening|day)|"
     r"later|now|during\s+(?:the\s+)?(?:day|peak|off[-\s]?peak)|off[-\s]?peak|after\s+\d|before\s+\d|on\s+weekends?)\b",
+    re.I,
+)
+# "when should i charge my leaf", "best time to plug in the ev": when to charge their own car is
+# a plan from their prices (unlike "how often should i charge", "is it bad to charge to 100")
+_WHEN_TO_CHARGE = re.compile(
+    r"^\W*(?:(?:ok|so|hey|hi|and|also)\W+)*(?:when|what\s+time|what\s+hours?|(?:the\s+)?(?:best|cheapest)\s+time)\b"
+    r"[^.?!]{0,25}\b(?:charg\w*|plug\w*\s+in)\b(?:\s+(?:my|our|the)\s+[\w.-]+(?:\s+[\w.-]+)?)?"
+    r"(?:\s+(?:tonight|tonite|tomorrow|tmrw|today|this\s+week))?\s*[?!.]*\s*$",
     re.I,
 )
 _JUST_SAID = re.compile(
