@@ -1651,3 +1651,11 @@ def test_the_products_first_question_is_a_plan_after_an_explanation_too(context:
     assert reading.intent == "live_data" and reading.params.task == "charging_plan"
     assert understand("how often should i charge my ev", context).intent == "knowledge"
     assert understand("when should i charge my ev to keep the battery healthy", context).intent == "knowledge"
+
+
+def test_equipment_they_got_told_as_news_is_saved_not_planned() -> None:
+    """ "put in a 40 amp charger last week" was read as a charging request (0.91) and asked for a
+    ZIP; it is news about their home. A need said with it is still a request."""
+    news = understand("put in a 40 amp charger last week", ReadingContext())
+    assert news.intent == "profile_statement" and {f.field for f in news.facts} == {"equipment.ev_charger_kw"}
+    assert understand("got a model y, need 80% by 7", ReadingContext()).intent == "live_data"

@@ -368,6 +368,13 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         # supercharger": equipment they might get is advice, not a figure from their own data
         return "knowledge"
     if (
+        intent == "live_data"
+        and values.acquired
+        and values.facts
+        and not (values.question or values.asking or values.params.said())
+    ):
+        return "profile_statement"  # "put in a 40 amp charger last week": news of their home, saved
+    if (
         intent in ("profile_statement", "correction")
         and values.signals.usage
         and context.last_intent == "live_data"

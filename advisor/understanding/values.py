@@ -68,6 +68,8 @@ class Values:
     # an appliance and when to run it ("is it cheaper to run the dishwasher at night"): their prices answer it
     when_to_run: bool = False
     when_to_charge: bool = False  # "when should i charge my leaf": a plan from their prices
+    # "put in a 40 amp charger last week": equipment they got, told as news (no request in it)
+    acquired: bool = False
     declines: bool = False  # "not giving you my address", "rather not share my zip"
     weather_words: bool = False  # "the low tonight", "forecast", "snow": the weather, which we answer
     leaving: bool = False  # "gotta run", "gtg", "good night", "thats it for today": the chat ends
@@ -197,6 +199,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         only_when=only_when(message),
         when_to_run=params.appliance is not None and _WHEN_TO_RUN.search(message) is not None,
         when_to_charge=_WHEN_TO_CHARGE.match(message) is not None,
+        acquired=_ACQUIRED.search(message) is not None and _WANTS.search(message) is None,
         declines=_DECLINES.search(message) is not None,
         weather_words=_WEATHER.search(message) is not None,
         leaving=_LEAVING.search(message) is not None and len(message.split()) <= 12,
@@ -605,6 +608,14 @@ _WHEN_TO_CHARGE = re.compile(
     r"[^.?!]{0,25}\b(?:charg\w*|plug\w*\s+in)\b(?:\s+(?:my|our|the)\s+[\w.-]+(?:\s+[\w.-]+)?)?"
     r"(?:\s+(?:tonight|tonite|tomorrow|tmrw|today|this\s+week))?\s*[?!.]*\s*$",
     re.I,
+)
+_ACQUIRED = re.compile(
+    r"\b(?:put\s+in|installed|got|bought|added|picked\s+up|leased|upgraded\s+to|switched\s+to|"
+    r"had\s+(?:an?\s+|the\s+)?[\w-]+(?:\s+[\w-]+){0,3}\s+(?:installed|put\s+in))\b",
+    re.I,
+)
+_WANTS = re.compile(
+    r"\b(?:need|needs|want|help|pls|please|plz|can\s+you|could\s+you|should|how|when|what)\b", re.I
 )
 _JUST_SAID = re.compile(
     r"^\W*(?:(?:no|nope|wait|oops|sorry|my\s+bad|typo|actually|correction)\b\W*)+|\b(?:that\s+was|i\s+meant|make\s+that|should\s+be)\b",
