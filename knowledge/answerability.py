@@ -10,7 +10,7 @@ confident quote about something else that users notice. The check, on the first 
   corpus, IDF) that the passage contains.
 
 Below either threshold the advisor says it has no source and cites nothing. The thresholds were
-chosen on the development questions (tests/data/knowledge_dev_questions.jsonl, 110 questions a
+chosen on the development questions (knowledge/eval/knowledge_dev_questions.jsonl, 110 questions a
 helper wrote before reading the documents, labelled against the 55 documents), with the search as
 shipped (hybrid, weighted): of 28 questions no document answers for the person asking, 14 are
 declined; of 14 answerable ones whose first passage was the wrong one, 5; and 6 of 68 right first

@@ -137,7 +137,7 @@ def test_offline_retrieval_is_hybrid_with_the_bundled_encoder_and_finds_more(tmp
     """Offline (no Ollama) the knowledge base is searched by BM25 and the bundled MiniLM encoder
     together. Measured on the 82 questions (of 110 a helper wrote before reading the documents)
     that a document answers for the person asking, labelled against the 55 documents
-    (tests/data/knowledge_dev_questions.jsonl, development data; a California-only answer counts
+    (knowledge/eval/knowledge_dev_questions.jsonl, development data; a California-only answer counts
     only for a Californian): first document right 0.756 with BM25 alone, 0.829 hybrid when
     recorded. Restarting embeds nothing that did not change."""
     from bot.wiring import open_knowledge_base
@@ -155,9 +155,7 @@ def test_offline_retrieval_is_hybrid_with_the_bundled_encoder_and_finds_more(tmp
         assert retriever.mode.startswith("hybrid") and report.embedded == report.chunks > 200
         questions = [
             (row["question"], {row["expected"], *row["also_ok"]})
-            for line in (Path(__file__).parent / "data" / "knowledge_dev_questions.jsonl")
-            .read_text()
-            .splitlines()
+            for line in (EVAL_DIR / "knowledge_dev_questions.jsonl").read_text().splitlines()
             # a California-only answer counts only for a Californian (to anyone else it is not theirs)
             if (row := json.loads(line))["expected"] and (not row["california_only"] or row["where"] == "CA")
         ]
@@ -224,15 +222,12 @@ def test_a_question_no_passage_answers_gets_an_honest_no_and_no_citation(knowled
 
 
 def test_the_fresh_question_set_as_recorded_regression(tmp_path: Path) -> None:
-    """The 160 questions of issue 22's first run (tests/data/fresh_knowledge_q22.jsonl; through the
+    """The 160 questions of issue 22's first run (knowledge/eval/fresh_knowledge_q22.jsonl; through the
     turn then: first citation right 0.615, "I don't know" on 0.580 of the uncovered), now
     development data, at the retriever: its first document was right for 75 of 90 answerable
     ones (0.833), and the answer check declined 43 of 70 uncovered while declining 15 right
     first passages (the check's cost; README, "I don't know")."""
-    rows = [
-        json.loads(line)
-        for line in (Path(__file__).parent / "data" / "fresh_knowledge_q22.jsonl").read_text().splitlines()
-    ]
+    rows = [json.loads(line) for line in (EVAL_DIR / "fresh_knowledge_q22.jsonl").read_text().splitlines()]
     encoder = EncoderEmbeddings(sentence_encoder())
     with KnowledgeStore(
         str(tmp_path / "milvus.db"), dense_dimensions=ENCODER_DIMENSIONS, embedding_model=ENCODER_MODEL
