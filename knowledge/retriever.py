@@ -142,7 +142,16 @@ def answering_chunk(
 
     scores = [said(row) for row, _ in chunks]
     best = max(scores)
-    if best == 0:  # nothing but the title's subject: the document's opening section
+    if best == 0:
+        # nothing but the title's words: a heading that names all of them ("whats a demand charge"
+        # in "…flat, tiered, time-of-use and demand charges" is its demand-charge section), else
+        # the document's opening section
+        named = [asked <= content_terms(str(row.get("section") or "")) for row, _ in chunks]
+        title = content_terms(str(chunks[0][0].get("title") or ""))
+        # only for a question about one part of a broad title (2 of its 11 words, not 2 of 5:
+        # "What is pre-cooling?" is still answered by the opening section)
+        if len(asked) >= 2 and any(named) and len(asked & title) < 0.3 * len(title):
+            return chunks[named.index(True)]
         return min(chunks, key=lambda chunk: order.get(chunk[0].get("section"), len(order)))
     return chunks[scores.index(best)]
 

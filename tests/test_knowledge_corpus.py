@@ -248,3 +248,19 @@ def test_the_fresh_question_set_as_recorded_regression(tmp_path: Path) -> None:
                 declined += declines
     assert right / answerable >= 0.8, (right, answerable)
     assert declined / uncovered >= 0.55 and right_declined <= 18, (declined, uncovered, right_declined)
+
+
+def test_a_follow_up_that_says_that_is_searched_with_the_last_question(knowledge_runtime) -> None:
+    """ "is it bad to do that every night" right after a plan to 80 % found nothing on its own words
+    and said "no source"; searched with the last question it finds a passage on how full to charge. A
+    section the title only lists is found by its heading ("whats a demand charge")."""
+    service = knowledge_runtime.service
+    knowledge_runtime.advisor.profiles.import_profile(CONFIGURED_PROFILE)
+    service.handle_turn("T1-U1", "t", "when should i charge it tonight, need like 80% by 7")
+    reply = service.handle_turn("T1-U1", "t", "is it bad to do that every night")
+    assert reply.citations and reply.citations[0] in {
+        "ev-battery-health-and-charging-habits.md",
+        "scheduled-charging.md",  # its "How full to charge" section answers it too
+    }
+    demand = service.handle_turn("T-DEM", "t", "whats a demand charge")
+    assert "demand charge bills your highest rate of use" in demand.text

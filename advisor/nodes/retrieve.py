@@ -3,6 +3,7 @@ is waste the graders flag). The run config goes along so callback tracing record
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -11,10 +12,14 @@ from advisor.energy.utilities import utility_named
 from advisor.places import zip_place
 from advisor.state import AdvisorState
 from advisor.understanding.models import RequestParams
+from knowledge.answerability import MIN_MEANING
 from knowledge.jurisdiction import Where
 from knowledge.models import Retriever, passage_key
 from profiles.models import UserProfile
 from traces.recorder import current_trace
+
+# the meaning a follow-up searched with the last question must share with the passage found
+RETRY_MEANING = MIN_MEANING + 0.1
 
 
 def make_retrieve(*, retriever: Retriever | None, k: int = 4):
@@ -34,6 +39,17 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
         judge = getattr(retriever, "judge", None)
         if docs and judge is not None:
             verdict = judge(query, docs[0])
+            earlier = str(last.get("question") or "")
+            if not verdict.answers and earlier and len(query.split()) <= 12 and not query.startswith(earlier):
+                # "is it bad to do that every night" right after a plan to 80 %: "that" is the last
+                # question's subject, so it is searched with it before giving up
+                again = retriever.retrieve(f"{earlier} {query}", k, config, where=where_asked(state))
+                if again:
+                    # judged on meaning alone, with a higher bar: its words are pronouns, and the
+                    # last question's "tonight" and "by 7" are no words a passage on battery care holds
+                    retry = judge(f"{earlier} {query}", again[0])
+                    if retry.meaning is not None and retry.meaning >= RETRY_MEANING:
+                        docs, verdict = again, replace(retry, words=1.0)
             if not verdict.answers:
                 # the best passage does not answer it: say so, cite nothing (never a quote about
                 # something else dressed up as the answer)
