@@ -77,7 +77,8 @@ class KnowledgeBaseRetriever(BaseRetriever):
         outline = self.outline if self.outline is not None else shipped_outline()
         asked = content_terms(query)
         chosen = [
-            answering_chunk(asked, chunks, outline) for chunks in in_their_place(by_document, where)[: self.k]
+            answering_chunk(asked, chunks, outline)
+            for chunks in in_their_place(by_document, where, asked)[: self.k]
         ]
         return [
             Document(
@@ -106,14 +107,16 @@ class KnowledgeBaseRetriever(BaseRetriever):
 
 
 def in_their_place(
-    by_document: dict[str, list[tuple[dict[str, Any], float]]], where: Where
+    by_document: dict[str, list[tuple[dict[str, Any], float]]], where: Where, asked: set[str] | None = None
 ) -> list[list[tuple[dict[str, Any], float]]]:
     """Documents in rank order, without those for another place; with their place unknown, the
-    national ones before any state's (which stays usable, said as that state's)."""
+    national ones before any state's (which stays usable, said as that state's), unless the
+    question names that state's document by its title ("What is the Solar Billing Plan?")."""
     first, then = [], []
     for chunks in by_document.values():
         verdict = fits(str(chunks[0][0].get("applies_to") or "US"), where)
-        if verdict is True:
+        title = content_terms(str(chunks[0][0].get("title") or ""))
+        if verdict is True or (verdict is None and asked and len(asked) >= 2 and asked <= title):
             first.append(chunks)
         elif verdict is None:
             then.append(chunks)

@@ -97,10 +97,10 @@ def test_retrieval_quality_bm25_alone_and_hybrid_not_worse(
         print(
             f"\nretrieval hit@3 on {len(labelled_questions())} labelled questions: BM25 {bm25:.3f}, hybrid {hybrid:.3f}"
         )
-    # 0.941 / 0.961 on 33 documents; 0.784 / 0.882 on 55, where new documents answer several of
+    # 0.941 / 0.961 on 33 documents; 0.843 / 0.941 on 55, where new documents answer several of
     # these questions as well as the labelled one ("How full should I charge my EV every day?")
-    assert bm25 >= 0.75, "\n".join(bm25_misses)
-    assert hybrid >= 0.84 and hybrid >= bm25, "\n".join(hybrid_misses)
+    assert bm25 >= 0.8, "\n".join(bm25_misses)
+    assert hybrid >= 0.9 and hybrid >= bm25, "\n".join(hybrid_misses)
 
 
 @pytest.fixture
@@ -264,3 +264,12 @@ def test_a_follow_up_that_says_that_is_searched_with_the_last_question(knowledge
     }
     demand = service.handle_turn("T-DEM", "t", "whats a demand charge")
     assert "demand charge bills your highest rate of use" in demand.text
+
+
+def test_a_stranger_naming_a_states_program_gets_it_said_as_that_states(knowledge_runtime) -> None:
+    """With the place unknown, national passages come first, unless the question names a state's
+    document by its title: "What is the Solar Billing Plan?" is California's, said as such."""
+    reply = knowledge_runtime.service.handle_turn("T-SBP", "t", "What is the Solar Billing Plan?")
+    assert reply.citations[0] == "california-solar-billing-plan.md" and reply.text.startswith(
+        "In California:"
+    )
