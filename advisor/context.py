@@ -75,6 +75,7 @@ class RecommendContext(BaseModel):
     stale_facts: list[str] = Field(default_factory=list)
     observations: list[dict[str, Any]] = Field(default_factory=list)
     passages: list[Passage] = Field(default_factory=list)
+    nothing_more: bool = False  # a follow-up to the last explanation, its documents all said
     previous: list[str] = Field(default_factory=list)
     earlier: list[str] = Field(default_factory=list)  # profile notes summarizing older turns of the thread
     errors: list[str] = Field(default_factory=list)

@@ -34,6 +34,7 @@ class AdvisorState(TypedDict, total=False):
     rate_data: RateSchedule | None
     solar_estimate: SolarEstimate | None
     retrieved_docs: list[RetrievedDocument]
+    nothing_more: bool  # more was asked on the last explanation, and its documents have said it all
     tool_observations: list[dict[str, Any]]
     response: str
     extracted_facts: list[ExtractedFact]

@@ -148,10 +148,10 @@ def _chunk(document: Document) -> list[Chunk]:
         else:
             sections[-1][1].append(line)
     chunks = []
+    where = document.meta.applies_to
     for section, lines in sections:
         for part in _split(("\n".join(lines)).strip()):
             text = f"{title} — {section}\n\n{part}"
-            where = document.meta.applies_to
             digest = hashlib.sha256(f"{document.source}\n{where}\n{text}".encode()).hexdigest()[:32]
             chunks.append(
                 Chunk(

@@ -272,7 +272,7 @@ def offline_answer(context: dict[str, Any]) -> str:
         )
         parts.append(f"Source: [1] {first['text'].split(' — ')[0]} ({first['source']}).")
     elif intent == "knowledge":
-        parts.append(no_source_reply())
+        parts.append(NOTHING_MORE if context.get("nothing_more") else no_source_reply())
     if not observations and intent == "live_data":
         parts.append(NO_TOOL_CHOSEN)
     for error in context.get("errors") or []:
@@ -282,6 +282,12 @@ def offline_answer(context: dict[str, Any]) -> str:
         parts.append(f"Your profile says {stale} — is that still right?")
     parts.append(OFFLINE_LABEL)
     return "\n\n".join(parts)
+
+
+NOTHING_MORE = (
+    "That's everything my sources say on this; they have nothing more specific for what you've added, "
+    "so I won't guess beyond it."
+)
 
 
 def no_source_reply() -> str:

@@ -100,6 +100,7 @@ def build_context(state: AdvisorState, *, history_tokens: int = 400) -> Recommen
             )
             for index, doc in enumerate(state.get("retrieved_docs", []), start=1)
         ],
+        nothing_more=bool(state.get("nothing_more")),
         previous=previous,
         earlier=[
             clip(note.content, 300)

@@ -3,7 +3,6 @@ is waste the graders flag). The run config goes along so callback tracing record
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -25,38 +24,41 @@ RETRY_MEANING = MIN_MEANING + 0.1
 def make_retrieve(*, retriever: Retriever | None, k: int = 4):
     def retrieve(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         if retriever is None:
-            return {"retrieved_docs": []}
+            return {"retrieved_docs": [], "nothing_more": False}
         query = search_text(state["message"], state.get("original_message") or "")
-        docs = retriever.retrieve(query, k, config, where=where_asked(state))
+        where = where_asked(state)
+        docs = retriever.retrieve(query, k, config, where=where)
         last = state.get("last_request") or {}
+        earlier = str(last.get("question") or "")
         said = set(last.get("passages") or [])
-        if said and last.get("question") and str(state["message"]).startswith(str(last["question"])):
-            # more on the last explanation ("my husband thinks its a waste of money"): only what the
-            # same documents have not said yet; none left means none to give (never the same passage
+        if said and earlier and str(state["message"]).startswith(earlier):
+            # more on the last explanation ("my husband thinks its a waste of money", "our house was
+            # built in 1962"): only what the same documents have not said yet, and those documents
+            # already answered the question; none left means none to give (never the same passage
             # again, never one on another subject dressed up as more)
             documents = {key.split("#", 1)[0] for key in said}
-            docs = [d for d in docs if passage_key(d) not in said and d.source in documents]
+            more = [d for d in docs if passage_key(d) not in said and d.source in documents]
+            return {"retrieved_docs": more, "nothing_more": not more}
         judge = getattr(retriever, "judge", None)
-        if docs and judge is not None:
-            verdict = judge(query, docs[0])
-            earlier = str(last.get("question") or "")
-            if not verdict.answers and earlier and len(query.split()) <= 12 and not query.startswith(earlier):
-                # "is it bad to do that every night" right after a plan to 80 %: "that" is the last
-                # question's subject, so it is searched with it before giving up
-                again = retriever.retrieve(f"{earlier} {query}", k, config, where=where_asked(state))
-                if again:
-                    # judged on meaning alone, with a higher bar: its words are pronouns, and the
-                    # last question's "tonight" and "by 7" are no words a passage on battery care holds
-                    retry = judge(f"{earlier} {query}", again[0])
-                    if retry.meaning is not None and retry.meaning >= RETRY_MEANING:
-                        docs, verdict = again, replace(retry, words=1.0)
-            if not verdict.answers:
+        if docs and judge is not None and not (verdict := judge(query, docs[0])).answers:
+            # "is it bad to do that every night" right after a plan to 80 %: "that" is the last
+            # question's subject, so it is searched with it before giving up (judged on meaning
+            # alone, with a higher bar: its own words are pronouns)
+            again = (
+                retriever.retrieve(f"{earlier} {query}", k, config, where=where)
+                if earlier and len(query.split()) <= 12
+                else []
+            )
+            meaning = judge(f"{earlier} {query}", again[0]).meaning if again else None
+            if meaning is not None and meaning >= RETRY_MEANING:
+                docs = again
+            else:
                 # the best passage does not answer it: say so, cite nothing (never a quote about
                 # something else dressed up as the answer)
-                _record_decline(query, docs[0].source, verdict)
+                _record_decline(docs[0].source, verdict)
                 docs = []
         # the route stays "retrieve": the session records this turn as an explanation answered
-        return {"retrieved_docs": docs}
+        return {"retrieved_docs": docs, "nothing_more": False}
 
     return retrieve
 
@@ -107,7 +109,7 @@ def _where(*, state: str | None, utility: str | None, place: str | None = None) 
     return Where(frozenset(states), frozenset({known.name}) if known else frozenset())
 
 
-def _record_decline(query: str, source: str, verdict: Any) -> None:
+def _record_decline(source: str, verdict: Any) -> None:
     trace = current_trace()
     if trace is not None:
         trace.state_change(
