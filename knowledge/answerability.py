@@ -56,7 +56,9 @@ def rarity(texts: Iterable[str]) -> dict[str, float]:
 
 def word_coverage(question: str, passage: str, idf: Mapping[str, float]) -> float:
     """The IDF-weighted share of the question's terms that the passage holds."""
-    asked = content_terms(question)
+    # numbers are values, not the subject ("we just moved to 02139", "built in 1962"): an unseen
+    # ZIP code would otherwise weigh as the rarest word of all
+    asked = {term for term in content_terms(question) if not term.replace(".", "").isdigit()}
     if not asked:
         return 1.0
     unseen = idf.get("", 1.0)

@@ -1659,3 +1659,18 @@ def test_equipment_they_got_told_as_news_is_saved_not_planned() -> None:
     news = understand("put in a 40 amp charger last week", ReadingContext())
     assert news.intent == "profile_statement" and {f.field for f in news.facts} == {"equipment.ev_charger_kw"}
     assert understand("got a model y, need 80% by 7", ReadingContext()).intent == "live_data"
+
+
+@pytest.mark.parametrize(
+    ("text", "task"),
+    [
+        ("is charging at night cheaper", "charging_plan"),
+        ("is running the dryer at night cheaper", "appliance"),
+        ("is it cheaper to run the dishwasher at night", "appliance"),
+    ],
+)
+def test_whether_later_is_cheaper_is_asked_of_their_own_prices(text: str, task: str) -> None:
+    """The time can come before "cheaper", and the car is asked about like an appliance."""
+    reading = understand(text, ReadingContext())
+    assert reading.intent == "live_data" and reading.params.task == task
+    assert understand("is it bad to charge overnight", ReadingContext()).intent == "knowledge"

@@ -273,3 +273,20 @@ def test_a_stranger_naming_a_states_program_gets_it_said_as_that_states(knowledg
     assert reply.citations[0] == "california-solar-billing-plan.md" and reply.text.startswith(
         "In California:"
     )
+
+
+def test_a_detail_added_to_the_last_explanation_never_reads_as_no_source(knowledge_runtime) -> None:
+    """ "our house was built in 1962" after "does insulation or new windows save more" said "I
+    don't have a source" though one had just answered; the documents that answered are not judged
+    again, and when they have said it all the reply says so. A ZIP in a question is no word the
+    passage must hold ("we just moved to 02139, what should i know about electricity rates")."""
+    service = knowledge_runtime.service
+    first = service.handle_turn("T-WIN", "t", "does insulation or new windows save more")
+    assert first.citations
+    more = service.handle_turn("T-WIN", "t", "our house was built in 1962")
+    assert "I don't have a source" not in more.text
+    assert more.citations or "That's everything my sources say on this" in more.text
+    moved = service.handle_turn(
+        "T-ZIP", "t", "we just moved to 02139, what should i know about electricity rates here"
+    )
+    assert moved.citations

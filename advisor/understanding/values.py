@@ -197,8 +197,17 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         choice=commands.choice(message),
         affirmed=bool(commands.YES.match(message)),
         only_when=only_when(message),
-        when_to_run=params.appliance is not None and _WHEN_TO_RUN.search(message) is not None,
-        when_to_charge=_WHEN_TO_CHARGE.match(message) is not None,
+        when_to_run=params.appliance is not None
+        and _WHEN_TO_RUN.search(message) is not None
+        and not _WHY.match(message),
+        # "is charging at night cheaper": the appliance question asked of the car
+        when_to_charge=_WHEN_TO_CHARGE.match(message) is not None
+        or (
+            params.appliance is None
+            and _CHARGING.search(message) is not None
+            and _WHEN_TO_RUN.search(message) is not None
+            and not _WHY.match(message)
+        ),
         acquired=_ACQUIRED.search(message) is not None and _WANTS.search(message) is None,
         declines=_DECLINES.search(message) is not None,
         weather_words=_WEATHER.search(message) is not None,
@@ -596,9 +605,15 @@ _DECLINES = re.compile(
     r"(?:giv(?:e|ing)|shar(?:e|ing)|tell(?:ing)?|say(?:ing)?|post(?:ing)?|hand(?:ing)?\s+over)\b",
     re.I,
 )
+_WHEN = (
+    r"(?:at\s+night|overnight|tonight|in\s+the\s+(?:morning|evening|day)|"
+    r"later|now|during\s+(?:the\s+)?(?:day|peak|off[-\s]?peak)|off[-\s]?peak|after\s+\d|before\s+\d|on\s+weekends?)"
+)
+# "is it cheaper to run the dishwasher at night", "is running the dryer at night cheaper"
+_WHY = re.compile(r"^\W*(?:why|how\s+come)\b", re.I)  # "why is charging at night cheaper?": an explanation
 _WHEN_TO_RUN = re.compile(
-    r"\b(?:cheaper|better|cheapest|best|smarter|worth)\b[^.?!]{0,40}\b(?:at\s+night|overnight|tonight|in\s+the\s+(?:morning|evening|day)|"
-    r"later|now|during\s+(?:the\s+)?(?:day|peak|off[-\s]?peak)|off[-\s]?peak|after\s+\d|before\s+\d|on\s+weekends?)\b",
+    r"\b(?:cheaper|better|cheapest|best|smarter|worth)\b[^.?!]{0,40}\b" + _WHEN + r"\b|"
+    r"\b" + _WHEN + r"\b[^.?!]{0,20}\b(?:cheaper|cheapest|less\s+expensive|costs?\s+less)\b",
     re.I,
 )
 # "when should i charge my leaf", "best time to plug in the ev": when to charge their own car is
@@ -608,6 +623,9 @@ _WHEN_TO_CHARGE = re.compile(
     r"[^.?!]{0,25}\b(?:charg\w*|plug\w*\s+in)\b(?:\s+(?:my|our|the)\s+[\w.-]+(?:\s+[\w.-]+)?)?"
     r"(?:\s+(?:tonight|tonite|tomorrow|tmrw|today|this\s+week))?\s*[?!.]*\s*$",
     re.I,
+)
+_CHARGING = re.compile(
+    r"\b(?:charg(?:e|ing)\s+(?:the\s+|my\s+|our\s+)?(?:car|ev|it)?|plug(?:ging)?\s+in)\b", re.I
 )
 _ACQUIRED = re.compile(
     r"\b(?:put\s+in|installed|got|bought|added|picked\s+up|leased|upgraded\s+to|switched\s+to|"
