@@ -1674,3 +1674,53 @@ def test_whether_later_is_cheaper_is_asked_of_their_own_prices(text: str, task: 
     reading = understand(text, ReadingContext())
     assert reading.intent == "live_data" and reading.params.task == task
     assert understand("is it bad to charge overnight", ReadingContext()).intent == "knowledge"
+
+
+def _saved(text: str, context: ReadingContext | None = None) -> dict[str, object]:
+    return {fact.field: fact.value for fact in understand(text, context or ReadingContext()).facts}
+
+
+def test_a_household_said_without_my_or_a_count_word_is_counted() -> None:
+    """From the tenth fresh set: "house is 4 people" and "its me and my roommate, both of us
+    work 9-5" were not counted; a list that goes on after the comma is still not a pair."""
+    assert _saved("house is 4 people, everybody's gone 8-5")["household.occupants"] == 4
+    assert _saved("its me and my roommate, both of us work 9-5 at the office")["household.occupants"] == 2
+    assert "household.occupants" not in _saved("its me and my wife, my son and 2 dogs")
+
+
+def test_solar_said_of_the_roof_beside_a_home_battery_is_the_panels() -> None:
+    """ "12.3 kw on the roof and 2 powerwalls" lost the solar (a battery was named); "7.6k" answering
+    the size question is 7.6 kW."""
+    saved = _saved("we've got 12.3 kw on the roof and 2 powerwalls, 84020")
+    assert saved["equipment.solar_capacity_kw"] == 12.3 and saved["equipment.battery_capacity_kwh"] == 27.0
+    assert _saved("7.6k", ReadingContext(pending_slot="solar_size"))["equipment.solar_capacity_kw"] == 7.6
+
+
+def test_a_correction_of_a_saved_number_right_after_an_answer_corrects_the_profile(runtime) -> None:
+    """ "wait its 11.3 not 12.3" after an estimate on the saved 12.3 kW: the profile says 11.3 and
+    the estimate is redone from it (it used to redo the estimate alone and keep 12.3)."""
+    user = new_user(runtime, **{"location.zip_code": "84020", "equipment.solar_capacity_kw": 12.3})
+    runtime.service.handle_turn(user, "s1", "how much will we make tmrw")
+    again = runtime.service.handle_turn(user, "s1", "wait its 11.3 not 12.3, sorry")
+    assert stored(runtime, user, "equipment.solar_capacity_kw") == 11.3
+    assert "11.3 kW" in again.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my partner swears we're on e-tou-c but i'm pretty sure she moved us to EV2-A when the car came",
+        "i think we're on E-ELEC? could be E-TOU-C honestly",
+    ],
+)
+def test_two_plan_names_one_of_them_doubted_saves_neither(text: str) -> None:
+    """Someone unsure which of two plans they are on: neither is kept (precision before recall);
+    a plan stated beside a question about another is still kept."""
+    assert "location.rate_schedule" not in _saved(text)
+    assert _saved("we're on e-tou-c. is ev2-a better for us?")["location.rate_schedule"] == "E-TOU-C"
+
+
+def test_a_battery_last_in_what_they_lack_is_no_battery() -> None:
+    assert _saved("we don't have a generator or a home battery")["equipment.has_battery_storage"] is False
+    assert _saved("we don't have solar or a battery")["equipment.has_battery_storage"] is False
+    assert "equipment.has_battery_storage" not in _saved("we don't have money for a battery")

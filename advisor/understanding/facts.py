@@ -223,7 +223,39 @@ def facts_in(
                     words=message[:500],
                 )
             )
+    _drop_one_of_two(facts, mentions)
     return facts, mentions
+
+
+# Fields that hold one name: a second, doubted name for one of them leaves the first in doubt too
+_ONE_NAME = ("location.rate_schedule", "location.utility_provider", "equipment.ev_model", "location.zip_code")
+
+
+_ASKS_ABOUT = re.compile(
+    r"\W*(?:and\s+|but\s+|so\s+)?(?:is|are|would|will|should|does|do|did|can|could\s+(?:i|we)|what|whats|what's|how|"
+    r"which|when|why|where|compare|vs)\b",
+    re.I,
+)
+
+
+def _drop_one_of_two(facts: list[StatedFact], mentions: list[Mention]) -> None:
+    """ "my partner swears we're on e-tou-c but i'm pretty sure she moved us to EV2-A", "i think
+    we're on E-ELEC? could be E-TOU-C honestly": two names for one field, one of them doubted, is
+    someone unsure which it is; neither is saved (precision before recall), both are mentioned."""
+    for fact in list(facts):
+        if fact.field not in _ONE_NAME:
+            continue
+        doubted = [
+            m
+            for m in mentions
+            if m.field == fact.field
+            and m.words != fact.words
+            # "could be E-TOU-C honestly" doubts; "is ev2-a better for us?" asks about another one
+            and (m.reason == "unverified" or (m.reason == "question" and not _ASKS_ABOUT.match(m.words)))
+        ]
+        if doubted:
+            facts.remove(fact)
+            mentions.append(Mention(field=fact.field, words=fact.words, reason="unverified"))
 
 
 # Words that say a value changed, so of two values for one field the later one is current
@@ -1108,7 +1140,9 @@ def _batteries(
         re.I,  # "we added a second powerwall": two now
     )
     negated_battery = re.search(
-        r"\b(?:no|don'?t\s+have\s+(?:an?|any)|do\s+not\s+have\s+(?:an?|any)|without\s+(?:an?|any))\s+(?:home\s+|backup\s+)?"
+        r"\b(?:no|don'?t\s+have(?:\s+(?:an?|any))?|do\s+not\s+have(?:\s+(?:an?|any))?|without\s+(?:an?|any))\s+"
+        # "we don't have a generator or a home battery": the battery last in what they lack
+        r"(?:[\w-]+(?:\s+[\w-]+)?\s*,?\s*\b(?:or|nor)\s+(?:an?\s+|any\s+)?)?(?:home\s+|backup\s+)?"
         r"(?:batter(?:y|ies)(?:\s+storage)?|powerwall|battery\s+storage)\b",
         text,
         re.I,
@@ -1357,6 +1391,11 @@ _ROOFTOP = re.compile(
 
 
 _KW_SYSTEM = re.compile(r"\d\s*-?\s*kw\s+(?:solar\s+)?(?:system|array)\b", re.I)
+# "12.3 kw on the roof and 2 powerwalls": a kW said of the roof is the panels', whatever else is named
+_KW_ON_ROOF = re.compile(
+    r"\d\s*-?\s*kw\s+(?:up\s+)?on\s+(?:the|our|my)\s+(?:roof|garage|barn|carport|house)\b|\d\s*-?\s*kw\s+rooftop\b",
+    re.I,
+)
 
 
 _SOLAR_GOT = re.compile(
@@ -1386,6 +1425,7 @@ def _solar(text: str, *, pending_slot: str | None, about_solar: bool = False) ->
         or (_ROOFTOP.search(text) and (_OWN.search(text) or _INSTALLED.search(text)) and not other_kw)
         # "two powerwalls with our 11 kw system": a battery is sized in kWh, so "<n> kW system" stays solar
         or (_KW_SYSTEM.search(text) and _OWN.search(text) and not _CHARGER_WORDS.search(text))
+        or _KW_ON_ROOF.search(text)
         or (about_solar and not other_kw and not re.search(r"\bkwh\b", text, re.I))
     )
     if (panels := _PANEL_COUNT.search(text)) and (solar_here or pending_slot == "solar_size"):
@@ -1408,7 +1448,8 @@ def _solar(text: str, *, pending_slot: str | None, about_solar: bool = False) ->
 def _lone_size(text: str) -> str | None:
     """The one number in an answer to the size question, without a unit of its own ("6.5",
     "checked the app its 5.6"): the kW we asked for."""
-    numbers = re.findall(r"(?<![\w.])(\d{1,3}(?:\.\d+)?)(?![\w.%])", text)
+    # "7.6k": kilowatts said the short way
+    numbers = re.findall(r"(?<![\w.])(\d{1,3}(?:\.\d+)?)(?:k\b)?(?![\w.%])", text)
     if len(numbers) != 1 or not 0.3 <= float(numbers[0]) <= 100:
         return None
     if re.search(r"\b(?:kwh|amps?|miles?|years?|yrs?|panels?|watts?|w|percent|months?|days?)\b", text, re.I):
@@ -1504,7 +1545,7 @@ _OCCUPANTS = [
     re.compile(r"\b(?:family|household|house(?:hold)?)\s+of\s+" + _COUNT + r"\b", re.I),
     # "our house is 5 people now", "my household has 3 people"
     re.compile(
-        r"\b(?:our|my)\s+(?:house|home|household|family|place)\s+(?:is|has)\s+(?:now\s+)?"
+        r"(?:\b(?:our|my|the)\s+|^\W*)(?:house|home|household|family|place)\s+(?:is|has)\s+(?:now\s+)?"
         + _COUNT
         + r"\s+(?:people|persons|of\s+us)\b",
         re.I,
@@ -1647,8 +1688,10 @@ def _occupants(text: str) -> Iterator[Reading]:
         yield Reading("household.occupants", 2, said="the two of us", unit="people")
         return
     pair = re.search(
-        r"\b(?:just|only)\s+me\s+(?:and|&|\+)\s+(?:my\s+)?(?:wife|husband|partner|spouse|roommate|girlfriend|"
-        r"boyfriend|gf|bf|fianc[eé]e?|son|daughter|kid|mom|dad|mother|father)\b(?!\s*(?:,|and|&|\+))",
+        r"\b(?:(?:it'?s|its)\s+(?:just\s+|only\s+)?|just\s+|only\s+)me\s+(?:and|&|\+)\s+(?:my\s+)?(?:wife|husband|partner|spouse|roommate|girlfriend|"
+        r"boyfriend|gf|bf|fianc[eé]e?|son|daughter|kid|mom|dad|mother|father)\b"
+        # a list goes on after a comma ("me and my wife, my son"), a clause does not ("…, both of us work")
+        r"(?!\s*(?:,\s*(?:(?:and|&|\+|my|our|his|her|the|a|an|\d+|two|three)\b|\w+\s+(?:and|&)\b)|and\b|&|\+))",
         text,
         re.I,
     )

@@ -414,6 +414,13 @@ def _number_changed_in_last_request(values: Values, context: ReadingContext) -> 
     if values.swapped is None or values.facts or last is None or context.last_intent != "live_data":
         return None
     new, old = values.swapped
+    saved = [
+        value
+        for value in context.known_fields.values()
+        if isinstance(value, int | float) and not isinstance(value, bool) and float(value) == old
+    ]
+    if saved:
+        return None  # "wait its 11.3 not 12.3" with 12.3 kW saved: the profile is corrected (a statement)
     named = [key for key, value in last.filled().items() if isinstance(value, int | float) and value == old]
     if len(named) != 1:
         return None

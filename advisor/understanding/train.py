@@ -88,6 +88,9 @@ CORPORA = (
     # the ninth held-out set (first run recorded at a80d9fe)
     "fresh_h16_messages.jsonl",
     "fresh_h17_messages.jsonl",
+    # the tenth held-out set (first run recorded at ae95d2d)
+    "fresh_h18_messages.jsonl",
+    "fresh_h19_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 
