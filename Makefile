@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install lint doctor reader clean
+.PHONY: run test install lint doctor reader judge clean
 
 run: $(STAMP)
 	$(BIN)/energy-advisor run
@@ -38,6 +38,11 @@ lint: $(STAMP)
 # (reproducible: same corpora, same weights; advisor/understanding/reader_model.json records both hashes)
 reader: $(STAMP)
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python -m advisor.understanding.train
+
+# Train the knowledge answer judge on knowledge/eval/*.jsonl (knowledge/answer_judge.json records
+# the sets, the weights' hash and each set judged by a model trained on the others)
+judge: $(STAMP)
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python -m knowledge.train_judge
 
 doctor: $(STAMP)
 	$(BIN)/energy-advisor doctor

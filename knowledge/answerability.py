@@ -9,7 +9,10 @@ confident quote about something else that users notice. The check, on the first 
 - *words*: the share of the question's distinctive words (weighted by how rare they are in the
   corpus, IDF) that the passage contains.
 
-Below either threshold the advisor says it has no source and cites nothing. The thresholds were
+Below either threshold the advisor says it has no source and cites nothing. These thresholds
+are the fallback: with the bundled encoder installed, the learned judge
+(`knowledge/answer_judge.py`) decides from the same two signals and the pair's embeddings, and
+the figures below are the thresholds' own. The thresholds were
 chosen on the development questions (knowledge/eval/knowledge_dev_questions.jsonl, 110 questions a
 helper wrote before reading the documents, labelled against the 55 documents), with the search as
 shipped (hybrid, weighted): of 28 questions no document answers for the person asking, 13 are
@@ -30,15 +33,26 @@ from knowledge.documents import content_terms
 
 MIN_MEANING = 0.35
 MIN_WORDS = 0.25
+# with the learned judge: a passage sharing this much of the question's meaning and words is kept
+# whatever the judge says (trained on 430 questions, it declines some plain matches: "is it bad to
+# leave my car at 100% all weekend"); chosen with the judge's threshold on the leave-one-set-out
+# figures (knowledge/answer_judge.json)
+CLEAR_MEANING = 0.48
+CLEAR_WORDS = 0.35
 
 
 @dataclass(frozen=True)
 class Answerability:
     meaning: float | None  # None without an embedding model (the words alone decide)
     words: float
+    likelihood: float | None = None  # the learned judge's (knowledge/answer_judge.py), when it ran
+    threshold: float | None = None
 
     @property
     def answers(self) -> bool:
+        if self.likelihood is not None and self.threshold is not None:
+            clear = self.meaning is not None and self.meaning >= CLEAR_MEANING and self.words >= CLEAR_WORDS
+            return self.likelihood >= self.threshold or clear
         return self.words >= MIN_WORDS and (self.meaning is None or self.meaning >= MIN_MEANING)
 
 

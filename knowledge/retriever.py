@@ -26,9 +26,11 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig
 from pydantic import ConfigDict
 
+from knowledge.answer_judge import answer_judge, pair_features
 from knowledge.answerability import Answerability, rarity, word_coverage
 from knowledge.documents import content_terms, load_documents
 from knowledge.embeddings import document_prefix, query_prefix
+from knowledge.encoder import EncoderUnavailableError, sentence_encoder
 from knowledge.glossary import spelled_out
 from knowledge.ingest import DOCS_DIR
 from knowledge.jurisdiction import NOWHERE, Where, fits
@@ -210,20 +212,42 @@ class KnowledgeRetriever:
         return [_to_retrieved(document) for document in documents]
 
     def judge(self, query: str, passage: RetrievedDocument) -> Answerability:
+        """Whether `passage` answers `query`: the learned judge over the bundled encoder's
+        embeddings in every mode (its features must not change with the retrieval embeddings,
+        and it costs no model-server call); the thresholds on the retrieval embeddings when the
+        encoder or the judge's weights are missing."""
         query = spelled_out(" ".join(query.split()))  # "hspf?" is judged as searched
-        meaning = None
-        if self.embeddings is not None:
-            try:
-                asked = np.asarray(
-                    self.embeddings.embed_query(f"{query_prefix(self.embeddings)}{query[:2000]}")
-                )
-                found = np.asarray(
-                    self.embeddings.embed_documents([f"{document_prefix(self.embeddings)}{passage.text}"])[0]
-                )
-                meaning = float(asked @ found / (np.linalg.norm(asked) * np.linalg.norm(found) or 1.0))
-            except Exception as exc:  # the embedding model is down: the words alone decide
-                logger.warning("Embedding for the answer check failed (%s)", type(exc).__name__)
-        return Answerability(meaning=meaning, words=word_coverage(query, passage.text, _rarity_of(DOCS_DIR)))
+        words = word_coverage(query, passage.text, _rarity_of(DOCS_DIR))
+        judge = answer_judge()
+        try:
+            encoder = sentence_encoder()
+            asked = np.asarray(encoder.encode(query[:2000]))
+            found = np.asarray(encoder.encode(passage.text))
+        except EncoderUnavailableError:
+            judge = None
+        if judge is not None:
+            features = pair_features(asked, found, words)
+            return Answerability(
+                meaning=float(features[-2]),
+                words=words,
+                likelihood=round(judge.likelihood(features), 3),
+                threshold=judge.threshold,
+            )
+        return Answerability(meaning=self._meaning(query, passage), words=words)
+
+    def _meaning(self, query: str, passage: RetrievedDocument) -> float | None:
+        """Cosine of the question and the passage in the retrieval embeddings (None without them)."""
+        if self.embeddings is None:
+            return None
+        try:
+            asked = np.asarray(self.embeddings.embed_query(f"{query_prefix(self.embeddings)}{query[:2000]}"))
+            found = np.asarray(
+                self.embeddings.embed_documents([f"{document_prefix(self.embeddings)}{passage.text}"])[0]
+            )
+        except Exception as exc:  # the embedding model is down: the words alone decide
+            logger.warning("Embedding for the answer check failed (%s)", type(exc).__name__)
+            return None
+        return float(asked @ found / (np.linalg.norm(asked) * np.linalg.norm(found) or 1.0))
 
 
 def _to_retrieved(document: Document) -> RetrievedDocument:

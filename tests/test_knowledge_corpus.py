@@ -279,7 +279,9 @@ def test_a_detail_added_to_the_last_explanation_never_reads_as_no_source(knowled
     """ "our house was built in 1962" after "does insulation or new windows save more" said "I
     don't have a source" though one had just answered; the documents that answered are not judged
     again, and when they have said it all the reply says so. A ZIP in a question is no word the
-    passage must hold ("we just moved to 02139, what should i know about electricity rates")."""
+    passage must hold ("we just moved to 02139, how does time of use pricing work"; the broader
+    "what should i know about electricity rates here" finds the bill-spike passage first, which the
+    answer judge declines)."""
     service = knowledge_runtime.service
     first = service.handle_turn("T-WIN", "t", "does insulation or new windows save more")
     assert first.citations
@@ -287,6 +289,6 @@ def test_a_detail_added_to_the_last_explanation_never_reads_as_no_source(knowled
     assert "I don't have a source" not in more.text
     assert more.citations or "That's everything my sources say on this" in more.text
     moved = service.handle_turn(
-        "T-ZIP", "t", "we just moved to 02139, what should i know about electricity rates here"
+        "T-ZIP", "t", "we just moved to 02139, how does time of use pricing work"
     )
     assert moved.citations

@@ -114,7 +114,12 @@ def _record_decline(source: str, verdict: Any) -> None:
     if trace is not None:
         trace.state_change(
             "knowledge_declined",
-            {"closest": source, "meaning": verdict.meaning, "words": round(verdict.words, 3)},
+            {
+                "closest": source,
+                "meaning": verdict.meaning,
+                "words": round(verdict.words, 3),
+                "likelihood": verdict.likelihood,
+            },
             node="retrieve",
             reason="no passage answers the question",
         )

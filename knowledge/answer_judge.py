@@ -1,0 +1,101 @@
+"""A learned answer check: does this passage answer this question?
+
+Two thresholds (cosine ≥ 0.35 and distinctive-word share ≥ 0.25, `knowledge/answerability.py`)
+declined 135 of 228 first passages that do not answer and kept 167 of 202 that do, on the three
+labelled question sets. Both signals are blunt: a question about a topic next to a document's
+("how far from the house does a portable generator need to be" against the EV-as-backup passage)
+shares its words and much of its meaning. What separates them better is *which* parts of the
+meaning the two share, so the judge is a logistic regression over the pair's sentence embeddings
+(their elementwise product and absolute difference, 768 numbers) plus the cosine and the word
+share, from the bundled MiniLM encoder in every mode (the features must not change with the
+retrieval embeddings). Trained by `python -m knowledge.train_judge` (`make judge`) on the
+labelled sets in knowledge/eval/; `answer_judge.json` records what it was trained on and its
+leave-one-set-out figures (each set, by its own authors, judged by a model trained on the others).
+
+Written here rather than taken from a library: a logistic regression over NumPy arrays is a
+dozen lines, and scikit-learn would be a dependency for one dot product. A cross-encoder would
+judge better, but none can be installed here (model hubs are unreachable; PyPI carries no
+packaged cross-encoder weights this project could vet).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).parent
+WEIGHTS = HERE / "answer_judge.npz"
+METADATA = HERE / "answer_judge.json"
+
+
+def pair_features(question: np.ndarray, passage: np.ndarray, words: float) -> np.ndarray:
+    """What the judge reads: how the two embeddings agree dimension by dimension, how far apart
+    each dimension is, their cosine, and the share of the question's distinctive words."""
+    cosine = float(question @ passage / ((np.linalg.norm(question) * np.linalg.norm(passage)) or 1.0))
+    return np.concatenate([question * passage, np.abs(question - passage), [cosine, words]])
+
+
+@dataclass(frozen=True)
+class AnswerJudge:
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    bias: float
+    threshold: float
+
+    def likelihood(self, features: np.ndarray) -> float:
+        z = (features - self.mean) / self.scale
+        return float(1.0 / (1.0 + np.exp(-(z @ self.weights + self.bias))))
+
+    def save(self, path: Path = WEIGHTS) -> None:
+        np.savez(
+            path,
+            mean=self.mean,
+            scale=self.scale,
+            weights=self.weights,
+            bias=np.array([self.bias]),
+            threshold=np.array([self.threshold]),
+        )
+
+
+def fit(
+    features: np.ndarray, answers: np.ndarray, *, threshold: float, penalty: float = 0.1, steps: int = 400
+) -> AnswerJudge:
+    """L2-regularized logistic regression by gradient descent on standardized features
+    (deterministic: the same pairs give the same weights)."""
+    mean = features.mean(axis=0)
+    scale = features.std(axis=0) + 1e-6
+    z = (features - mean) / scale
+    weights = np.zeros(z.shape[1])
+    bias = 0.0
+    target = answers.astype(float)
+    for _ in range(steps):
+        predicted = 1.0 / (1.0 + np.exp(-(z @ weights + bias)))
+        error = predicted - target
+        weights -= 0.1 * (z.T @ error / len(target) + penalty * weights)
+        bias -= 0.1 * float(error.mean())
+    return AnswerJudge(mean, scale, weights, bias, threshold)
+
+
+@lru_cache(maxsize=1)
+def answer_judge() -> AnswerJudge | None:
+    """The shipped judge, or None when its weights are missing (the thresholds decide then)."""
+    if not WEIGHTS.exists():
+        return None
+    data = np.load(WEIGHTS)
+    return AnswerJudge(
+        mean=data["mean"],
+        scale=data["scale"],
+        weights=data["weights"],
+        bias=float(data["bias"][0]),
+        threshold=float(data["threshold"][0]),
+    )
+
+
+def trained_on() -> dict:
+    """The metadata written with the weights (sets, pairs, figures)."""
+    return json.loads(METADATA.read_text()) if METADATA.exists() else {}

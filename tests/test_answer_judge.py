@@ -1,0 +1,84 @@
+"""The learned answer check (knowledge/answer_judge.py): the shipped weights are the ones its
+metadata describes, it beat the thresholds on sets it was not trained on, a question next to a
+document's topic gets an honest "no source" through the chat, the spec's own question is answered,
+and without the weights the thresholds still decide."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timezone
+
+import pytest
+
+import knowledge.retriever as retriever_module
+from knowledge.answer_judge import WEIGHTS, answer_judge, trained_on
+from knowledge.answerability import Answerability
+from knowledge.embeddings import EncoderEmbeddings
+from knowledge.encoder import sentence_encoder
+from knowledge.retriever import KnowledgeRetriever
+from tests.advisor_helpers import make_runtime
+
+
+@pytest.fixture(scope="module")
+def runtime(tmp_path_factory):
+    built = make_runtime(
+        tmp_path_factory.mktemp("judge"),
+        knowledge=True,
+        clock=lambda: datetime(2026, 1, 21, 18, tzinfo=timezone.utc),
+    )
+    yield built
+    built.close()
+
+
+def _fraction(text: str) -> tuple[int, int]:
+    part, whole = text.split("/")
+    return int(part), int(whole)
+
+
+def test_the_shipped_weights_are_the_ones_described_and_beat_the_thresholds_held_out() -> None:
+    metadata = trained_on()
+    assert metadata["weights_sha256"] == hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()[:12]
+    assert answer_judge() is not None and answer_judge().threshold == metadata["threshold"]
+    kept = declined = kept_alone = declined_alone = 0
+    for figures in metadata["held_out"].values():  # each set judged by a model trained on the others
+        kept += _fraction(figures["right_first_passages_kept"])[0]
+        declined += _fraction(figures["other_first_passages_declined"])[0]
+        kept_alone += _fraction(figures["thresholds_alone_kept"])[0]
+        declined_alone += _fraction(figures["thresholds_alone_declined"])[0]
+    assert declined > declined_alone and kept >= kept_alone, (kept, kept_alone, declined, declined_alone)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "pigeons nesting under my solar panels, what do people do about that",
+        "transfer switch vs interlock kit for a portable generator",
+    ],
+)
+def test_a_question_next_to_a_documents_topic_gets_no_source(runtime, question: str) -> None:
+    """Both share words and meaning with a passage on the topic next door (the thresholds alone
+    quoted the solar-lease and the outage passages); no document answers them. (From the q23 set,
+    which the judge is now trained on: a regression check, not an estimate.)"""
+    reply = runtime.service.handle_turn(f"J-{len(question)}", "t", question)
+    assert reply.citations == [] and "I don't have a source" in reply.text
+
+
+def test_the_spec_question_on_ev_charging_is_answered_from_its_own_document(runtime) -> None:
+    reply = runtime.service.handle_turn("J-2", "t", "What are best practices for EV charging at home?")
+    assert reply.citations and reply.citations[0] == "ev-home-charging-best-practices.md"
+
+
+def test_without_the_weights_the_thresholds_decide(runtime, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(retriever_module, "answer_judge", lambda: None)
+    retriever = KnowledgeRetriever(runtime.knowledge, EncoderEmbeddings(sentence_encoder()))
+    passage = retriever.retrieve("how do heat pumps work", 1)[0]
+    verdict = retriever.judge("how do heat pumps work", passage)
+    assert verdict.likelihood is None and verdict.meaning is not None and verdict.answers
+    assert not Answerability(meaning=0.2, words=0.9).answers and Answerability(meaning=0.5, words=0.5).answers
+
+
+def test_a_plain_match_is_kept_whatever_the_judge_says() -> None:
+    unsure = Answerability(meaning=0.6, words=0.5, likelihood=0.1, threshold=0.3)
+    assert unsure.answers
+    assert not Answerability(meaning=0.4, words=0.5, likelihood=0.1, threshold=0.3).answers
+    assert Answerability(meaning=0.2, words=0.1, likelihood=0.9, threshold=0.3).answers
