@@ -288,7 +288,5 @@ def test_a_detail_added_to_the_last_explanation_never_reads_as_no_source(knowled
     more = service.handle_turn("T-WIN", "t", "our house was built in 1962")
     assert "I don't have a source" not in more.text
     assert more.citations or "That's everything my sources say on this" in more.text
-    moved = service.handle_turn(
-        "T-ZIP", "t", "we just moved to 02139, how does time of use pricing work"
-    )
+    moved = service.handle_turn("T-ZIP", "t", "we just moved to 02139, how does time of use pricing work")
     assert moved.citations
