@@ -52,12 +52,14 @@ class AnswerJudge:
         return float(1.0 / (1.0 + np.exp(-(z @ self.weights + self.bias))))
 
     def save(self, path: Path = WEIGHTS) -> None:
+        # rounded so that training again on the same pairs writes the same bytes (the last bits of
+        # a float sum move with the BLAS build)
         np.savez(
             path,
-            mean=self.mean,
-            scale=self.scale,
-            weights=self.weights,
-            bias=np.array([self.bias]),
+            mean=self.mean.round(9),
+            scale=self.scale.round(9),
+            weights=self.weights.round(9),
+            bias=np.array([round(self.bias, 9)]),
             threshold=np.array([self.threshold]),
         )
 
