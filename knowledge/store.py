@@ -160,6 +160,19 @@ class KnowledgeStore:
             )[0]
         return [(hit["entity"], abs(float(hit["distance"]))) for hit in hits]
 
+    def search_dense(self, vector: list[float], k: int) -> list[tuple[dict[str, Any], float]]:
+        """(row, cosine) best first: the dense half alone (bench.retrieval compares the three ways)."""
+        with self._guard:
+            hits = self._client.search(
+                COLLECTION,
+                data=[vector],
+                anns_field="dense",
+                limit=k,
+                output_fields=OUTPUT_FIELDS,
+                search_params={"metric_type": "COSINE"},
+            )[0]
+        return [(hit["entity"], float(hit["distance"])) for hit in hits]
+
     def search_hybrid(self, query: str, vector: list[float], k: int) -> list[tuple[dict[str, Any], float]]:
         """(row, fused score 0..1) best first: BM25 and dense COSINE scores, normalized and weighted."""
         requests = [

@@ -221,13 +221,21 @@ def test_a_question_no_passage_answers_gets_an_honest_no_and_no_citation(knowled
     assert covered.citations == ["ev-battery-health-and-charging-habits.md"]
 
 
-def test_the_fresh_question_set_as_recorded_regression(tmp_path: Path) -> None:
-    """The 160 questions of issue 22's first run (knowledge/eval/fresh_knowledge_q22.jsonl; through the
-    turn then: first citation right 0.615, "I don't know" on 0.580 of the uncovered), now
-    development data, at the retriever: its first document was right for 75 of 90 answerable
-    ones (0.833), and the answer check declined 43 of 70 uncovered while declining 15 right
-    first passages (the check's cost; README, "I don't know")."""
-    rows = [json.loads(line) for line in (EVAL_DIR / "fresh_knowledge_q22.jsonl").read_text().splitlines()]
+@pytest.mark.parametrize(
+    ("name", "right_at_least"),
+    # the newest set only: each costs about 15 s here (q22 is measured by bench.knowledge_questions)
+    [("fresh_knowledge_q23.jsonl", 0.85)],
+)
+def test_the_fresh_question_set_as_recorded_regression(
+    tmp_path: Path, name: str, right_at_least: float
+) -> None:
+    """The 160 questions of each of issue 22's first runs (q22: first citation right 0.615, "I don't
+    know" on 0.580 of the uncovered through the turn then; q23: 0.647 and 0.609), now development
+    data, at the retriever: its first document right (q22 75 of 89 answerable, q23 53 of 58), and the
+    answer judge, which is trained on these sets, declining the uncovered (58 of 66, 81 of 92) while
+    declining at most a few right first passages (2, 1). Regression figures, not estimates: the
+    honest ones are the judge's held-out figures (knowledge/answer_judge.json)."""
+    rows = [json.loads(line) for line in (EVAL_DIR / name).read_text().splitlines()]
     encoder = EncoderEmbeddings(sentence_encoder())
     with KnowledgeStore(
         str(tmp_path / "milvus.db"), dense_dimensions=ENCODER_DIMENSIONS, embedding_model=ENCODER_MODEL
@@ -246,8 +254,8 @@ def test_the_fresh_question_set_as_recorded_regression(tmp_path: Path) -> None:
             elif not row["expected"]:
                 uncovered += 1
                 declined += declines
-    assert right / answerable >= 0.8, (right, answerable)
-    assert declined / uncovered >= 0.55 and right_declined <= 18, (declined, uncovered, right_declined)
+    assert right / answerable >= right_at_least, (right, answerable)
+    assert declined / uncovered >= 0.8 and right_declined <= 5, (declined, uncovered, right_declined)
 
 
 def test_a_follow_up_that_says_that_is_searched_with_the_last_question(knowledge_runtime) -> None:
