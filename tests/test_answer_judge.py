@@ -6,6 +6,7 @@ and without the weights the thresholds still decide."""
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import datetime, timezone
 
 import pytest
@@ -16,7 +17,9 @@ from knowledge.answerability import Answerability
 from knowledge.embeddings import EncoderEmbeddings
 from knowledge.encoder import sentence_encoder
 from knowledge.retriever import KnowledgeRetriever
-from tests.advisor_helpers import make_runtime
+from tests.advisor_helpers import app_config, make_runtime
+from tests.servers.ollama import FakeOllama, Step
+from traces.storage import load_trace
 
 
 @pytest.fixture(scope="module")
@@ -82,3 +85,47 @@ def test_a_plain_match_is_kept_whatever_the_judge_says() -> None:
     assert unsure.answers
     assert not Answerability(meaning=0.4, words=0.5, likelihood=0.1, threshold=0.3).answers
     assert Answerability(meaning=0.2, words=0.1, likelihood=0.9, threshold=0.3).answers
+
+
+@pytest.fixture()
+def ollama():
+    with FakeOllama(["llama3.1:8b"]) as server:
+        yield server
+
+
+def _ollama_runtime(tmp_path, ollama):
+    return make_runtime(
+        tmp_path,
+        ollama_url=ollama.url,
+        config=app_config(provider="ollama"),
+        clock=lambda: datetime(2026, 1, 21, 18, tzinfo=timezone.utc),
+        knowledge=True,
+    )
+
+
+def test_with_ollama_a_declined_question_gets_no_source_without_asking_the_model(tmp_path, ollama) -> None:
+    """Given no passage, a model answers from its own memory, uncited: the decline is said as offline,
+    with no recommend call."""
+    runtime = _ollama_runtime(tmp_path, ollama)
+    try:
+        reply = runtime.service.handle_turn(
+            "J-O1", "t", "pigeons nesting under my solar panels, what do people do about that"
+        )
+    finally:
+        runtime.close()
+    assert reply.citations == [] and "I don't have a source" in reply.text
+    assert not [body for body in ollama.chat_requests if "QUESTION:" in json.dumps(body)]
+
+
+def test_with_ollama_the_model_is_told_to_decline_and_its_decline_is_traced(tmp_path, ollama) -> None:
+    ollama.responder = lambda body: Step(content="I don't have a source on that.")
+    runtime = _ollama_runtime(tmp_path, ollama)
+    try:
+        reply = runtime.service.handle_turn("J-O2", "t", "How do heat pumps work?")
+        trace = load_trace(runtime.service.traces.find("J-O2", reply.trace_id))
+    finally:
+        runtime.close()
+    (prompt,) = [body for body in ollama.chat_requests if "QUESTION:" in json.dumps(body)]
+    assert "If no PASSAGE answers the question" in prompt["messages"][0]["content"]
+    declined = [step for step in trace.steps if getattr(step, "state_key", None) == "knowledge_declined"]
+    assert reply.citations == [] and declined and declined[0].new_value["by"] == "model"

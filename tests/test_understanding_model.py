@@ -73,8 +73,14 @@ def test_an_unclear_message_goes_to_the_model_not_to_a_canned_question(
             )
         )
     ]
-    service = service_for(data_dir, ollama)
-    reply = service.handle_turn("T1-N", "t", "ev credit still a thing??")
+    runtime = make_runtime(
+        data_dir,
+        ollama_url=ollama.url,
+        config=app_config(provider="ollama"),
+        clock=lambda: NOW,
+        knowledge=True,
+    )
+    reply = runtime.service.handle_turn("T1-N", "t", "ev credit still a thing??")
     assert reply.intent == "knowledge" and reply.text == "(answer)"
     assert "I want to get this right" not in reply.text
 

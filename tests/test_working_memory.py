@@ -427,7 +427,11 @@ def test_older_turns_reach_the_model_as_the_threads_notes(data_dir: Path, ollama
     from profiles.models import ProfileNote
 
     ollama.responder = lambda body: Step(content="(answer)")
-    service = ollama_service(data_dir, ollama)
+    # with the knowledge base: an explanation with no passage gets "no source" without a model call
+    config = app_config(provider="ollama")
+    service = make_runtime(
+        data_dir, ollama_url=ollama.url, config=config, clock=clock, knowledge=True
+    ).service
     service.handle_turn("T1-N", "t", "How do heat pumps work?")
     service.profiles.add_note(
         "T1-N",

@@ -20,6 +20,7 @@ from advisor.context import (
     without_repeated_warnings,
 )
 from advisor.llm.errors import invoke_model
+from advisor.llm.offline import NOTHING_MORE, OfflineChatModel, no_source_reply
 from advisor.llm.payloads import CONTEXT_KEY
 from advisor.nodes.retrieve import where_asked
 from advisor.places import STATE_TITLES
@@ -32,6 +33,11 @@ from traces.recorder import current_trace
 def make_recommend(model: BaseChatModel, *, history_tokens: int = 400):
     def recommend(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         context = build_context(state, history_tokens=history_tokens)
+        if _no_source(context) and not isinstance(model, OfflineChatModel):
+            # a model given no passage answers from its own memory, uncited: the honest "no source"
+            # needs no model (the offline template says the same words)
+            answer = NOTHING_MORE if context.nothing_more else no_source_reply()
+            return {"response": answer, "messages": [AIMessage(answer)], "cited_passages": []}
         messages = [
             SystemMessage(RECOMMEND_SYSTEM),
             HumanMessage(render(context), additional_kwargs={CONTEXT_KEY: context.model_dump(mode="json")}),
@@ -44,9 +50,22 @@ def make_recommend(model: BaseChatModel, *, history_tokens: int = 400):
             trace.state_change(
                 "cited_passages", cited, node="recommend", reason=f"{numbers} passage(s) given"
             )
+            if not cited and context.intent == "knowledge" and not context.observations:
+                # the model found no passage that answers (as told to say): its decline, on record
+                trace.state_change(
+                    "knowledge_declined",
+                    {"closest": context.passages[0].source, "by": "model"},
+                    node="recommend",
+                    reason="the model cited no passage",
+                )
         return {"response": answer, "messages": [AIMessage(answer)], "cited_passages": cited}
 
     return recommend
+
+
+def _no_source(context: RecommendContext) -> bool:
+    """An explanation asked for with no passage and no tool facts to stand on."""
+    return context.intent == "knowledge" and not context.passages and not context.observations
 
 
 def recent_history(messages: list[BaseMessage], max_tokens: int) -> list[BaseMessage]:

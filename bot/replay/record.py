@@ -2,7 +2,8 @@
 (default `traces/replay-suite/`).
 
 Each conversation below runs through the real runtime (offline provider, recorded data fixtures,
-the bundled knowledge base where a case needs it, a clock that advances a minute per turn), and
+the bundled knowledge base where a case needs it, searched as the product searches offline — hybrid
+with the bundled encoder — a clock that advances a minute per turn), and
 its traces are copied into a case folder with the expectations written here — the phrases a person
 checked in the answers and the profile values that must (not) be saved. Nothing in a case is
 written by hand except `expect.yaml`; the recorder replays each case right away and refuses to
@@ -234,7 +235,8 @@ def _config() -> AppConfig:
                 role: {**getattr(shipped.agents, role).model_dump(), **offline}
                 for role in AgentsConfig().chat_roles()
             },
-            "embeddings": {"provider": "none"},
+            # as the product searches offline (hybrid, the bundled encoder)
+            "embeddings": {"provider": "encoder"},
         }
     )
     return AppConfig(agents=agents, tools=ToolsConfig(mode="mock"), eval=EvalConfig())
