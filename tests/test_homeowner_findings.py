@@ -16,7 +16,7 @@ import pytest
 
 from advisor.tools.data import build_data_sources
 from advisor.tools.toolkit import TurnContext, plan_charging
-from advisor.understanding.models import ReadingContext
+from advisor.understanding.models import ReadingContext, RequestParams
 from advisor.understanding.params import read_params
 from advisor.understanding.reader import understand
 from config.files import ToolsConfig
@@ -1724,3 +1724,33 @@ def test_a_battery_last_in_what_they_lack_is_no_battery() -> None:
     assert _saved("we don't have a generator or a home battery")["equipment.has_battery_storage"] is False
     assert _saved("we don't have solar or a battery")["equipment.has_battery_storage"] is False
     assert "equipment.has_battery_storage" not in _saved("we don't have money for a battery")
+
+
+@pytest.mark.parametrize("text", ["what's EV-TOU-5", "whats e-tou-c"])
+def test_a_plan_named_only_in_a_question_is_explained_not_saved(text: str) -> None:
+    """ "what's EV-TOU-5" was read as a statement with nothing to save ("Saved: nothing")."""
+    reading = understand(text, ReadingContext())
+    assert reading.intent == "knowledge" and not reading.facts
+    assert _saved("we're on e-tou-c")["location.rate_schedule"] == "E-TOU-C"
+
+
+def test_a_question_after_a_comma_starting_with_where_is_a_question() -> None:
+    reading = understand("drafty victorian in providence, where do i even start", ReadingContext())
+    assert reading.intent == "knowledge"
+
+
+def test_a_supposed_size_is_asked_about_not_saved() -> None:
+    """ "hmm what if it was 12 kw instead" saved 12 kW of solar as theirs."""
+    context = ReadingContext(
+        last_intent="live_data",
+        last_topic="solar",
+        last_params=RequestParams(task="solar_forecast", system_kw=8),
+    )
+    reading = understand("hmm what if it was 12 kw instead", context)
+    assert reading.intent == "live_data" and reading.params.system_kw == 12.0 and not reading.facts
+
+
+def test_the_top_of_a_bill_is_no_priority() -> None:
+    saved = _saved("from the top of my bill: 'AEP Ohio   Service Address: ... Columbus OH 43214'")
+    assert "preferences.budget_priority" not in saved and saved["location.zip_code"] == "43214"
+    assert _saved("saving money is my top priority")["preferences.budget_priority"] == "high"

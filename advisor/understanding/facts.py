@@ -1849,7 +1849,7 @@ _MEDIUM = re.compile(
     r"\b(?:medium|moderate|somewhat|middle|so-so|kind\s+of|sort\s+of|not\s+the\s+top)\b", re.I
 )
 _HIGH = re.compile(
-    r"\b(?:high|top|most|main|big\s+one|biggest|first|number\s+one|#1|really\s+care|care\s+(?:a\s+lot|most)|matters?|priority|important|care|"
+    r"\b(?:high|top(?!\s+of\b)|most|main|big\s+one|biggest|first|number\s+one|#1|really\s+care|care\s+(?:a\s+lot|most)|matters?|priority|important|care|"
     r"as\s+\w+\s+as\s+possible|mostly\s+want)\b|#\s*1\b",
     re.I,
 )

@@ -472,7 +472,17 @@ def _solar_size(lowered: str) -> dict[str, object]:
     if size and (produce or _HOW_MUCH_FROM.search(lowered) or typical):
         data["system_kw"] = float(next(group for group in size.groups() if group))
         data["typical_year"] = True  # a size asked about gets a typical-year estimate, not a forecast
+    elif (supposed := _SUPPOSED_SIZE.search(lowered)) and not _NOT_SOLAR_KW.search(lowered):
+        # "what if it was 12 kw instead" after an estimate: the same estimate for that size (a
+        # what-if, never saved as theirs)
+        data["system_kw"] = float(supposed.group(1))
     return data
+
+
+_SUPPOSED_SIZE = re.compile(
+    r"\b(?:what\s+if|if|suppose|say)\s+(?:it|that|we|i|ours|mine|the\s+(?:system|array|solar))\s+"
+    r"(?:was|were|is|had|have|got)\s+(?:a\s+)?(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)"
+)
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:

@@ -344,6 +344,17 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         # "family of 5, central ac, phoenix. what can i do?": the facts are saved and the closing
         # question is answered
         return prediction.runner_up
+    if (
+        intent == "profile_statement"
+        and values.question
+        and not values.facts
+        and not context.pending_slot
+        and values.mentions
+        and all(mention.reason == "question" for mention in values.mentions)
+    ):
+        # "what's EV-TOU-5", "whats e-tou-c": a plan (or a car, a utility) named only inside a
+        # question is asked about, so there is nothing to save and the question is the message
+        return prediction.runner_up if prediction.runner_up in _ANSWERS else "knowledge"
     if intent == "correction" and values.facts:
         return "correction"
     if intent == "forget" and {fact.field for fact in values.facts} & set(values.gone):
