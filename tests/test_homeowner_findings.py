@@ -1754,3 +1754,43 @@ def test_the_top_of_a_bill_is_no_priority() -> None:
     saved = _saved("from the top of my bill: 'AEP Ohio   Service Address: ... Columbus OH 43214'")
     assert "preferences.budget_priority" not in saved and saved["location.zip_code"] == "43214"
     assert _saved("saving money is my top priority")["preferences.budget_priority"] == "high"
+
+
+def test_a_run_priced_from_the_power_and_hours_they_give(runtime) -> None:
+    """ "how much does it cost to run a 1500w space heater for like 8 hrs" got "I don't have a
+    sourced typical energy figure for a space heater" though every number was given (a homeowner
+    trying the bot); it is 12 kWh at their price, said as their figures."""
+    user = new_user(runtime, **{"location.zip_code": "30307", "location.utility_provider": "Georgia Power"})
+    reply = runtime.service.handle_turn(
+        user, "s1", "how much does it cost to run a 1500w space heater for like 8 hrs"
+    )
+    assert "12.00 kWh for an 8-hour run" in reply.text and "your own figures" in reply.text
+    assert "$1.64" in reply.text  # 12 kWh at Georgia's 13.7 ¢/kWh average
+    heater = understand("how much to run a 1500 watt heater for 3 hours", ReadingContext())
+    assert heater.intent == "live_data" and heater.params.appliance == "heater"
+    assert (heater.params.appliance_kw, heater.params.run_hours) == (1.5, 3.0)
+    panels = understand("24 panels at 400w each", ReadingContext())
+    assert panels.params.appliance_kw is None and panels.intent == "profile_statement"
+
+
+def test_a_new_question_after_a_live_answer_is_not_its_follow_up() -> None:
+    """ "whats time of use pricing and should i switch" after a space-heater price repeated the
+    heater; "is ev2a actually cheaper than e-tou-c for me? we use like 900 kwh a month" after a
+    charging plan repeated the plan. A question of its own gets its own answer; a bare usage or
+    "and tomorrow?" still redoes the last one."""
+    after_heater = ReadingContext(
+        last_intent="live_data",
+        last_topic="rates",
+        last_params=RequestParams(task="appliance", appliance="space heater"),
+    )
+    assert (
+        understand("whats time of use pricing and should i switch", after_heater).params.task != "appliance"
+    )
+    after_plan = ReadingContext(
+        last_intent="live_data", last_topic="ev_charging", last_params=RequestParams(task="charging_plan")
+    )
+    compare = understand(
+        "is ev2a actually cheaper than e-tou-c for me? we use like 900 kwh a month", after_plan
+    )
+    assert compare.params.task == "plan_comparison" and not compare.follow_up
+    assert understand("we use about 700 kwh a month", after_plan).follow_up

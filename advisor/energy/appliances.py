@@ -96,7 +96,9 @@ class Appliance(BaseModel):
         if self.per:
             return self.per
         if self.unit == "hour":
-            return f"a {self.duration_h:g}-hour run"
+            hours = f"{self.duration_h:g}"
+            article = "an" if hours.startswith("8") or hours in ("11", "18") else "a"  # "an 8-hour run"
+            return f"{article} {hours}-hour run"
         return f"a {self.unit}"
 
 
@@ -284,6 +286,34 @@ _ALIASES = {
     "pool": "pool_pump",
     "laundry": "laundry",
 }
+
+
+STATED = "stated"  # the key of a run priced from the user's own power and hours
+
+
+def stated_appliance(name: str, power_kw: float, hours: float | None, said_on: date) -> Appliance:
+    """A run priced from the user's own figures ("a 1500w space heater for 8 hrs"): their power over
+    their hours (one hour when they gave none), said as theirs, never as a published typical."""
+    run = hours or 1.0
+    return Appliance(
+        key=STATED,
+        name=name,
+        kwh=power_kw,
+        unit="hour",
+        duration_h=run,
+        basis=f"{power_kw:g} kW for {run:g} h, your own figures"
+        + ("" if hours else " (an hour, as you gave no run time)"),
+        sources=[
+            ApplianceSource(
+                title="your own figures in this conversation",
+                url="",
+                date=said_on,
+                date_kind="looked_up",
+                quote=f"{power_kw:g} kW" + (f" for {hours:g} h" if hours else ""),
+                figure="energy and duration",
+            )
+        ],
+    )
 
 
 def appliance_for(name: str | None) -> Appliance | None:

@@ -213,6 +213,10 @@ def _appliance_args(params: dict[str, Any]) -> dict[str, Any]:
     """appliance_advice's arguments: the appliance and any deadline ("before 10pm", "by tomorrow
     morning"), or a day to run it ("tomorrow")."""
     args: dict[str, Any] = {"appliance": params.get("appliance") or "dishwasher"}
+    if params.get("appliance_kw") is not None:  # "a 1500w space heater for 8 hrs": their figures
+        args["power_kw"] = params["appliance_kw"]
+        if params.get("run_hours") is not None:
+            args["hours"] = params["run_hours"]
     if params.get("start_hour") is not None:  # "run the dishwasher at 5pm?": that start, priced
         args["start_hour"] = int(params["start_hour"])
         if params.get("start_minute") is not None:

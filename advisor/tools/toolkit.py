@@ -22,10 +22,12 @@ from advisor.energy.appliances import (
     APPLIANCES,
     MIN_SAVING_SHARE,
     MIN_SAVING_USD,
+    STATED,
     appliance_for,
     appliance_verdict,
     cheapest_windows,
     run_cost,
+    stated_appliance,
 )
 from advisor.energy.ev import (
     DEFAULT_CHARGING_EFFICIENCY,
@@ -858,10 +860,13 @@ def _appliance_tool(data: DataSources) -> BaseTool:
         day: Literal["today", "tomorrow"] | None = None,
         start_hour: int | None = None,
         start_minute: int = 0,
+        power_kw: float | None = None,
+        hours: float | None = None,
     ) -> str:
         """Run a household appliance (dryer, dishwasher, washer, laundry, oven, pool pump) now or wait
         for cheaper hours: cost per load now vs then. Optionally done by ready_by_hour (local) on day;
-        start_hour (local) when the user asks about starting it at a given time ("run it at 5pm?")."""
+        start_hour (local) when the user asks about starting it at a given time ("run it at 5pm?");
+        power_kw and hours when the user gives them ("a 1500w space heater for 8 hrs": 1.5, 8)."""
         return advise_appliance(
             data,
             runtime.context,
@@ -871,6 +876,8 @@ def _appliance_tool(data: DataSources) -> BaseTool:
             day,
             start_hour=start_hour,
             start_minute=start_minute,
+            power_kw=power_kw,
+            hours=hours,
         ).model_dump_json()
 
     return appliance_advice
@@ -878,6 +885,8 @@ def _appliance_tool(data: DataSources) -> BaseTool:
 
 def _energy_assumptions(row: Any, verdict: Any) -> list[str]:
     """The run's energy figure with the sources it comes from, then the verdict's other assumptions."""
+    if row.key == STATED:
+        return list(verdict.assumptions)  # their own figures: the basis says so, no page to cite
     cited = "; ".join(
         f"{source.title}, {source.url} ({source.date_kind.replace('_', ' ')} {source.date:%Y-%m-%d})"
         for source in row.sources
@@ -981,8 +990,14 @@ def advise_appliance(
     *,
     start_hour: int | None = None,
     start_minute: int = 0,
+    power_kw: float | None = None,
+    hours: float | None = None,
 ) -> Observation:
     name = "appliance_advice"
+    if power_kw is not None and not 0 < power_kw <= 50:
+        return _failed(name, "power_kw must be more than 0 and at most 50.", context)
+    if hours is not None and not 0 < hours <= 24:
+        return _failed(name, "hours must be more than 0 and at most 24.", context)
     if ready_by_hour is not None and not (0 <= ready_by_hour <= 23 and 0 <= ready_by_minute <= 59):
         return _failed(name, "ready_by_hour must be 0-23 and minutes 0-59.", context)
     if start_hour is not None and not (0 <= start_hour <= 23 and 0 <= start_minute <= 59):
@@ -1004,7 +1019,11 @@ def advise_appliance(
         "is_mock": lookup.is_mock or data.is_mock,
         "warnings": list(lookup.warnings),
     }
-    row = appliance_for(appliance)
+    row = (
+        stated_appliance(said, power_kw, hours, now_local.date())
+        if power_kw is not None
+        else appliance_for(appliance)
+    )
     if row is None:
         prices = hourly_prices(tariff, now_local, 24, zone_name)
         current = prices[0]

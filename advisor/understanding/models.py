@@ -83,6 +83,10 @@ class RequestParams(BaseModel):
     target_soc_pct: float | None = Field(None, description="charge level wanted, percent")
     current_soc_pct: float | None = Field(None, description="charge level now, percent")
     appliance: str | None = Field(None, max_length=40)
+    appliance_kw: float | None = Field(
+        None, gt=0, le=50, description="the appliance's power as said ('a 1500w space heater'): kW"
+    )
+    run_hours: float | None = Field(None, gt=0, le=24, description="how long it runs, as said ('for 8 hrs')")
     day: Literal["today", "tomorrow"] | None = None
     typical_year: bool | None = Field(None, description="a typical year rather than a forecast")
     one_session: bool | None = Field(None, description="charge in one uninterrupted session")

@@ -160,6 +160,60 @@ _TRIP_MILES = re.compile(
 )
 
 
+# "a 1500w space heater", "the heater is 1.5 kw": the appliance's power as said
+_APPLIANCE_WATTS = re.compile(r"(?<![\w.])(\d{2,5}(?:\.\d+)?)\s*-?\s*(?:w|watts?)\b", re.I)
+_APPLIANCE_KW = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)", re.I)
+# "for like 8 hrs", "8 hours a night", "runs 3h": how long it runs
+_RUN_HOURS = re.compile(
+    r"(?:\bfor\s+(?:like\s+|about\s+|around\s+|roughly\s+|~\s*)?)?(?<![\w.])(\d{1,2}(?:\.\d+)?)\s*"
+    r"(?:hrs?|hours?|h)\b(?!\s*(?:ago|from\s+now|later))",
+    re.I,
+)
+
+
+_NAMED_AFTER_POWER = re.compile(
+    r"\s+((?!(?:for|at|all|over|on|in|to|from|every|a|an|per|each|overnight|and|or|of|running|run|is|that|"
+    r"one|ones|thing|things|instead|more|less|total|max|peak|now|then|make|makes|produce|generate|do|give|get|"
+    r"setup|system|array|worth|would|will|could)\b)"
+    r"[a-z]{3,20}(?:\s+(?!(?:for|at|all|over|on|in|to|from|every|per|each|overnight|and|or|of|is|that)\b)[a-z]{3,20})?)",
+    re.I,
+)
+
+
+# power figures that belong to what makes or stores energy, or to the car's charger
+_NOT_AN_APPLIANCE = re.compile(
+    r"\b(?:solar|panels?|pv|inverters?|array|charg\w*|evse|wall\s*connector|batter(?:y|ies)|powerwalls?|"
+    r"generators?|system|service|breaker|amps?)\b",
+    re.I,
+)
+
+
+def _stated_run(text: str, *, known: bool) -> dict[str, object]:
+    """An appliance's power and run time when the user gives them ("how much to run a 1500w space
+    heater for like 8 hrs"): the run is priced from their figures. `known`: an appliance we know
+    is named; otherwise the words after the power name it ("a 1500 watt heater")."""
+    data: dict[str, object] = {}
+    if _NOT_AN_APPLIANCE.search(text):
+        return data  # "24 panels at 400w", "a 48 amp charger, 11.5 kw": not an appliance run
+    # a kW figure alone is most often a solar size ("what would 10kw make"): only beside an appliance we know
+    said = _APPLIANCE_WATTS.search(text) or (_APPLIANCE_KW.search(text) if known else None)
+    if said is not None:
+        kw = float(said.group(1)) / (1000 if said.re is _APPLIANCE_WATTS else 1)
+        if 0 < kw <= 50:
+            data["appliance_kw"] = round(kw, 3)
+            # "a 1500 watt heater", "my 800w dehumidifier": what has that power, when not one we know
+            named = _NAMED_AFTER_POWER.match(text, said.end())
+            if not known and named:
+                data["appliance"] = named.group(1).lower()
+            elif not known:
+                return {}  # a power with nothing it belongs to
+    if data and (hours := _RUN_HOURS.search(text)):
+        run = float(hours.group(1))
+        if 0 < run <= 24:
+            data["run_hours"] = run
+    return data
+
+
 def _miles_needed(text: str) -> float | None:
     if _MILES.search(text):
         return None  # "i drive 30 miles a day" is usage, not this charge
@@ -188,6 +242,7 @@ def read_params(text: str) -> RequestParams:
             if appliance.group("precool")
             else re.sub(r"\s+", " ", appliance.group(1).lower())
         )
+    data.update(_stated_run(text, known="appliance" in data))
     data.update(_usage(text))
     if (miles := _miles_needed(text)) is not None and "target_soc_pct" not in data:
         data["miles_needed"] = miles  # a charge level said too wins

@@ -11,6 +11,7 @@ value is an undo, a follow-up keeps the last request's parameters.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Protocol
 
@@ -20,6 +21,7 @@ from advisor.understanding import commands
 from advisor.understanding.meaning import TASK_TOPIC, MeaningModel, Prediction, features, meaning_model
 from advisor.understanding.models import ReadingContext, RequestParams, SlotAnswer, StatedFact, Understanding
 from advisor.understanding.params import follow_up_params, with_household_usage
+from advisor.understanding.text import QUESTION_START
 from advisor.understanding.values import SLOT_FIELDS, Values, read_values
 from knowledge.encoder import SentenceEncoder, sentence_encoder
 
@@ -28,6 +30,9 @@ CLARIFY_BELOW = 0.45
 _RUNNER_UP_AT_LEAST = 0.3
 _SKIP_AT_LEAST = 0.6
 _SURE_TASK = 0.8
+_NEW_TASK_AT_LEAST = 0.5  # with a question that leans on nothing before it
+# what a run costs, asked ("how much to run…", "is it cheaper to run … at night")
+_COST_ASKED = re.compile(r"\b(?:how\s+much|cost|costs|costing|price|spend|add\s+to|cheaper|cheapest)\b", re.I)
 # a "statement" the model doubts that states nothing, while it is sure what answer it asks for
 _UNSURE_STATEMENT = 0.4
 _SURE_REQUEST = 0.95
@@ -126,7 +131,9 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     gone = _gone_beside_facts(intent, values, context)
     asks = intent in (*_ANSWERS, "profile_query")
     params = _params(prediction, values, intent)
-    follow_up = unsure or _is_follow_up(intent, params, context, prediction, values.only_when)
+    follow_up = unsure or _is_follow_up(
+        intent, params, context, prediction, values.only_when, _asks_anew(values.message)
+    )
     topic = TASK_TOPIC.get(params.task or "", prediction.topic)  # a live answer's topic is its tools'
     if follow_up:
         last = context.last_params or RequestParams()
@@ -344,17 +351,9 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         # "family of 5, central ac, phoenix. what can i do?": the facts are saved and the closing
         # question is answered
         return prediction.runner_up
-    if (
-        intent == "profile_statement"
-        and values.question
-        and not values.facts
-        and not context.pending_slot
-        and values.mentions
-        and all(mention.reason == "question" for mention in values.mentions)
-    ):
-        # "what's EV-TOU-5", "whats e-tou-c": a plan (or a car, a utility) named only inside a
-        # question is asked about, so there is nothing to save and the question is the message
-        return prediction.runner_up if prediction.runner_up in _ANSWERS else "knowledge"
+    asked = _asked_after_all(intent, prediction, values, context)
+    if asked is not None:
+        return asked
     if intent == "correction" and values.facts:
         return "correction"
     if intent == "forget" and {fact.field for fact in values.facts} & set(values.gone):
@@ -392,6 +391,33 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     ):
         return "live_data"  # "we use about 600 kWh a month": the usage the last answer assumed, redo it
     return intent
+
+
+def _asked_after_all(
+    intent: str, prediction: Prediction, values: Values, context: ReadingContext
+) -> str | None:
+    """A request the model read as something else."""
+    if (
+        intent == "profile_statement"
+        and values.question
+        and not values.facts
+        and not context.pending_slot
+        and values.mentions
+        and all(mention.reason == "question" for mention in values.mentions)
+    ):
+        # "what's EV-TOU-5", "whats e-tou-c": a plan (or a car, a utility) named only inside a
+        # question is asked about, so there is nothing to save and the question is the message
+        return prediction.runner_up if prediction.runner_up in _ANSWERS else "knowledge"
+    params = values.params
+    if (
+        intent == "knowledge"
+        and params.appliance_kw is not None
+        and params.appliance is not None
+        and (params.run_hours is not None or values.when_to_run or _COST_ASKED.search(values.message))
+    ):
+        # "how much to run a 1500 watt heater for 3 hours": their own figures, priced at their prices
+        return "live_data"
+    return None
 
 
 def _rough_size_answer(slot_answer: SlotAnswer | None, values: Values) -> bool:
@@ -553,7 +579,9 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
     if intent != "live_data":
         return values.params
     task = prediction.task
-    if values.when_to_run:
+    if values.params.appliance_kw is not None and values.params.appliance is not None:
+        task = "appliance"  # a run with the power they gave: priced from their figures
+    elif values.when_to_run:
         task = "appliance"  # "is it cheaper to run my dryer at night": a verdict, whatever else it mentions
     elif values.when_to_charge:
         task = "charging_plan"
@@ -563,8 +591,29 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
     return values.params.model_copy(update={"task": task})
 
 
+# what makes a question lean on the last answer: "and", "what about", "instead", "it", "that" …
+_FOLLOW_CUE = re.compile(
+    r"^\W*(?:and|but|so|or)\b|\b(?:what\s+about|how\s+about|what\s+if|wait|instead|then|too|also|again|same|"
+    r"it|that|this|"
+    r"those|them|there)\b",
+    re.I,
+)
+
+
+def _asks_anew(message: str) -> bool:
+    """ "whats time of use pricing and should i switch" after an appliance verdict: a question that
+    opens with its own question word and leans on nothing said before (no "and", "what about",
+    "it", "that" …) starts a new request."""
+    return bool(QUESTION_START.match(message)) and not _FOLLOW_CUE.search(message)
+
+
 def _is_follow_up(
-    intent: str, params: RequestParams, context: ReadingContext, prediction: Prediction, only_when: bool
+    intent: str,
+    params: RequestParams,
+    context: ReadingContext,
+    prediction: Prediction,
+    only_when: bool,
+    asks_anew: bool = False,
 ) -> bool:
     """Changes (or repeats) the last live request ("what about by 6am instead?", "and tomorrow?"),
     as the model reads it against the last request's topic; never a new appliance or a size."""
@@ -575,9 +624,11 @@ def _is_follow_up(
         return False  # "and the dryer?" after the dishwasher: that appliance's own verdict
     if only_when:
         return True  # "and tmrw morning?": nothing names another kind of answer, only another time
+    other = params.task != last.task if last.task else TASK_TOPIC.get(params.task or "") != context.last_topic
+    if params.task and other and asks_anew and prediction.task_p >= _NEW_TASK_AT_LEAST:
+        return False  # a question of its own, for another kind of answer (usage said with it or not)
     if any(getattr(params, key) is not None for key in _USAGE):
         return True  # "we use about 700 kWh a month": the last answer again, with their usage
-    other = params.task != last.task if last.task else TASK_TOPIC.get(params.task or "") != context.last_topic
     if params.task and other and prediction.task_p >= _SURE_TASK:
         return False  # "when's peak tomorrow" after a dryer verdict: the prices, a new request
     return prediction.follow == "same"
