@@ -42,9 +42,60 @@ def answering_part(question: str, passage: str) -> str:
         elif paragraph.strip():
             paragraphs.append(paragraph)
     distinctive = content_terms(question) - content_terms(header)
+    # the term asked about may be the heading's own ("what a demand charge is (kW vs. kWh)")
+    # the question is its last sentence ("i rent so i cant do much. what even is a kwh")
+    last = re.split(r"(?<=[.!?])\s+", question.strip())[-1]
+    definition = _definition(last, paragraphs, content_terms(last) - _ASKING_WORDS)
+    if definition is not None:
+        return definition
     said = [len(distinctive & content_terms(paragraph)) for paragraph in paragraphs]
     start = said.index(max(said)) if said and said[0] == 0 and max(said) > 0 else 0
     return "\n\n".join(paragraphs[start:])
+
+
+# "what even is a kwh", "whats SEER", "what does net metering mean": a term to define
+_DEFINITION_ASKED = re.compile(
+    r"^\W*(?:(?:so|ok|okay|hey|um+|and|but)\W+)*(?:what(?:'s|s|\s+is|\s+are|\s+even\s+is|\s+exactly\s+is|\s+does)"
+    r"|define|meaning\s+of)\b",
+    re.I,
+)
+# words that ask, not what is asked about ("what EVEN is a kwh", "what EXACTLY does hspf MEAN")
+_ASKING_WORDS = content_terms(
+    "even exactly actually really basically simply mean means meaning like just term word thing"
+)
+# a sentence that says what its subject is ("A kWh measures …", "Net metering is …")
+_DEFINES = re.compile(
+    r"^(?:an?\s+|the\s+)?[\w()/&.-]+(?:\s+[\w()/&.-]+){0,5}?\s+(?:is|are|means|measures|refers\s+to|describes|stands\s+for|bills)\b",
+    re.I,
+)
+
+
+def _definition(question: str, paragraphs: list[str], asked: set[str]) -> str | None:
+    """For a question asking what a term is, the sentence that defines it, and what follows it up
+    to the next sentence that defines something else ("A demand charge bills …" after "A kWh
+    measures …"): the answer to "what even is a kwh" is not the demand-charge paragraph it opens."""
+    if not _DEFINITION_ASKED.match(question):
+        return None
+    for paragraph in paragraphs:
+        if paragraph.lstrip().startswith(("- ", "* ")):
+            continue
+        sentences = _sentences(paragraph)
+        for index, sentence in enumerate(sentences):
+            opening = _DEFINES.match(sentence)
+            if opening is None:
+                continue
+            named = content_terms(opening.group(0))
+            wanted = {term for term in asked if term in content_terms(paragraph)}
+            if not wanted or not wanted <= named:
+                continue
+            kept = [sentence]
+            for following in sentences[index + 1 :]:
+                other = _DEFINES.match(following)
+                if other is not None and not (content_terms(other.group(0)) & wanted):
+                    break  # the next term's definition
+                kept.append(following)
+            return " ".join(kept)
+    return None
 
 
 def passage_excerpt(body: str, limit: int = EXCERPT_CHARS) -> str:

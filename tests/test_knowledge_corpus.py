@@ -298,3 +298,27 @@ def test_a_detail_added_to_the_last_explanation_never_reads_as_no_source(knowled
     assert more.citations or "That's everything my sources say on this" in more.text
     moved = service.handle_turn("T-ZIP", "t", "we just moved to 02139, how does time of use pricing work")
     assert moved.citations
+
+
+def test_a_definition_question_gets_the_sentence_that_defines_it(knowledge_runtime) -> None:
+    """ "what even is a kwh" was answered with the demand-charge paragraph the kWh sentence opens
+    (a homeowner trying the bot); the answer is the definition, up to the next term defined."""
+    service = knowledge_runtime.service
+    kwh = service.handle_turn("T-KWH", "t", "i rent so i cant do much but im curious. what even is a kwh")
+    assert "A kWh measures energy used over time" in kwh.text and "Ameren" not in kwh.text
+    demand = service.handle_turn("T-DC", "t", "whats a demand charge")
+    assert demand.text.startswith("A demand charge bills") and "A kWh measures" not in demand.text
+
+
+def test_the_federal_credit_question_gets_the_credit_that_ended_not_californias_programs(
+    knowledge_runtime,
+) -> None:
+    """An Ohioan asking "whats the federal tax credit for heat pumps right now" was shown "California
+    state programs" from the national document's last section."""
+    knowledge_runtime.advisor.profiles.import_profile(
+        {"user_id": "T-OH", "location": {"zip_code": "43214", "utility_provider": "AEP"}}
+    )
+    reply = knowledge_runtime.service.handle_turn(
+        "T-OH", "t", "whats the federal tax credit for heat pumps right now"
+    )
+    assert "25C" in reply.text and "not allowed" in reply.text and "California" not in reply.text
