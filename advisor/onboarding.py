@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from advisor.energy.catalog import known_utilities, normalize_utility, plans_of, utility_of_plan
-from advisor.places import find_city, find_town, town_zips
+from advisor.energy.catalog import normalize_utility, plans_of, utility_of_plan
+from advisor.energy.utilities import utilities_in
+from advisor.places import find_city, find_town, town_zips, zip_state
 from advisor.state import Intent, Topic
 from advisor.tools.open_meteo import Place
 from profiles.models import UserProfile
@@ -111,9 +112,8 @@ def question_for(slot: str, profile: UserProfile | None, *, first_contact: bool 
         guess = usual_utility(location.zip_code, location.city) if location else None
         where = location.zip_code or location.city if location else None
         hint = f" Around {where} that's usually {guess}." if guess else ""
-        return (
-            f"Which electric utility serves your home (for example {' or '.join(known_utilities())})?{hint}"
-        )
+        return f"Which electric utility serves your home (for example {utility_examples(location)})?{hint}"
+
     if slot == "rate_schedule":
         utility = (
             normalize_utility(location.utility_provider) if location and location.utility_provider else None
@@ -132,6 +132,27 @@ def question_for(slot: str, profile: UserProfile | None, *, first_contact: bool 
     if slot == "solar_size":
         return 'How big is your solar system, in kW (for example "6 kW")?'
     raise KeyError(slot)
+
+
+# examples for someone whose state we do not know: utilities across the country, not only California's
+_NATIONAL_EXAMPLES = ("PG&E", "Duke Energy", "Con Edison")
+
+
+def utility_examples(location: object | None) -> str:
+    """Examples in the utility question from the user's own state ("AEP Ohio or Duke Energy" to
+    someone in Ohio, never PG&E and SDG&E to everyone)."""
+    state = _state_of(location)
+    names = [utility.name for utility in utilities_in(state)][:3] if state else []
+    return " or ".join(names or _NATIONAL_EXAMPLES)
+
+
+def _state_of(location: object | None) -> str | None:
+    zip_code = getattr(location, "zip_code", None)
+    if zip_code and (state := zip_state(zip_code)):
+        return state
+    city = getattr(location, "city", None)
+    place = (find_city(city) or find_town(city)) if city else None
+    return place.state if place is not None else None
 
 
 def suggested_utility(profile: UserProfile | None) -> str | None:

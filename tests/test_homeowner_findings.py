@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 import httpx
 import pytest
 
+from advisor.onboarding import question_for
 from advisor.tools.data import build_data_sources
 from advisor.tools.toolkit import TurnContext, plan_charging
 from advisor.understanding.models import ReadingContext, RequestParams
@@ -1794,3 +1795,13 @@ def test_a_new_question_after_a_live_answer_is_not_its_follow_up() -> None:
     )
     assert compare.params.task == "plan_comparison" and not compare.follow_up
     assert understand("we use about 700 kwh a month", after_plan).follow_up
+
+
+def test_the_utility_question_gives_examples_from_their_own_state(runtime) -> None:
+    """An Ohioan was asked "Which electric utility serves your home (for example PG&E or SDG&E)?"."""
+    user = new_user(runtime, **{"location.zip_code": "43214"})
+    asked = runtime.service.handle_turn(
+        user, "s1", "how much would it cost to charge per month if i drive 1000 miles"
+    )
+    assert asked.asked_for == "utility" and "AEP" in asked.text and "SDG&E" not in asked.text
+    assert "Duke Energy" in question_for("utility", None)
