@@ -1805,3 +1805,23 @@ def test_the_utility_question_gives_examples_from_their_own_state(runtime) -> No
     )
     assert asked.asked_for == "utility" and "AEP" in asked.text and "SDG&E" not in asked.text
     assert "Duke Energy" in question_for("utility", None)
+
+
+def test_a_new_utility_drops_a_plan_only_the_old_one_offers(runtime) -> None:
+    """After "moved to san diego last month, 92104, sdge now" the profile kept PG&E's EV2-A and the
+    next plan was priced on PG&E's tariff for an SDG&E home."""
+    user = new_user(
+        runtime,
+        **{
+            "location.zip_code": "95125",
+            "location.utility_provider": "PG&E",
+            "location.rate_schedule": "EV2-A",
+        },
+    )
+    reply = runtime.service.handle_turn(user, "s1", "we moved to san diego last month, 92104, sdge now")
+    assert stored(runtime, user, "location.utility_provider") == "SDG&E"
+    assert stored(runtime, user, "location.rate_schedule") is None
+    assert "dropped your rate plan EV2-A, which is a PG&E plan" in reply.text
+    kept = new_user(runtime, **{"location.utility_provider": "PG&E", "location.rate_schedule": "E-TOU-C"})
+    runtime.service.handle_turn(kept, "s1", "our utility is pg&e")
+    assert stored(runtime, kept, "location.rate_schedule") == "E-TOU-C"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from advisor.energy.catalog import normalize_utility, utility_of_plan
 from advisor.energy.utilities import utility_named
 from advisor.energy.vehicles import vehicle_spec
 from advisor.onboarding import suggested_utility
@@ -59,6 +60,8 @@ def make_remember(*, profiles: ProfileRepository, data: DataSources):
         removals += [field for field in went if field not in removals]
         stale_zip = _zip_elsewhere(changes, profile)
         removals += [stale_zip] if stale_zip else []
+        old_plan = _plan_of_old_utility(changes, profile)
+        removals += ["location.rate_schedule"] if old_plan else []
         result = AppliedChanges(profile=profile)
         if changes:
             result = profiles.apply_changes(
@@ -71,6 +74,8 @@ def make_remember(*, profiles: ProfileRepository, data: DataSources):
             _record(state["user_id"], result, removals)
         if not any(r.field == "equipment.ev_battery_kwh" and r.new_value is None for r in result.applied):
             old_battery = None
+        if not any(r.field == "location.rate_schedule" and r.new_value is None for r in result.applied):
+            old_plan = None
         zip_note = _zip_dropped(result)
         gone_note = describe_removed(
             [r for r in result.applied if r.field in went and r.new_value is None], verb="Removed"
@@ -80,6 +85,7 @@ def make_remember(*, profiles: ProfileRepository, data: DataSources):
             for part in (
                 _said(understanding, result, place_note),
                 old_battery,
+                old_plan,
                 zip_note,
                 gone_note,
                 kept_car,
@@ -250,6 +256,27 @@ def _made_wrong(changes: Changes, profile: UserProfile | None) -> tuple[list[str
         f"until you tell me yours I'll use a typical {new_car}'s."
     )
     return [*removals, "equipment.ev_battery_kwh"], note
+
+
+def _plan_of_old_utility(changes: Changes, profile: UserProfile | None) -> str | None:
+    """A new utility whose customers cannot be on the stored plan ("moved to san diego, sdge now"
+    with PG&E's EV2-A on file): the plan goes in the same write, and the reply says so; it would
+    otherwise price an SDG&E home on PG&E's tariff. A plan we cannot place stays."""
+    new = dict(changes)
+    location = profile.location if profile else None
+    if location is None or not location.rate_schedule or "location.rate_schedule" in new:
+        return None
+    utility = new.get("location.utility_provider")
+    if not utility or utility == location.utility_provider:
+        return None
+    owner = utility_of_plan(location.rate_schedule)
+    now = normalize_utility(str(utility))
+    if owner is None or now is None or owner == now:
+        return None
+    return (
+        f"I've dropped your rate plan {location.rate_schedule}, which is a {owner} plan; "
+        f"tell me your {now} plan (it's on your bill) so prices are right."
+    )
 
 
 def _utility_after_move(result: AppliedChanges, profile: UserProfile | None) -> str | None:
