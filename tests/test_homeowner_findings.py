@@ -1825,3 +1825,14 @@ def test_a_new_utility_drops_a_plan_only_the_old_one_offers(runtime) -> None:
     kept = new_user(runtime, **{"location.utility_provider": "PG&E", "location.rate_schedule": "E-TOU-C"})
     runtime.service.handle_turn(kept, "s1", "our utility is pg&e")
     assert stored(runtime, kept, "location.rate_schedule") == "E-TOU-C"
+
+
+def test_a_doubted_utility_beside_a_skipped_plan_is_still_said_as_not_saved(runtime) -> None:
+    """ "our utility is aep ohio i think. not sure what rate plan we're on tbh" answered only the
+    skip ("No problem, I'll skip that"), never that AEP was not kept."""
+    user = new_user(runtime, **{"location.zip_code": "43215"})
+    reply = runtime.service.handle_turn(
+        user, "s1", "our utility is aep ohio i think. not sure what rate plan we're on tbh"
+    )
+    assert "I haven't saved anything about the utility" in reply.text
+    assert stored(runtime, user, "location.utility_provider") is None

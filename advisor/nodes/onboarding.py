@@ -279,10 +279,13 @@ def _plans_known(profile: UserProfile | None) -> bool:
 def _acknowledge(state: AdvisorState, understanding: Understanding) -> dict[str, Any]:
     """A pure statement: what was saved is the answer; else say why nothing was."""
     skipped_now = understanding.slot_answer is not None and understanding.slot_answer.status == "skipped"
+    # "our utility is aep ohio i think. not sure what plan": the skip note answers the plan, and the
+    # utility they doubted is still said as not saved
+    doubted = [m for m in understanding.mentions if m.reason in ("unverified", "someone_else", "hypothetical")]
     response = (
         ""
         if state.get("said")
-        else "What would you like to know?"  # the skip notice already answered "idk the plan"
+        else (not_saved(understanding) + " " if doubted else "") + "What would you like to know?"
         if skipped_now and not understanding.remember
         else (NOTHING_TO_SAVE if understanding.remember else not_saved(understanding))
     )
