@@ -281,7 +281,9 @@ def _acknowledge(state: AdvisorState, understanding: Understanding) -> dict[str,
     skipped_now = understanding.slot_answer is not None and understanding.slot_answer.status == "skipped"
     # "our utility is aep ohio i think. not sure what plan": the skip note answers the plan, and the
     # utility they doubted is still said as not saved
-    doubted = [m for m in understanding.mentions if m.reason in ("unverified", "someone_else", "hypothetical")]
+    doubted = [
+        m for m in understanding.mentions if m.reason in ("unverified", "someone_else", "hypothetical")
+    ]
     response = (
         ""
         if state.get("said")
