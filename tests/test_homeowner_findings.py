@@ -1836,3 +1836,21 @@ def test_a_doubted_utility_beside_a_skipped_plan_is_still_said_as_not_saved(runt
     )
     assert "I haven't saved anything about the utility" in reply.text
     assert stored(runtime, user, "location.utility_provider") is None
+
+
+def test_a_range_corrected_in_place_redoes_the_plan_and_undoes_nothing(runtime) -> None:
+    """ "actually its 40 miles not 60" after a plan for 60 miles undid every fact saved in the thread
+    (ZIP, utility, household, car); "actually its more like 40 miles" planned for 60 again."""
+    user = new_user(runtime)
+    service = runtime.service
+    service.handle_turn(
+        user,
+        "s1",
+        "2 adults 1 toddler in raleigh 27609, duke energy. we just got a bolt euv. whens cheapest to charge",
+    )
+    service.handle_turn(user, "s1", "we usually leave at 7:15, need maybe 60 miles")
+    fixed = service.handle_turn(user, "s1", "actually its 40 miles not 60")
+    assert "Undone" not in fixed.text and "40 miles of range" in fixed.text
+    assert stored(runtime, user, "location.zip_code") == "27609"
+    again = service.handle_turn(user, "s1", "actually its more like 30 miles")
+    assert "30 miles of range" in again.text

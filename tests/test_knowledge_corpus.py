@@ -322,3 +322,14 @@ def test_the_federal_credit_question_gets_the_credit_that_ended_not_californias_
         "T-OH", "t", "whats the federal tax credit for heat pumps right now"
     )
     assert "25C" in reply.text and "not allowed" in reply.text and "California" not in reply.text
+
+
+def test_what_about_another_subject_after_an_explanation_is_not_the_same_passage_again(
+    knowledge_runtime,
+) -> None:
+    user = "T-TANK"
+    first = knowledge_runtime.service.handle_turn(
+        user, "s1", "whats a heat pump water heater and do they work in a basement"
+    )
+    then = knowledge_runtime.service.handle_turn(user, "s1", "ok cool, what about tankless")
+    assert "Tankless" in then.text and then.text.split("\n")[0] != first.text.split("\n")[0]

@@ -49,6 +49,9 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
                 if earlier and len(query.split()) <= 12
                 else []
             )
+            # "ok cool, what about tankless" after the heat pump water heater: never the passage
+            # just given again as the answer to a new part of the question
+            again = [d for d in again if passage_key(d) not in said]
             meaning = judge(f"{earlier} {query}", again[0]).meaning if again else None
             if meaning is not None and meaning >= RETRY_MEANING:
                 docs = again

@@ -31,6 +31,11 @@ _RUNNER_UP_AT_LEAST = 0.3
 _SKIP_AT_LEAST = 0.6
 _SURE_TASK = 0.8
 _NEW_TASK_AT_LEAST = 0.5  # with a question that leans on nothing before it
+# a range said alone ("more like 40 miles"), never a distance per day or month
+_MILES_SAID = re.compile(
+    r"(?<![\w.])(\d{1,3}(?:\.\d+)?)\s*(?:miles?|mi)\b(?!\s*(?:a|an|per|/|each|every)\s*(?:day|week|month|year)\b)",
+    re.I,
+)
 # what a run costs, asked ("how much to run…", "is it cheaper to run … at night")
 _COST_ASKED = re.compile(r"\b(?:how\s+much|cost|costs|costing|price|spend|add\s+to|cheaper|cheapest)\b", re.I)
 # a "statement" the model doubts that states nothing, while it is sure what answer it asks for
@@ -141,6 +146,15 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         topic = context.last_topic or topic
         if params.place and values.params.place is None and values.own_place:
             params = params.model_copy(update={"place": None})  # "…make here": their own place again
+        miles = _MILES_SAID.search(values.message)
+        if (
+            last.miles_needed is not None
+            and values.params.miles_needed is None
+            and miles
+            and not values.signals.usage
+        ):
+            # "actually its more like 40 miles" after a plan for 60: the range asked for now
+            params = params.model_copy(update={"miles_needed": float(miles.group(1))})
         if last.system_kw is not None and values.bare_number is not None and 0 < values.bare_number <= 100:
             params = params.model_copy(update={"system_kw": values.bare_number})  # "and 10?" after 8 kW
             # "and for a 10kw system": the next size asked about, not theirs

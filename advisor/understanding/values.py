@@ -767,8 +767,12 @@ _STATE_IN = re.compile(
 )
 
 
+# a unit said with the number ("its 40 miles not 60", "48 amps not 40"): the same number
+_UNIT = r"(?:%|\s*(?:percent|miles?|mi|kwh|kw|amps?|people|hours?|hrs?)\b)?"
 _NUMBER_IN_PLACE = re.compile(
-    r"(?P<new>\d{1,3}(?:\.\d+)?)\s*%?\s*,?\s*(?:not|instead\s+of|rather\s+than)\s+(?P<old>\d{1,3}(?:\.\d+)?)\b|"
+    r"(?P<new>\d{1,3}(?:\.\d+)?)"
+    + _UNIT
+    + r"\s*,?\s*(?:not|instead\s+of|rather\s+than)\s+(?P<old>\d{1,3}(?:\.\d+)?)\b|"
     r"\bnot\s+(?P<old2>\d{1,3}(?:\.\d+)?)\s*%?\s*[,;]?\s*(?:(?:its|it's|it\s+is|but|it\s+was)\s+)?(?P<new2>\d{1,3}(?:\.\d+)?)\b",
     re.I,
 )
