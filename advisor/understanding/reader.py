@@ -22,7 +22,7 @@ from advisor.understanding.meaning import TASK_TOPIC, MeaningModel, Prediction, 
 from advisor.understanding.models import ReadingContext, RequestParams, SlotAnswer, StatedFact, Understanding
 from advisor.understanding.params import follow_up_params, with_household_usage
 from advisor.understanding.text import QUESTION_START
-from advisor.understanding.values import SLOT_FIELDS, Values, read_values
+from advisor.understanding.values import EQUIPMENT_WORDS, SLOT_FIELDS, Values, read_values
 from knowledge.encoder import SentenceEncoder, sentence_encoder
 
 # Below this probability a reading torn between a live answer and an explanation is asked about
@@ -31,6 +31,12 @@ _RUNNER_UP_AT_LEAST = 0.3
 _SKIP_AT_LEAST = 0.6
 _SURE_TASK = 0.8
 _NEW_TASK_AT_LEAST = 0.5  # with a question that leans on nothing before it
+# words about what electricity costs and when ("peak", "off-peak", "rate plan", "tou", "my bill")
+_ABOUT_PRICES = re.compile(
+    r"\b(?:peak|off[-\s]?peak|on[-\s]?peak|super\s+off[-\s]?peak|rates?|rate\s+plans?|tariffs?|tou|"
+    r"time[-\s]of[-\s]use|per\s+kwh|price|prices|bill|bills)\b",
+    re.I,
+)
 # a range said alone ("more like 40 miles"), never a distance per day or month
 _MILES_SAID = re.compile(
     r"(?<![\w.])(\d{1,3}(?:\.\d+)?)\s*(?:miles?|mi)\b(?!\s*(?:a|an|per|/|each|every)\s*(?:day|week|month|year)\b)",
@@ -140,6 +146,13 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         intent, params, context, prediction, values.only_when, _asks_anew(values.message)
     )
     topic = TASK_TOPIC.get(params.task or "", prediction.topic)  # a live answer's topic is its tools'
+    if (
+        intent == "knowledge"
+        and topic in ("home", "general")
+        and _ABOUT_PRICES.search(values.message)
+        and not EQUIPMENT_WORDS.search(values.message)  # "my gas bill vs a heat pump" stays the home's
+    ):
+        topic = "rates"  # "Is every evening peak?": a question about prices, whatever else it names
     if follow_up:
         last = context.last_params or RequestParams()
         params = follow_up_params(params.model_copy(update={"task": last.task or params.task}), last)
@@ -330,8 +343,9 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     ):
         return "off_topic"  # "whats the best pizza in minneapolis" after an explanation: not a follow-up
     if (
-        intent in ("smalltalk", "unclear", "goodbye", "profile_statement")
+        intent in ("smalltalk", "unclear", "goodbye", "profile_statement", "correction")
         and values.leaving
+        and not values.undo_cue
         and not (values.facts or values.mentions or values.question)
     ):
         return "goodbye"  # "thanks!! gotta run, soccer practice", "Ha, fair. Later.", "Good night."

@@ -91,6 +91,9 @@ CORPORA = (
     # the tenth held-out set (first run recorded at ae95d2d)
     "fresh_h18_messages.jsonl",
     "fresh_h19_messages.jsonl",
+    # the eleventh held-out set (first run recorded at 0737ee8)
+    "fresh_h20_messages.jsonl",
+    "fresh_h21_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 

@@ -103,7 +103,7 @@ class Values:
         if _NOT_HOME_ENERGY.search(self.message):
             return False  # "my iphone battery", "duke energy stock", "best energy drink"
         return bool(
-            _EQUIPMENT.search(self.message) or find_utility(self.message) or _ENERGY.search(self.message)
+            EQUIPMENT_WORDS.search(self.message) or find_utility(self.message) or _ENERGY.search(self.message)
         )
 
     def about_other_fields(self, slot: str) -> bool:
@@ -220,7 +220,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         or bool(QUESTION_START.match(message)),
         bare_number=float(bare.group(1)) if (bare := _BARE_NUMBER.match(message)) else None,
         rough_kw=_rough_kw(message),
-        what_if=bool(_WHAT_IF.search(message) and (_EQUIPMENT.search(message) or find_vehicle(message))),
+        what_if=bool(_WHAT_IF.search(message) and (EQUIPMENT_WORDS.search(message) or find_vehicle(message))),
         how_to=bool(_HOW_TO.match(message)),
         definition=bool(_DEFINITION.match(message)),
         own_place=bool(_OWN_PLACE.search(message)),
@@ -393,7 +393,7 @@ _WHAT_IF = re.compile(
     r"\bwould\s+(?:a|an|another)\s+|\bworth\s+(?:it|getting|adding|switching|replacing|upgrading|converting)\b|\bmakes?\s+sense\b",
     re.I,
 )
-_EQUIPMENT = re.compile(
+EQUIPMENT_WORDS = re.compile(
     r"\b(?:batter(?:y|ies)|powerwalls?|heat\s+pumps?|solar|panels?|supercharg\w*|fast\s+charg\w*|generator|"
     r"level\s*2|charger|ev|induction|insulation|thermostat|mini[-\s]?splits?|hpwh|water\s+heater|furnace|boiler|"
     r"(?:oil|propane|gas|electric|baseboard)\s+heat)\b",
