@@ -1854,3 +1854,25 @@ def test_a_range_corrected_in_place_redoes_the_plan_and_undoes_nothing(runtime) 
     assert stored(runtime, user, "location.zip_code") == "27609"
     again = service.handle_turn(user, "s1", "actually its more like 30 miles")
     assert "30 miles of range" in again.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Good morning. We heat our home with an oil boiler and a neighbor tells me a heat pump would save us money. Is that true for Hartford winters? Regards, Walter",
+        "we heat w/ propane, paying $3.10/gal. thinking abt a cold climate heat pump, whats the break even",
+    ],
+)
+def test_a_heat_pump_someone_suggests_or_they_think_about_is_not_theirs(text: str) -> None:
+    """From the eleventh fresh set: both saved a heat pump as their heating."""
+    assert "equipment.heating_type" not in _saved(text)
+    assert (
+        _saved("we got a heat pump last year, whats the payback on solar")["equipment.heating_type"]
+        == "heat_pump"
+    )
+
+
+def test_a_value_asked_to_be_confirmed_is_not_saved() -> None:
+    """ "the battery's like 200 kwh right" saved a 200 kWh battery."""
+    assert not understand("the battery's like 200 kwh right", ReadingContext()).facts
+    assert _saved("we have 6 kw of solar, right on the roof")["equipment.solar_capacity_kw"] == 6.0

@@ -52,7 +52,7 @@ QUESTION_START = re.compile(
 )
 _HYPOTHETICAL = re.compile(
     r"\b(?:if\s+(?:i|we|you)|what\s+if|if\s+(?:it|that|the\s+\w+)\s+(?:was|were)|suppose|imagine|would\s+(?:a|an|i|we|getting|switching|installing|adding|it\s+be\s+worth)|"
-    r"thinking\s+(?:about|of)|considering|plan(?:ning)?\s+to|worth\s+(?:it|switching|getting|replacing|upgrading|converting|adding)|"
+    r"thinking\s+(?:about|abt|bout|of)|considering|plan(?:ning)?\s+to|worth\s+(?:it|switching|getting|replacing|upgrading|converting|adding)|"
     r"(?:let'?s\s+)?say\s+(?:i|we)\s+(?:had|have|got)|hypothetically|haven'?t\s+decided|not\s+sold\s+yet|"
     r"we'?ll\s+(?:get|buy)|i'?ll\s+(?:get|buy)|someday|eventually|"
     r"want\s+to\s+(?:get|buy|install|add)|might|may\s+(?:get|buy)|looking\s+(?:at|into)|someday|one\s+day|"
@@ -63,7 +63,10 @@ _HYPOTHETICAL = re.compile(
     r"(?:haven'?t|have\s+not|not\s+yet|didn'?t)\s+(?:picked\s+(?:it|her|him)\s+up|gotten|received|taken\s+delivery)|"
     r"(?:not|n'?t)\s+convinced|(?:we|i)\s+(?:should|could|ought\s+to)\s+(?:get|buy|install|add|go\s+with)|"
     r"quotes?|quoted|bids?|proposal|estimate\s+for|vs\.?|versus|test[-\s]?driv\w*|rental\s+car|loaner|"
-    r"(?:it|you|that|this|the\s+app|my\s+profile)\s+(?:says?|said|shows?|thinks?)\s+(?:that\s+)?(?:i|we))\b",
+    r"(?:it|you|that|this|the\s+app|my\s+profile)\s+(?:says?|said|shows?|thinks?)\s+(?:that\s+)?(?:i|we)|"
+    # "a neighbor tells me a heat pump would save us money": a claim reported, and what it would do
+    r"(?:tells?|told|says?|said|swears?|claims?)\s+(?:me|us)\b|would\s+(?:save|cut|lower|pay\s+(?:off|for))|"
+    r"break[-\s]?even|pay\s*back)\b",
     re.I,
 )
 # Someone outside the household. A spouse, partner or kids share the home, so their car or their
@@ -126,7 +129,9 @@ _HEDGE = re.compile(
     r"(?:lemme|let\s+me|gotta|i'?ll|will)\s+(?:double[-\s]?)?check|pretty\s+sure|fairly\s+sure|"
     # a soft hedge said after the value ("georgia power i think") doubts it; before it, it states it
     r"(?<=\w\s)(?:i\s+think|i\s+believe|probably)(?=\W*$)|"
-    r"could\s+be|possibly|idk|no\s+idea|don'?t\s+know|dunno|no\s+clue|can'?t\s+remember|don'?t\s+remember|forgot)\b",
+    r"could\s+be|possibly|idk|no\s+idea|don'?t\s+know|dunno|no\s+clue|can'?t\s+remember|don'?t\s+remember|forgot|"
+    # "the battery's like 200 kwh right": asked to be confirmed, not stated
+    r"(?<=\w\s)(?:right|correct|isn'?t\s+it)(?=\W*$))\b",
     re.I,
 )
 # "the solar is 6.5 kW, not 8": the "not" corrects an old value, it does not negate the statement.
