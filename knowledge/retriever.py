@@ -219,13 +219,13 @@ class KnowledgeRetriever:
         query = spelled_out(" ".join(query.split()))  # "hspf?" is judged as searched
         words = word_coverage(query, passage.text, _rarity_of(DOCS_DIR))
         judge = answer_judge()
-        try:
-            encoder = sentence_encoder()
-            asked = np.asarray(encoder.encode(query[:2000]))
-            found = np.asarray(encoder.encode(passage.text))
-        except EncoderUnavailableError:
-            judge = None
         if judge is not None:
+            try:
+                encoder = sentence_encoder()
+                asked = np.asarray(encoder.encode(query[:2000]))
+                found = np.asarray(encoder.encode(passage.text))
+            except EncoderUnavailableError:
+                return Answerability(meaning=self._meaning(query, passage), words=words)
             features = pair_features(asked, found, words)
             return Answerability(
                 meaning=float(features[-2]),
