@@ -429,6 +429,8 @@ _CITY_ALIASES = {
     "abq": "albuquerque",
     "jax": "jacksonville",
     "cbus": "columbus, oh",
+    "okc": "oklahoma city",
+    "htown": "houston",
     "nyc area": "new york",
 }
 

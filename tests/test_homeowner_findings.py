@@ -1876,3 +1876,7 @@ def test_a_value_asked_to_be_confirmed_is_not_saved() -> None:
     """ "the battery's like 200 kwh right" saved a 200 kWh battery."""
     assert not understand("the battery's like 200 kwh right", ReadingContext()).facts
     assert _saved("we have 6 kw of solar, right on the roof")["equipment.solar_capacity_kw"] == 6.0
+
+
+def test_okc_is_oklahoma_city() -> None:
+    assert _saved("we live in okc")["location.city"] == "Oklahoma City"
