@@ -943,9 +943,9 @@ def test_the_car_talked_about_is_theirs_once_they_say_they_bought_it(runtime) ->
     bought = runtime.service.handle_turn(user, "s1", "ok we bought it! picked it up today")
     assert stored(runtime, user, "equipment.ev_model") == "Tesla Model 3" and "Saved" in bought.text
     plan = runtime.service.handle_turn(user, "s1", "when should i plug it in tonight, need 70% by 7")
-    assert "Cheapest before 07:00" in plan.text
+    assert "before 07:00" in plan.text
     later = runtime.service.handle_turn(user, "s1", "make that 6:30")
-    assert "Cheapest before 06:30" in later.text
+    assert "before 06:30" in later.text
 
 
 def test_a_nema_outlet_with_amps_is_the_charger() -> None:
@@ -1627,7 +1627,7 @@ def test_a_number_said_in_place_of_the_plans_redoes_the_plan_and_undoes_nothing(
     assert "from 35% to 70%" in again.text and "Undone" not in again.text
     assert stored(runtime, user, "location.zip_code") == "78704"
     later = service.handle_turn(user, "s1", "what if i cant plug in till 10")
-    assert "Cheapest before 07:15" in later.text and "22:00" in later.text
+    assert "before 07:15" in later.text and "22:00" in later.text
 
 
 def test_choosing_who_sells_the_power_is_an_energy_question() -> None:

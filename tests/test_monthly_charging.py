@@ -95,5 +95,5 @@ def test_a_monthly_cost_question_gets_the_month_not_tonights_plan(tmp_path) -> N
         and "a month" in reply.text
         and "Cheapest before" not in reply.text
     )
-    assert "Cheapest before" in tonight.text
+    assert "before 07:00" in tonight.text
     assert claims.verdict == Verdict.PASS, claims

@@ -294,7 +294,7 @@ def test_a_customer_of_any_utility_gets_prices_their_own_or_their_states_average
     saved = chat("we pay about 11 cents a kWh")
     # saved, and the plan that stood on the state's average redone at their price (43.0 kWh x $0.11)
     assert saved.text.startswith("Saved: you pay about 11¢ per kWh.\n\nNeeds 43.0 kWh")
-    assert "for $4.73" in saved.text
+    assert "$4.73" in saved.text
     assert "flat 11.0¢/kWh you gave me" in saved.text
     priced = chat("is it worth running the dryer now?")
     assert "$0.11/kWh" in priced.text  # the price caveat, said in full just before, is not repeated

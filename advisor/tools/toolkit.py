@@ -488,7 +488,13 @@ def plan_charging(
     elif comparison.savings_usd >= 0.01:
         summary += f", vs ${baseline.cost_usd:.2f} if {_charging_at_once(when)} (saves ${comparison.savings_usd:.2f})."
     elif flat:
-        summary += f"; with one flat price every hour costs the same (${baseline.cost_usd:.2f})."
+        # one price all day: no window is cheaper than another, so none is offered as the cheapest
+        summary = (
+            f"Needs {energy.grid_kwh:.1f} kWh from the grid ({energy.battery_kwh_added:.1f} kWh into the battery) "
+            f"at {power:g} kW: {charge_duration_h(energy.grid_kwh, power):.1f} h. Your price is the same every "
+            f"hour, so this charge costs about ${plan.cost_usd:.2f} whenever it runs before "
+            f"{_deadline_label(deadline, now_local)}; {_charging_at_once(when, gerund=True)} is fine."
+        )
     else:
         summary += (
             f"; {_charging_at_once(when, gerund=True)} costs the same (${baseline.cost_usd:.2f}),"
