@@ -1880,3 +1880,14 @@ def test_a_value_asked_to_be_confirmed_is_not_saved() -> None:
 
 def test_okc_is_oklahoma_city() -> None:
     assert _saved("we live in okc")["location.city"] == "Oklahoma City"
+
+
+def test_equipment_said_not_theirs_is_removed_when_the_profile_holds_it(runtime) -> None:
+    """ "thats from the old house, we dont have solar here" with 6 kW of solar saved was read as
+    nothing at all (eleventh fresh set); it removes the solar, and says so."""
+    user = new_user(runtime, **{"location.zip_code": "94110", "equipment.solar_capacity_kw": 6.0})
+    reply = runtime.service.handle_turn(user, "s1", "thats from the old house, we dont have solar here")
+    assert stored(runtime, user, "equipment.solar_capacity_kw") is None and "6 kW" in reply.text
+    assert (
+        understand("we dont have solar", ReadingContext()).intent != "forget"
+    )  # nothing held, nothing removed

@@ -105,6 +105,10 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     changed = _number_changed_in_last_request(values, context)
     if changed is not None:
         return changed  # "wait no its 35% not 25" after a plan from 25 %: the plan again from 35 %
+    denied = _denied_equipment(values, context)
+    if denied:
+        # "thats from the old house, we dont have solar here" with 6 kW of solar saved: it goes
+        return Understanding(intent="forget", forget=denied, confidence=round(prediction.intent_p, 3))
     command = command_reading(prediction.intent, round(prediction.intent_p, 3), values, context)
     if command is not None:
         return command
@@ -469,6 +473,30 @@ def _gone_beside_facts(intent: str, values: Values, context: ReadingContext) -> 
     if "equipment.ev_model" in gone and commands.another_car(values.gone_words or "", held):
         return [field for field in gone if not field.startswith("equipment.ev_")]
     return gone
+
+
+# "we dont have solar here", "i don't own an ev": equipment said not to be theirs
+_DENIED = re.compile(
+    r"\b(?:we|i)\s+(?:don'?t|dont|do\s+not)\s+(?:have|own)\s+(?:any\s+|a\s+|an\s+)?(?P<what>[\w -]{2,30}?)"
+    r"(?=\s*(?:$|[,.;!?]|\b(?:here|now|at\s+all|and|but|so|anymore|any\s+more)\b))",
+    re.I,
+)
+
+
+def _denied_equipment(values: Values, context: ReadingContext) -> list[str]:
+    """Equipment the profile holds that the message says they do not have: removed (a value said
+    instead, such as "no home battery" as a fact, is saved as a statement, not removed here)."""
+    if values.asking or values.facts:
+        return []
+    match = _DENIED.search(values.message)
+    if match is None:
+        return []
+    held = context.known_fields
+    return [
+        field
+        for field in commands.named_fields(match.group("what"))
+        if field.startswith("equipment.") and held.get(field) not in (None, False)
+    ]
 
 
 def _number_changed_in_last_request(values: Values, context: ReadingContext) -> Understanding | None:
