@@ -1891,3 +1891,9 @@ def test_equipment_said_not_theirs_is_removed_when_the_profile_holds_it(runtime)
     assert (
         understand("we dont have solar", ReadingContext()).intent != "forget"
     )  # nothing held, nothing removed
+
+
+def test_a_car_listed_with_the_charger_it_is_on_is_theirs() -> None:
+    """ "…, 5 of us, model y on a 40 amp wall charger" saved the charger and lost the car."""
+    saved = _saved("we're in arlington tx, oncor area, 5 of us, model y on a 40 amp wall charger")
+    assert saved["equipment.ev_model"] == "Tesla Model Y" and saved["equipment.ev_charger_kw"] == 9.6

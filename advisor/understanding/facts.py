@@ -1066,7 +1066,8 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
             starts
             + re.escape(words)
             # "tesla model 3 w/ a 32 amp charger": the car with its own charger or battery
-            + r"(?:(?:\s+[\w.-]+){0,3}|\s+(?:with|w/)\s+[^,]{0,60}?\b(?:charger|battery|kwh|amps?|kw|wall\s+connector)\b)"
+            # ("model y on a 40 amp wall charger": the charger it is on)
+            + r"(?:(?:\s+[\w.-]+){0,3}|\s+(?:with|w/|on)\s+[^,]{0,60}?\b(?:charger|battery|kwh|amps?|kw|wall\s+connector|level\s*[12])\b)"
             + r"\s*[.!]?\s*$",
             segment,
             re.I,
