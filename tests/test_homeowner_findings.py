@@ -1897,3 +1897,8 @@ def test_a_car_listed_with_the_charger_it_is_on_is_theirs() -> None:
     """ "…, 5 of us, model y on a 40 amp wall charger" saved the charger and lost the car."""
     saved = _saved("we're in arlington tx, oncor area, 5 of us, model y on a 40 amp wall charger")
     assert saved["equipment.ev_model"] == "Tesla Model Y" and saved["equipment.ev_charger_kw"] == 9.6
+
+
+def test_a_power_figure_is_never_a_times_minutes() -> None:
+    assert read_params("run the dryer by 6:30 w/ the eco cycle").appliance_kw is None
+    assert read_params("my 800 watt dehumidifier runs all day").appliance == "dehumidifier"

@@ -161,7 +161,8 @@ _TRIP_MILES = re.compile(
 
 
 # "a 1500w space heater", "the heater is 1.5 kw": the appliance's power as said
-_APPLIANCE_WATTS = re.compile(r"(?<![\w.])(\d{2,5}(?:\.\d+)?)\s*-?\s*(?:w|watts?)\b", re.I)
+# (never a time's minutes or "w/": "dryer done by 6:30 w/ the eco cycle")
+_APPLIANCE_WATTS = re.compile(r"(?<![\w.:])(\d{2,5}(?:\.\d+)?)\s*-?\s*(?:w|watts?)\b(?!/)", re.I)
 _APPLIANCE_KW = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)", re.I)
 # "for like 8 hrs", "8 hours a night", "runs 3h": how long it runs
 _RUN_HOURS = re.compile(
@@ -175,7 +176,8 @@ _NAMED_AFTER_POWER = re.compile(
     r"\s+((?!(?:for|at|all|over|on|in|to|from|every|a|an|per|each|overnight|and|or|of|running|run|is|that|"
     r"one|ones|thing|things|instead|more|less|total|max|peak|now|then|make|makes|produce|generate|do|give|get|"
     r"setup|system|array|worth|would|will|could)\b)"
-    r"[a-z]{3,20}(?:\s+(?!(?:for|at|all|over|on|in|to|from|every|per|each|overnight|and|or|of|is|that)\b)[a-z]{3,20})?)",
+    r"[a-z]{3,20}(?:\s+(?!(?:for|at|all|over|on|in|to|from|every|per|each|overnight|and|or|of|is|that|run|runs|"
+    r"running|uses|use|costs?|draws?|pulls?|cost|goes|was|were|has|had)\b)[a-z]{3,20})?)",
     re.I,
 )
 
