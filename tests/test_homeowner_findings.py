@@ -1902,3 +1902,12 @@ def test_a_car_listed_with_the_charger_it_is_on_is_theirs() -> None:
 def test_a_power_figure_is_never_a_times_minutes() -> None:
     assert read_params("run the dryer by 6:30 w/ the eco cycle").appliance_kw is None
     assert read_params("my 800 watt dehumidifier runs all day").appliance == "dehumidifier"
+
+
+def test_a_move_to_a_utility_outside_the_catalog_drops_the_old_plan_too(runtime) -> None:
+    user = new_user(runtime, **{"location.utility_provider": "PG&E", "location.rate_schedule": "E-TOU-C"})
+    reply = runtime.service.handle_turn(user, "s1", "we moved to raleigh 27609, duke energy now")
+    assert (
+        stored(runtime, user, "location.rate_schedule") is None
+        and "E-TOU-C, which is a PG&E plan" in reply.text
+    )

@@ -270,8 +270,10 @@ def _plan_of_old_utility(changes: Changes, profile: UserProfile | None) -> str |
     if not utility or utility == location.utility_provider:
         return None
     owner = utility_of_plan(location.rate_schedule)
-    now = normalize_utility(str(utility))
-    if owner is None or now is None or owner == now:
+    now = normalize_utility(str(utility)) or str(
+        utility
+    )  # a utility outside the catalog has none of its plans
+    if owner is None or owner == now:
         return None
     return (
         f"I've dropped your rate plan {location.rate_schedule}, which is a {owner} plan; "
