@@ -1911,3 +1911,24 @@ def test_a_move_to_a_utility_outside_the_catalog_drops_the_old_plan_too(runtime)
         stored(runtime, user, "location.rate_schedule") is None
         and "E-TOU-C, which is a PG&E plan" in reply.text
     )
+
+
+def test_a_plan_named_in_a_cost_question_is_priced_and_not_saved(runtime) -> None:
+    """ "ok and what would that cost me overnight on ev2-a" asked for a ZIP though EV2-A says whose
+    prices (and time zone) to use; a customer on E-TOU-C asking about EV2-A gets EV2-A's price and
+    keeps E-TOU-C."""
+    user = new_user(
+        runtime,
+        **{
+            "location.zip_code": "94110",
+            "location.utility_provider": "PG&E",
+            "location.rate_schedule": "E-TOU-C",
+            "equipment.ev_model": "Tesla Model 3",
+        },
+    )
+    reply = runtime.service.handle_turn(user, "s1", "what would charging tonight cost me on ev2-a")
+    assert "This is on EV2-A, the plan you asked about" in reply.text and "(off-peak)" in reply.text
+    assert stored(runtime, user, "location.rate_schedule") == "E-TOU-C"
+    stranger = new_user(runtime, **{"equipment.ev_model": "Tesla Model 3"})
+    priced = runtime.service.handle_turn(stranger, "s1", "what would it cost me to charge overnight on ev2-a")
+    assert priced.asked_for is None and "EV2-A" in priced.text

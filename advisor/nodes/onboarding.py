@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.energy.catalog import normalize_utility, plans_of
+from advisor.energy.catalog import normalize_utility, plans_of, utility_of_plan
 from advisor.energy.utilities import utility_named
 from advisor.onboarding import missing_slots, question_for
 from advisor.places import find_city, find_town, place_fields
@@ -214,8 +214,9 @@ def _ask(
         needed = [slot for slot in needed if slot != "solar_size"]  # the size they asked about
     if params.monthly:
         needed = [slot for slot in needed if slot != "ev"]  # a month's cost stands on miles, not the car
-    if params.task in ("prices", "appliance") and _utility_of_one_state(profile):
-        # "when is peak for pge today": prices and their hours come from the utility (its state's time zone)
+    if params.task in ("prices", "appliance", "charging_plan") and _utility_of_one_state(profile):
+        # "when is peak for pge today", "what would it cost overnight on ev2-a": prices and their
+        # hours come from the utility (its state's time zone); a place adds nothing to them
         needed = [slot for slot in needed if slot != "location"]
     skipped = update["skipped_slots"]
     missing = [
@@ -337,11 +338,21 @@ def _utility_of_one_state(profile: UserProfile | None) -> bool:
 def _asked_utility(profile: UserProfile | None, request: dict[str, Any]) -> tuple[UserProfile, str] | None:
     """A live question about a named utility ("when's peak for ameren tmrw") is answered for that
     utility; it is not saved, since asking about a utility does not say it serves them."""
-    utility = request["params"].utility
+    params = request["params"]
+    asked_plan = params.plan
+    utility = params.utility or (utility_of_plan(asked_plan) if asked_plan else None)
     location = profile.location if profile else None
     held = location.utility_provider if location else None
-    if utility is None or request["intent"] != "live_data" or held == utility:
+    held_plan = location.rate_schedule if location else None
+    if utility is None or request["intent"] != "live_data":
         return None
+    same = held is not None and (normalize_utility(held) or held) == (normalize_utility(utility) or utility)
+    if same and asked_plan in (None, held_plan):
+        return None
+    if asked_plan is not None:
+        # "what would that cost me overnight on ev2-a": priced on the plan asked about
+        view = _viewed(profile, location={"utility_provider": utility, "rate_schedule": asked_plan})
+        return view, f"This is on {asked_plan}, the plan you asked about (not saved to your profile)."
     # their own plan is not that utility's: its most common plan, said (no plan: its state's average)
     known = utility_named(utility)
     plan = known.default_plan if known is not None else None

@@ -881,6 +881,11 @@ _NOT_PLAN_CODES = frozenset(
 _PLAN_WORDS = re.compile(r"\b(?:plan|rate|schedule|tariff|tou)\b", re.I)
 
 
+def plan_named(text: str) -> str | None:
+    """The rate plan a text names ("what would it cost on ev2-a": EV2-A), or None."""
+    return next((str(reading.value) for reading in _plan(text, pending_slot=None)), None)
+
+
 def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     leaving = _SWITCH_FROM.search(text)
     switched = _SWITCH_TO.search(text)

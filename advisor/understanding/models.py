@@ -135,6 +135,11 @@ class RequestParams(BaseModel):
         max_length=80,
         description="a utility the question is about ('when's peak for ameren tmrw'), never saved",
     )
+    plan: str | None = Field(
+        None,
+        max_length=40,
+        description="a rate plan the question is about ('what would it cost on ev2-a'), never saved",
+    )
     state: str | None = Field(
         None,
         pattern=r"^[A-Z]{2}$",

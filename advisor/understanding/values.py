@@ -17,7 +17,7 @@ from advisor.energy.vehicles import find_vehicle
 from advisor.onboarding import usual_utility
 from advisor.places import STATE_NAMES, find_city, find_town, zip_place
 from advisor.understanding import commands
-from advisor.understanding.facts import JUST_ONE, POWERWALL_KWH, as_said, facts_in, place_phrase
+from advisor.understanding.facts import JUST_ONE, POWERWALL_KWH, as_said, facts_in, place_phrase, plan_named
 from advisor.understanding.meaning import Signals
 from advisor.understanding.models import Mention, ReadingContext, RequestParams, StatedFact
 from advisor.understanding.params import only_when, read_params
@@ -166,6 +166,9 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     asked_utility = _asked_utility(mentions)
     if asked_utility is not None:
         params = params.model_copy(update={"utility": asked_utility.value})
+    asked_plan = _asked_plan(mentions)
+    if asked_plan is not None:
+        params = params.model_copy(update={"plan": asked_plan})
     asked_zip = _asked_zip(mentions) if asked_place is not None else None
     hedged = any(clause.hedged for clause in found)
     gone, gone_words = commands.gone(message)
@@ -269,6 +272,17 @@ def _unknown_yet(asked: list[StatedFact], context: ReadingContext) -> list[State
             if state is None or (utility is not None and state in utility.states):
                 kept.append(fact)
     return kept
+
+
+def _asked_plan(mentions: list[Mention]) -> str | None:
+    """The rate plan a question names ("what would that cost me overnight on ev2-a"): the answer
+    is priced on it, never saved as theirs."""
+    for mention in mentions:
+        if mention.field == "location.rate_schedule" and mention.reason == "question":
+            found = plan_named(mention.words)
+            if found is not None:
+                return found
+    return None
 
 
 def _asked_utility(mentions: list[Mention]) -> StatedFact | None:
