@@ -11,8 +11,7 @@ import pytest
 import yaml
 from langchain_ollama import OllamaEmbeddings
 
-from advisor.nodes.retrieve import where_for
-from advisor.understanding.reader import understand
+from bench.retrieval import where_as_read as where_of
 from knowledge.documents import load_documents
 from knowledge.embeddings import ENCODER_DIMENSIONS, ENCODER_MODEL, EncoderEmbeddings
 from knowledge.encoder import sentence_encoder
@@ -20,7 +19,6 @@ from knowledge.ingest import DOCS_DIR, ingest
 from knowledge.jurisdiction import Where, fits
 from knowledge.retriever import KnowledgeRetriever
 from knowledge.store import KnowledgeStore
-from profiles.models import UserProfile
 from tests.advisor_helpers import CONFIGURED_PROFILE, make_runtime
 from tests.servers.minilm import DIMENSIONS, embed_minilm
 from tests.servers.ollama import FakeOllama
@@ -36,15 +34,6 @@ def labelled_questions() -> list[tuple[str, str]]:
             (item["question"], item["expected"]) for item in yaml.safe_load(path.read_text(encoding="utf-8"))
         ]
     return pairs
-
-
-def where_of(question: str) -> Where:
-    """Where the advisor takes a question to be for, as the turn does: the place or utility it
-    names, or the home it states ("I live in San Diego …" is saved before retrieval)."""
-    reading = understand(question)
-    location = {f.field.split(".", 1)[1]: f.value for f in reading.facts if f.field.startswith("location.")}
-    profile = UserProfile.model_validate({"user_id": "U-Q", "location": location}) if location else None
-    return where_for(reading.params, profile)
 
 
 def hit_at_3(retriever: KnowledgeRetriever, questions: list[tuple[str, str]]) -> tuple[float, list[str]]:
