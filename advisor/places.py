@@ -487,6 +487,15 @@ def _name_and_state(text: str) -> tuple[str, str, str | None] | None:
     return cleaned, name, state_text
 
 
+def _names_a_word(name: str) -> bool:
+    """ "Deal", "Bolt", "Pilot": a town name with a word of the language in it (and with no
+    word list at hand, every name does)."""
+    from knowledge.encoder import common_words
+
+    words = common_words()
+    return not words or any(word in words for word in name.lower().split())
+
+
 def find_town(text: str) -> Place | None:
     """Any US town in the ZIP dataset: 'durham nc', 'santa fe', 'ann arbor', 'st louis'. Without a
     state, only a name most of whose ZIPs lie in one state (three times the next) and that has at
@@ -518,6 +527,9 @@ def _town(name: str, state: str | None) -> Place | None:
         ranked = sorted(by_state.values(), key=len, reverse=True)
         second = len(ranked[1]) if len(ranked) > 1 else 0
         alone = ranked and len(ranked[0]) >= _TOWN_ALONE_AT_LEAST and len(ranked[0]) >= 3 * second
+        # "I'm in Bettendorf": a town with one or two ZIPs, in one state only, whose name is no
+        # common word (a town called "Power" or "Deal" still needs its state)
+        alone = alone or (len(ranked) == 1 and not _names_a_word(name))
         chosen = ranked[0] if alone else None
     if not chosen:
         return None
@@ -529,6 +541,18 @@ def _town(name: str, state: str | None) -> Place | None:
         lon=round(sum(float(item["long"]) for item in chosen) / len(chosen), 4),
         timezone=max(set(zones), key=zones.count) if zones else STATE_TIMEZONES[str(chosen[0]["state"])],
     )
+
+
+@lru_cache(maxsize=2048)
+def is_us_town_name(name: str) -> bool:
+    """ "springfield", "st cloud", "boise": a name some US town or city bears (in any state)."""
+    import zipcodes
+
+    parsed = _name_and_state(name)
+    if parsed is None:
+        return False
+    words = [_TOWN_ABBREVIATIONS.get(word, word) for word in _CITY_ALIASES.get(parsed[1], parsed[1]).split()]
+    return find_city(name) is not None or bool(zipcodes.filter_by(city=" ".join(words).title()))
 
 
 def find_city(text: str) -> Place | None:

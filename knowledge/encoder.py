@@ -202,6 +202,21 @@ def _minilm() -> MiniLM:
     return MiniLM(model_zip())
 
 
+@lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """The whole words of the encoder's WordPiece vocabulary (about 20 000 frequent English words
+    and names): used to tell a rare place name ("Bettendorf") from a word that is also a town
+    ("Power", "Deal", "Bolt"). Empty when the encoder is not installed."""
+    import json
+
+    try:
+        with zipfile.ZipFile(model_zip()) as archive:
+            vocab = json.loads(archive.read("tokenizer.json"))["model"]["vocab"]
+    except EncoderUnavailableError:
+        return frozenset()
+    return frozenset(token for token in vocab if token.isalpha() and token.islower())
+
+
 _shared: dict[Path | None, SentenceEncoder] = {}
 _shared_lock = threading.Lock()
 _shared_memory: tuple[OrderedDict[str, np.ndarray], threading.Lock] = (OrderedDict(), threading.Lock())

@@ -1686,7 +1686,8 @@ def test_a_household_said_without_my_or_a_count_word_is_counted() -> None:
     work 9-5" were not counted; a list that goes on after the comma is still not a pair."""
     assert _saved("house is 4 people, everybody's gone 8-5")["household.occupants"] == 4
     assert _saved("its me and my roommate, both of us work 9-5 at the office")["household.occupants"] == 2
-    assert "household.occupants" not in _saved("its me and my wife, my son and 2 dogs")
+    # the whole list is counted, pets not: never the pair before the comma
+    assert _saved("its me and my wife, my son and 2 dogs")["household.occupants"] == 3
 
 
 def test_solar_said_of_the_roof_beside_a_home_battery_is_the_panels() -> None:

@@ -130,7 +130,9 @@ REMOVAL_CUE = re.compile(
 # command to remove what it names
 FORGET_LEAD = re.compile(
     r"^\W*(?:(?:please|pls|plz|can\s+you|could\s+you|ok|okay|also|and|wait|no|nope|sorry|oops|nvm|oh|so)\W*\s+)*"
-    r"(?:forget|delete|remove|erase|clear|wipe|drop|take\s+back(?=\s+the\s)|take(?=\s+(?:the|my)\s+[\w ]{1,20}?\s+(?:back\s+)?off\b))\b"
+    r"(?:forget|delete|remove|erase|clear|wipe|drop|take\s+back(?=\s+the\s)|take(?=\s+(?:the|my)\s+[\w ]{1,20}?\s+(?:back\s+)?off\b)|"
+    # "scratch what i said about the powerwall": what they said about that, removed
+    r"(?:scratch|ignore|disregard|take\s+back)(?=\s+(?:what|everything|all)\s+i\s+(?:just\s+)?(?:said|told\s+you|typed|wrote)\s+(?:about|re|regarding|on)\s))\b"
     r"(?!\s+(?:about\s+)?(?:it|this)\b)",
     re.I,
 )

@@ -196,6 +196,22 @@ def facts_in(
                     household=clause.household,
                 )
             )
+    if not any(fact.field == "household.occupants" for fact in facts) and not any(
+        mention.field == "household.occupants" for mention in mentions
+    ):
+        # "house is me, my mom and the twins so 4": a list of who lives there, across the commas
+        # that split it into clauses ("my mom" alone would be someone else's)
+        listed = _listed_household(message)
+        if listed is not None and listed.value:
+            facts.append(
+                StatedFact(
+                    field=listed.field,
+                    value=listed.value,
+                    said=listed.said[:200],
+                    unit="people",
+                    words=message[:500],
+                )
+            )
     usage = next((f for f in facts if f.field == "household.typical_usage_pattern"), None)
     if usage is not None and _both_ends_of_the_day(message):
         facts.remove(usage)  # "most in the morning and in the evening" (split in two clauses): no one pattern
@@ -291,7 +307,10 @@ def _not_a_fact(clause: Clause, reading: Reading, *, pending_slot: str | None = 
         rest = clause.text[doubt.end() :]
         if not _PRICE_HEDGE.search(rest):
             return None
-    if clause.someone_else:
+    if clause.someone_else and not (
+        # "its 5 now that my in-laws moved in": who came or went is their own household's count
+        reading.field == "household.occupants" and _HOUSEHOLD_CHANGE.search(clause.text)
+    ):
         return "someone_else"
     said_at = clause.text.lower().find(reading.said.lower()) if reading.said else -1
     if (
@@ -541,9 +560,16 @@ _BEFORE_ZIP = re.compile(r"(?P<name>[A-Za-z][A-Za-z .'-]{2,30}?)[\s,]+(?P<zip>\d
 _DWELLING_IN = re.compile(
     r"\b(?:(?:live|living|rent|renting|own|bought|buying|moved\s+into)\b[^.,;!?]{0,40}?\b|"
     r"(?:my|our)\s+(?:(?:own|new|old|little|small|first)\s+)?|"
-    r"^\W*(?:an?\s+)?(?:(?:new|old|little|small|tiny|big)\s+)?)"
+    # "retired couple in a condo in sarasota", "both retired, condo in naples"
+    r"\b(?:in|at)\s+(?:an?|the)\s+(?:(?:new|old|little|small|tiny|big)\s+)?|"
+    r"(?:^|,)\W*(?:an?\s+)?(?:(?:new|old|little|small|tiny|big)\s+)?)"
     r"(?:condo|house|home|apartment|apt|townhouse|townhome|"
     r"duplex|bungalow|trailer|mobile\s+home)\s+(?:is\s+)?in\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})",
+    re.I,
+)
+_TOWN_HOME = re.compile(
+    r"\b(?:my|our)\s+(?:(?:new|first|own)\s+)?(?P<place>[A-Za-z][A-Za-z.'-]+(?:\s+[A-Za-z][A-Za-z.'-]+)?)\s+"
+    r"(?:house|home|condo|apartment|apt|townhouse)\b(?!\s*(?:office|depot|warranty|insurance))",
     re.I,
 )
 # "we were in fresno last year", "at work in mesa": a place that is not their home now
@@ -609,6 +635,8 @@ def _city(text: str, *, pending_slot: str | None, region: str | None = None) -> 
     strong = [m.group("place") for m in _PLACE_LEAD.finditer(text)]
     # "we live in a small condo in tampa", "live alone w my cat in a condo in chicago"
     strong += [m.group("place") for m in _DWELLING_IN.finditer(text)]
+    # "first summer in our tampa house": the town named as theirs before the home
+    strong += [m.group("place") for m in _TOWN_HOME.finditer(text)]
     for m in re.finditer(r"\bin\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})", text):
         # "national grid in syracuse", "we're a family of 4 in savannah": the user's utility or the
         # user themself just before "in" says it is their place
@@ -644,12 +672,24 @@ def _city(text: str, *, pending_slot: str | None, region: str | None = None) -> 
     # list item needs the message's own place or utility ("cool, bye" from a Californian is no town)
     own_region = _place_region(text) or _utility_region(text)
     in_region = (listed if "," in text and own_region else []) + after_word if region is not None else []
-    for candidates, towns in ((beside, True), (strong, True), (strong + weak, False), (in_region, True)):
+    # "wichita, evergy": a town listed beside a utility that serves the town's state
+    utility = find_utility(text)
+    served = set(utility[0].states) if utility is not None and "," in text else set()
+    by_utility = listed if served else []
+    for candidates, towns in (
+        (beside, True),
+        (strong, True),
+        (strong + weak, False),
+        (in_region, True),
+        (by_utility, True),
+    ):
         for candidate in candidates:
             found = _place_in(candidate, towns=towns, region=region)
             if found is not None:
                 place, said = found
                 if candidates is in_region and place.state != region:
+                    continue
+                if candidates is by_utility and place.state not in served:
                     continue
                 if zips and all(distance_km(place, home) > _BESIDE_KM for home in zips):
                     continue  # "edison, 92618": a town far from the ZIP said with it is not their town
@@ -790,6 +830,8 @@ def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tupl
                 place = find_town(f"{named} {region}")
         if place is not None and re.match(_NAMES_A_COMPANY, " ".join(words[size : size + 2]), re.I):
             return None  # "sonoma clean power", "austin energy": the town names a company
+        if place is not None and size < len(words) and words[size].lower() in ("county", "parish", "borough"):
+            return None  # "out in isanti county": a county, not its seat
         if (
             place is not None
             and size < len(words)
@@ -1506,10 +1548,14 @@ def _heating(text: str, *, negated: bool, owns: bool = False) -> Iterator[Readin
                 yield Reading("equipment.heating_type", value, said=match.group(0))
                 return
     for pattern, value in ((_HEAT_PUMP, "heat_pump"), (_GAS_HEAT, "gas"), (_ELECTRIC_HEAT, "electric")):
-        match = pattern.search(scope)
+        # "we have gas heat, not a heat pump": the kind said after "not" is the one they lack
+        match = next((m for m in pattern.finditer(scope) if not _RULED_OUT.search(scope[: m.start()])), None)
         if match and (replaced or _OWN.search(text) or owns or re.search(r"\bheat\s+with\b", text, re.I)):
             yield Reading("equipment.heating_type", value, said=match.group(0))
             return
+
+
+_RULED_OUT = re.compile(r"\b(?:not|instead\s+of|rather\s+than)\s+(?:an?\s+|the\s+|any\s+)?$", re.I)
 
 
 def _possessed(text: str, at: int) -> bool:
@@ -1587,7 +1633,8 @@ _OTHER_MEMBERS = re.compile(
 _COUNT_AFTER_CHANGE = re.compile(
     r"\b(?:so(?:\s+still)?|still|its|it'?s|now(?:\s+its)?|making\s+it|that\s+makes(?:\s+it|\s+us)?|we'?re)\s+"
     + _COUNT
-    + r"(?:\s+(?:now|people|of\s+us|total))?\W*$",
+    # "its 5 now that my in-laws moved in": the count, then why
+    + r"(?:\s+(?:now|people|of\s+us|total))?(?:\W*$|\s+(?:now\s+)?(?:that|since|because|bc|cuz|cause)\b)",
     re.I,
 )
 _HOUSEHOLD_CHANGE = re.compile(
@@ -1597,7 +1644,93 @@ _HOUSEHOLD_CHANGE = re.compile(
 )
 
 
+_RELATIVE = (
+    r"wife|husband|hubby|partner|spouse|fianc[eé]e?|gf|bf|girlfriend|boyfriend|mom|mum|mother|dad|father|son|"
+    r"daughter|kid|baby|toddler|teen|brother|sister|roommate|housemate|grandma|grandmother|grandpa|grandfather|"
+    r"mother-in-law|father-in-law|niece|nephew|aunt|uncle|cousin|friend|bro|sis"
+)
+_PAIR = r"twins|parents|in-?laws|folks"
+_PEOPLE = r"kids|children|teens|teenagers|boys|girls|roommates|housemates|adults|grandkids|sons|daughters"
+_PET = re.compile(
+    r"(?:an?|one|two|\d+|my|our|the)?\s*(?:[a-z]+\s+){0,3}?(?:dogs?|cats?|pups?|puppy|puppies|kitty|kittens?|pets?|"
+    r"fish|birds?|parrot|hamster|bunny|rabbit)",
+    re.I,
+)
+_LIST_LEAD = re.compile(
+    r"^(?:.*?\b(?:it'?s|its|it\s+is|house\s+is|home\s+is|household\s+is|family\s+is|we'?re|we\s+are)\s+)?"
+    r"(?:(?:just|only)\s+)?(?P<rest>.*)$",
+    re.I,
+)
+
+
+def _member_count(piece: str) -> int | None:
+    """ "me" 1, "my fiance" 1, "the twins" 2, "our 3 kids" 3, "a very loud dog" 0; None for
+    anything that is not one of the household."""
+    piece = piece.strip(" .!")
+    if re.fullmatch(r"me|myself|i|yours\s+truly", piece, re.I):
+        return 1
+    if re.fullmatch(
+        r"(?:(?:my|our|the|a|one)\s+)?(?:(?:new|little|older|younger|oldest|youngest)\s+)?(?:"
+        + _RELATIVE
+        + r")",
+        piece,
+        re.I,
+    ):
+        return 1
+    if re.fullmatch(r"(?:(?:my|our|the)\s+)?(?:" + _PAIR + r")", piece, re.I):
+        return 2
+    counted = re.fullmatch(
+        r"(?:(?:my|our|the)\s+)?" + _COUNT + r"\s+(?:little\s+|young\s+)?(?:" + _PEOPLE + r")", piece, re.I
+    )
+    if counted:
+        return _count(counted.group(1))
+    if _PET.fullmatch(piece):
+        return 0
+    return None
+
+
+def _listed_household(text: str) -> Reading | None:
+    """ "its me and my fiance + a very loud dog" (2), "2 kids, wife and me" (4), "just me and the
+    cat" (1): a list of who lives there, with the user in it, that ends the sentence; every item
+    must be a person or a pet the count knows ("kids" with no number says no count)."""
+    for sentence in re.split(r"[.;!?]+", text):
+        # "me, my mom and the twins so 4": the total they give is the count
+        total = re.search(r"\s+so\s+" + _COUNT + r"\s*$", sentence, re.I)
+        if total:
+            sentence = sentence[: total.start()]
+        pieces = re.split(r"\s*(?:,|\+|&|\band\b|\bplus\b|\bw/?\b|\bwith\b)\s*", sentence.strip())
+        members: list[int] = []
+        opened = False
+        for piece in reversed(pieces):
+            count = _member_count(piece)
+            if count is None:
+                lead = _LIST_LEAD.match(piece)
+                rest = lead.group("rest") if lead else ""
+                if rest != piece and (count := _member_count(rest)) is not None:
+                    members.append(count)
+                    opened = True
+                break
+            members.append(count)
+        else:
+            opened = True  # the whole sentence is the list
+        listed = [piece for piece in pieces if piece][-len(members) :] if members else []
+        if (
+            opened
+            and len(members) >= 2
+            and any(re.fullmatch(r"(?:.*\s)?(?:me|myself|i)", piece.strip(" .!"), re.I) for piece in listed)
+        ):
+            count = _count(total.group(1)) if total else sum(members)
+            first = listed[0].split()[-1] if _member_count(listed[0]) is None else listed[0]
+            said = sentence[sentence.lower().rfind(first.lower(), 0, len(sentence) - len(listed[-1]) + 1) :]
+            return Reading("household.occupants", count, said=said.strip(), unit="people")
+    return None
+
+
 def _occupants(text: str) -> Iterator[Reading]:
+    listed = _listed_household(text)
+    if listed is not None and listed.value:
+        yield listed
+        return
     changed = _COUNT_AFTER_CHANGE.search(text)
     if changed and _HOUSEHOLD_CHANGE.search(text):
         yield Reading(

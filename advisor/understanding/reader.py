@@ -237,7 +237,9 @@ def command_reading(
         return Understanding(intent="forget", forget=list(values.named), confidence=confidence)
     if values.forget_lead and not values.last_change and intent in ("correction", "profile_statement"):
         intent = "forget"  # "forget that i have gas heat": the imperative names what to remove
-    if intent == "forget" and not (values.removal_cue or values.forget_everything or values.last_change):
+    if intent == "forget" and not (
+        values.removal_cue or values.forget_lead or values.forget_everything or values.last_change
+    ):
         return None  # "traded the leaf in for a kia ev9": nothing asks to remove anything
     if intent == "forget":
         if values.forget_everything:
@@ -317,10 +319,13 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
     if (
         intent == "off_topic"
         and values.weather_words
+        and not values.place_abroad
         and prediction.runner_up == "live_data"
         and prediction.runner_up_p >= _RUNNER_UP_AT_LEAST
     ):
         return "live_data"  # "whats the low tonight in denver": a forecast, the town named
+    if intent == "live_data" and values.place_abroad and not (values.facts or values.energy_words):
+        return "off_topic"  # "whats the weather in cancun next week": no forecast of ours, nor their home's
     if intent == "off_topic" and values.energy_words and prediction.runner_up in _ANSWERS:
         return prediction.runner_up  # "whats pge's best plan": a utility's plans are ours to answer
     if (
@@ -331,6 +336,21 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
         and not (values.removal_cue or values.undo_cue or values.forget_everything)
     ):
         return "live_data"  # "need the car charged": nothing stated, a request the model is sure of
+    return None
+
+
+_THANKS_ALONE_WORDS = 4  # "gracias", "thank you so much": thanks and nothing else
+
+
+def _goodbye_or_thanks(prediction: Prediction, values: Values) -> str | None:
+    """A goodbye the model is unsure of, or one with no word of leaving: thanks ("gracias": the
+    conversation may go on; "gracias, hasta luego" leaves), or an answer ("ok fine 96816")."""
+    if values.facts and not values.leaving:
+        return "profile_statement"  # "ok fine 96816", "thanks, pge": no farewell, and facts that count
+    if values.thanks and not values.leaving and values.signals.words <= _THANKS_ALONE_WORDS:
+        return "smalltalk"
+    if prediction.intent_p < _GOODBYE_AT_LEAST:
+        return "smalltalk" if values.thanks else "unclear"
     return None
 
 
@@ -372,8 +392,8 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         and not (values.facts or values.mentions or values.question or context.pending_slot)
     ):
         return "smalltalk"  # "gracias", "ok thx that helps": thanks with nothing to save is thanks
-    if intent == "goodbye" and prediction.intent_p < _GOODBYE_AT_LEAST:
-        return "smalltalk" if values.thanks else "unclear"
+    if intent == "goodbye" and (farewell := _goodbye_or_thanks(prediction, values)) is not None:
+        return farewell
     if (
         intent == "profile_statement"
         and (values.question or values.what_if)  # "we have gas heat, worth switching to a heat pump"

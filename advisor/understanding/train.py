@@ -94,6 +94,9 @@ CORPORA = (
     # the eleventh held-out set (first run recorded at 0737ee8)
     "fresh_h20_messages.jsonl",
     "fresh_h21_messages.jsonl",
+    # the twelfth held-out set (first run recorded at 86ab9ea)
+    "fresh_h22_messages.jsonl",
+    "fresh_h23_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 

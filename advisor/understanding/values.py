@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from advisor.energy.utilities import find_utility, utility_named
 from advisor.energy.vehicles import find_vehicle
 from advisor.onboarding import usual_utility
-from advisor.places import STATE_NAMES, find_city, find_town, zip_place
+from advisor.places import STATE_NAMES, find_city, find_town, is_us_town_name, zip_place
 from advisor.understanding import commands
 from advisor.understanding.facts import JUST_ONE, POWERWALL_KWH, as_said, facts_in, place_phrase, plan_named
 from advisor.understanding.meaning import Signals
@@ -71,6 +72,7 @@ class Values:
     # "put in a 40 amp charger last week": equipment they got, told as news (no request in it)
     acquired: bool = False
     declines: bool = False  # "not giving you my address", "rather not share my zip"
+    place_abroad: bool = False  # "the weather in cancun": a forecast for a place outside the US
     weather_words: bool = False  # "the low tonight", "forecast", "snow": the weather, which we answer
     leaving: bool = False  # "gotta run", "gtg", "good night", "thats it for today": the chat ends
     # "we heat with baseboard heaters if that matters": said as context for the question before
@@ -143,6 +145,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     facts = (
         facts
         or _corrected_number(message, context)
+        or _value_in_place(message, context, mentions)
         or _the_car_they_got(message, context)
         or _just_one_powerwall(message, context)
     )
@@ -169,6 +172,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     asked_plan = _asked_plan(mentions)
     if asked_plan is not None:
         params = params.model_copy(update={"plan": asked_plan})
+    if params.appliance is None and (referred := _appliance_referred_to(message, context)) is not None:
+        params = params.model_copy(update={"appliance": referred})
     asked_zip = _asked_zip(mentions) if asked_place is not None else None
     hedged = any(clause.hedged for clause in found)
     gone, gone_words = commands.gone(message)
@@ -204,7 +209,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         and _WHEN_TO_RUN.search(message) is not None
         and not _WHY.match(message),
         # "is charging at night cheaper": the appliance question asked of the car
-        when_to_charge=_WHEN_TO_CHARGE.match(message) is not None
+        when_to_charge=_WHEN_TO_CHARGE.search(message) is not None
         or (
             params.appliance is None
             and _CHARGING.search(message) is not None
@@ -214,7 +219,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         acquired=_ACQUIRED.search(message) is not None and _WANTS.search(message) is None,
         declines=_DECLINES.search(message) is not None,
         weather_words=_WEATHER.search(message) is not None,
-        leaving=_LEAVING.search(message) is not None and len(message.split()) <= 12,
+        place_abroad=_WEATHER.search(message) is not None and params.place is None and _place_abroad(message),
+        leaving=_LEAVING.search(message) is not None and len(message.split()) <= 16,
         adds_context=_ADDS_CONTEXT.search(message) is not None,
         first_person=bool(FIRST_PERSON.search(message)) or bool(re.search(r"\bhere\b", message, re.I)),
         asking="?" in message
@@ -224,7 +230,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         bare_number=float(bare.group(1)) if (bare := _BARE_NUMBER.match(message)) else None,
         rough_kw=_rough_kw(message),
         what_if=bool(_WHAT_IF.search(message) and (EQUIPMENT_WORDS.search(message) or find_vehicle(message))),
-        how_to=bool(_HOW_TO.match(message)),
+        # "how do i figure out when to charge it": the plan itself answers it
+        how_to=bool(_HOW_TO.match(message)) and not _WHEN_TO_CHARGE.match(message),
         definition=bool(_DEFINITION.match(message)),
         own_place=bool(_OWN_PLACE.search(message)),
         what_about=len(message.split()) <= 8 and bool(_WHAT_ABOUT.match(message)),
@@ -598,6 +605,81 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
     return [StatedFact(field=named[0], value=others[0], said=said, words=message[:500], confidence=0.8)]
 
 
+# "meant tempe not mesa", "its a bolt not a volt", "the solar is 6.6 not 6": the value meant, then the one it replaces
+_VALUE_SWAP = re.compile(
+    r"(?P<new>[A-Za-z0-9][\w.'&-]*(?:\s+[A-Za-z0-9][\w.'&-]*){0,3})\s*,?\s+(?:not|instead\s+of|rather\s+than)\s+"
+    r"(?:the\s+|an?\s+|my\s+|our\s+)?(?P<old>[A-Za-z0-9][\w.'&-]*(?:\s+[A-Za-z0-9][\w.'&-]*){0,3}?)\s*(?:[,.;!?)]|$)",
+    re.I,
+)
+_SWAP_FILLER = frozenset(
+    "its it's it is was meant mean i no yes oops sorry actually wait the a an our my is".split()
+)
+_FIELD_WORDS = {"equipment.solar_capacity_kw": re.compile(r"\b(?:solar|panels?|array|pv|system)\b", re.I)}
+
+
+def _readings_of(words: str) -> dict[str, tuple[Any, bool]]:
+    """What a short phrase names, by field: (value, named without our question's help)."""
+    found: dict[str, tuple[Any, bool]] = {}
+    for slot in (None, *SLOT_FIELDS):
+        for fact in facts_in(clauses(words), message=words, pending_slot=slot)[0]:
+            if fact.field not in found:
+                found[fact.field] = (fact.value, slot is None)
+    return found
+
+
+def _value_in_place(message: str, context: ReadingContext, mentions: list[Mention]) -> list[StatedFact]:
+    """A value corrected by naming the one it replaces: the new one is read as a value of the
+    field the old one names ("tempe" as a town because "mesa" is one). A bare number needs its
+    field's own word in the message ("the solar is 6.6 not 6"); a new value no field takes, or one
+    that fits two fields, saves nothing."""
+    match = _VALUE_SWAP.search(message)
+    if match is None:
+        return []
+    new_words = match.group("new").split()
+    if new_words and new_words[-1].lower() in (
+        "but",
+        "and",
+        "or",
+        "so",
+        "yet",
+        "if",
+        "though",
+        "just",
+        "still",
+    ):
+        return []  # "considering a model 3 but not sold yet": no value put in place of another
+    while new_words and new_words[0].lower() in _SWAP_FILLER:
+        new_words = new_words[1:]
+    for size in range(min(len(new_words), 3), 0, -1):
+        new = _readings_of(" ".join(new_words[-size:]))
+        if new:
+            break
+    else:
+        return []
+    old = _readings_of(match.group("old"))
+    fields = [
+        name
+        for name, (value, alone) in new.items()
+        if (name in old and old[name][0] != value) or (not old and alone)
+    ]
+    fields = [
+        name
+        for name in fields
+        if not re.fullmatch(r"[\d.]+", match.group("old").strip())
+        or (name in _FIELD_WORDS and _FIELD_WORDS[name].search(message))
+    ]
+    if len(fields) != 1 or any(mention.field == fields[0] for mention in mentions):
+        return []  # "we're on EV2-A, not sure", "my friend has a bolt not a volt": set aside already
+    value = new[fields[0]][0]
+    if context.known_fields.get(fields[0]) == value:
+        return []
+    return [
+        StatedFact(
+            field=fields[0], value=value, said=" ".join(new_words), words=message[:500], confidence=0.8
+        )
+    ]
+
+
 _ADDS_CONTEXT = re.compile(
     r"\b(?:if\s+(?:that|it)\s+(?:matters|helps|makes\s+a\s+difference)|in\s+case\s+(?:that|it)\s+(?:matters|helps)|"
     r"fwiw|for\s+(?:context|what\s+it'?s\s+worth|reference)|not\s+sure\s+if\s+(?:that|it)\s+matters)\b",
@@ -606,7 +688,8 @@ _ADDS_CONTEXT = re.compile(
 _LEAVING = re.compile(
     r"\b(?:got+a|have\s+to|gotta)\s+(?:run|go|bounce|jet)\b|\bgtg\b|\bg2g\b|\bgood\s*night\b|\bnight\s+night\b|"
     r"\b(?:that'?s|thats)\s+(?:it|all)\s+for\s+(?:today|now|tonight)\b|\bsigning\s+off\b|\btalk\s+(?:to\s+you\s+)?later\b|"
-    r"(?:^|[,.!]\s*)later\W*$|\bcya\b|\bttyl\b|\bbye\b",
+    r"(?:^|[,.!]\s*)(?:later|night|nite|g'?night|nighty\s+night)\W*$|\bcya\b|\bttyl\b|\b(?:good\s*)?bye\b|\bsee\s+(?:ya|you)\b|\bhasta\s+(?:luego|la\s+vista|pronto)\b|"
+    r"\badi[oó]s\b|\bhave\s+a\s+(?:good|great|nice|lovely|wonderful|blessed)\s+(?:day|night|evening|weekend|one)\b",
     re.I,
 )
 _WEATHER = re.compile(
@@ -633,8 +716,11 @@ _WHEN_TO_RUN = re.compile(
 # "when should i charge my leaf", "best time to plug in the ev": when to charge their own car is
 # a plan from their prices (unlike "how often should i charge", "is it bad to charge to 100")
 _WHEN_TO_CHARGE = re.compile(
-    r"^\W*(?:(?:ok|so|hey|hi|and|also)\W+)*(?:when|what\s+time|what\s+hours?|(?:the\s+)?(?:best|cheapest)\s+time)\b"
-    r"[^.?!]{0,25}\b(?:charg\w*|plug\w*\s+in)\b(?:\s+(?:my|our|the)\s+[\w.-]+(?:\s+[\w.-]+)?)?"
+    # a sentence of its own: "just got a chevy equinox ev. how do i figure out when to charge it"
+    r"(?:^|[.!?]\s+)\W*(?:(?:ok|so|hey|hi|and|also)\W+)*"
+    r"(?:how\s+(?:do|can|should)\s+(?:i|we)\s+(?:know|figure\s+out|find\s+out|tell|decide|work\s+out)\s+)?"
+    r"(?:when|what\s+time|what\s+hours?|(?:the\s+)?(?:best|cheapest)\s+time)\b"
+    r"[^.?!]{0,25}\b(?:charg\w*|plug\w*\s+in)\b(?:\s+(?:it|her|him|(?:my|our|the)\s+[\w.-]+(?:\s+[\w.-]+)?))?"
     r"(?:\s+(?:tonight|tonite|tomorrow|tmrw|today|this\s+week))?\s*[?!.]*\s*$",
     re.I,
 )
@@ -725,6 +811,22 @@ def _corrected_in_place(fact: StatedFact, message: str) -> StatedFact:
     return fact
 
 
+# "run it", "turn that on", "crank it": a thing one runs, not a car one charges
+_RUN_IT = re.compile(r"\b(?:run|use|turn\s+on|crank|leave|set)\s+(?:it|that|them|those)\b", re.I)
+
+
+def _appliance_referred_to(message: str, context: ReadingContext) -> str | None:
+    """ "we put in a heat pump" then "should i run it harder overnight when its cheaper": the
+    appliance "it" stands for is the one the last two things they said named."""
+    if not _RUN_IT.search(message):
+        return None
+    for earlier in reversed(context.said_before(message)[-2:]):
+        appliance = read_params(earlier).appliance
+        if appliance is not None:
+            return appliance
+    return None
+
+
 def _the_car_they_got(message: str, context: ReadingContext) -> list[StatedFact]:
     """ "test drove a model 3 today …" then "ok we bought it!!": the car of the last two things they
     said is theirs now (never a car someone else has, and only when this message names no other)."""
@@ -792,8 +894,25 @@ _NUMBER_IN_PLACE = re.compile(
 )
 
 
+_TIME_IN_PLACE = re.compile(
+    r"\b(?P<new>\d{1,2})\s*(?P<new_half>[ap])\.?m\.?\s*,?\s*(?:not|instead\s+of|rather\s+than)\s+"
+    r"(?P<old>\d{1,2})\s*(?P<old_half>[ap])\.?m\.?(?!\w)",
+    re.I,
+)
+
+
+def _hour(number: str, half: str) -> float:
+    return float(int(number) % 12 + (12 if half.lower() == "p" else 0))
+
+
 def _swapped(message: str) -> tuple[float, float] | None:
-    """ "wait no its 35% not 25": the number meant, and the one it replaces."""
+    """ "wait no its 35% not 25": the number meant, and the one it replaces; "meant 7 pm not 7 am":
+    the hours (19 for 7)."""
+    time = _TIME_IN_PLACE.search(message)
+    if time is not None:
+        return _hour(time.group("new"), time.group("new_half")), _hour(
+            time.group("old"), time.group("old_half")
+        )
     match = _NUMBER_IN_PLACE.search(message)
     if match is None:
         return None
@@ -803,6 +922,32 @@ def _swapped(message: str) -> tuple[float, float] | None:
         else (match.group("new2"), match.group("old2"))
     )
     return float(new), float(old)
+
+
+# what may follow "in" without naming a place: "in the morning", "in july", "in 3 days", "in general"
+_NOT_A_PLACE = frozenset(
+    "the a an my our your his her their this that these those general total advance case time town here there "
+    "winter summer spring fall autumn january february march april may june july august september october "
+    "november december jan feb mar apr jun jul aug sep sept oct nov dec next coming about like around "
+    "degrees celsius fahrenheit kw kwh hours hour days day weeks week minutes morning afternoon evening "
+    "a.m am pm p.m terms short full half real person mind order fact addition particular case f c".split()
+)
+
+
+_AFTER_IN = re.compile(r"\bin\s+(?P<word>[A-Za-z][A-Za-z'-]+)(?P<more>(?:\s+[A-Za-z][A-Za-z'-]+){0,2})")
+
+
+def _place_abroad(message: str) -> bool:
+    """ "whats the weather in cancun next week": a name after "in" that is no US town, city or
+    state (nothing to forecast; a town in several states is still ours to ask about)."""
+    for match in _AFTER_IN.finditer(message):
+        first = match.group("word").lower()
+        if first in _NOT_A_PLACE or first in STATE_NAMES:
+            continue
+        words = [first, *match.group("more").lower().split()]
+        if not any(is_us_town_name(" ".join(words[:size])) for size in range(len(words), 0, -1)):
+            return True
+    return False
 
 
 def _state_named_in(text: str) -> str | None:
