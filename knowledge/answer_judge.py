@@ -8,7 +8,10 @@ shares its words and much of its meaning. What separates them better is *which* 
 meaning the two share, so the judge is a logistic regression over the pair's sentence embeddings
 (their elementwise product and absolute difference, 768 numbers) plus the cosine and the word
 share, from the bundled MiniLM encoder in every mode (the features must not change with the
-retrieval embeddings). Trained by `python -m knowledge.train_judge` (`make judge`) on the
+retrieval embeddings), and the question's closeness to the labelled questions it was trained on
+(its precedents: the nearest one this passage's document answered, one nothing answered, one
+another document answered — what earlier askers teach where a passage's own words are far from
+the question). Trained by `python -m knowledge.train_judge` (`make judge`) on the
 labelled sets in knowledge/eval/; `answer_judge.json` records what it was trained on and its
 leave-one-set-out figures (each set, by its own authors, judged by a model trained on the others).
 
@@ -30,13 +33,48 @@ import numpy as np
 HERE = Path(__file__).parent
 WEIGHTS = HERE / "answer_judge.npz"
 METADATA = HERE / "answer_judge.json"
+PRECEDENTS = HERE / "answer_judge_precedents.npz"
 
 
-def pair_features(question: np.ndarray, passage: np.ndarray, words: float) -> np.ndarray:
+@dataclass(frozen=True)
+class Precedents:
+    """The labelled questions the judge was trained on, as embeddings, each with the documents
+    that answer it (none for a question no document answers). How close a new question comes to
+    questions this document answered, to questions nothing answered, and to questions other
+    documents answered is what people asking before teach: "is a 13.5 kWh powerwall enough for the
+    fridge in an outage" is near earlier questions the battery document answered even where the
+    passage's own words are far from it."""
+
+    questions: np.ndarray  # (n, 384), unit vectors
+    answered_by: tuple[frozenset[str], ...]
+
+    def closeness(self, question: np.ndarray, source: str) -> tuple[float, float, float]:
+        """The nearest cosine among questions `source` answered, none answered, others answered."""
+        if not len(self.answered_by):
+            return 0.0, 0.0, 0.0
+        similarity = self.questions @ (question / (np.linalg.norm(question) or 1.0))
+        same = [s for s, docs in zip(similarity, self.answered_by, strict=True) if source in docs]
+        none = [s for s, docs in zip(similarity, self.answered_by, strict=True) if not docs]
+        other = [
+            s for s, docs in zip(similarity, self.answered_by, strict=True) if docs and source not in docs
+        ]
+        return float(max(same, default=0.0)), float(max(none, default=0.0)), float(max(other, default=0.0))
+
+
+# where the cosine and the word share sit in `pair_features`' output (after 2 × 384 numbers)
+COSINE_AT, WORDS_AT = 768, 769
+NO_PRECEDENTS = Precedents(questions=np.zeros((0, 384)), answered_by=())
+
+
+def pair_features(
+    question: np.ndarray, passage: np.ndarray, words: float, closeness: tuple[float, float, float]
+) -> np.ndarray:
     """What the judge reads: how the two embeddings agree dimension by dimension, how far apart
-    each dimension is, their cosine, and the share of the question's distinctive words."""
+    each dimension is, their cosine, the share of the question's distinctive words, and how close
+    the question is to earlier ones this passage's document answered, nothing answered, or another
+    document answered (`Precedents.closeness`)."""
     cosine = float(question @ passage / ((np.linalg.norm(question) * np.linalg.norm(passage)) or 1.0))
-    return np.concatenate([question * passage, np.abs(question - passage), [cosine, words]])
+    return np.concatenate([question * passage, np.abs(question - passage), [cosine, words], closeness])
 
 
 @dataclass(frozen=True)
@@ -85,8 +123,9 @@ def fit(
 
 @lru_cache(maxsize=1)
 def answer_judge() -> AnswerJudge | None:
-    """The shipped judge, or None when its weights are missing (the thresholds decide then)."""
-    if not WEIGHTS.exists():
+    """The shipped judge, or None when its weights or its precedents are missing (the thresholds
+    decide then: weights trained with precedents misjudge without them)."""
+    if not WEIGHTS.exists() or not PRECEDENTS.exists():
         return None
     data = np.load(WEIGHTS)
     return AnswerJudge(
@@ -95,6 +134,24 @@ def answer_judge() -> AnswerJudge | None:
         weights=data["weights"],
         bias=float(data["bias"][0]),
         threshold=float(data["threshold"][0]),
+    )
+
+
+@lru_cache(maxsize=1)
+def precedents() -> Precedents:
+    """The labelled questions shipped with the judge (none when the file is missing)."""
+    if not PRECEDENTS.exists():
+        return NO_PRECEDENTS
+    data = np.load(PRECEDENTS)
+    answered_by = tuple(frozenset(json.loads(docs)) for docs in data["answered_by"])
+    return Precedents(questions=data["questions"].astype(np.float64), answered_by=answered_by)
+
+
+def save_precedents(found: Precedents, path: Path | None = None) -> None:
+    np.savez_compressed(
+        path or PRECEDENTS,
+        questions=found.questions.astype(np.float16),  # half precision: a cosine to 3 decimals is plenty
+        answered_by=np.array([json.dumps(sorted(docs)) for docs in found.answered_by]),
     )
 
 

@@ -26,7 +26,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig
 from pydantic import ConfigDict
 
-from knowledge.answer_judge import answer_judge, pair_features
+from knowledge.answer_judge import COSINE_AT, answer_judge, pair_features, precedents
 from knowledge.answerability import Answerability, rarity, word_coverage
 from knowledge.documents import content_terms, load_documents
 from knowledge.embeddings import document_prefix, query_prefix
@@ -226,9 +226,9 @@ class KnowledgeRetriever:
                 found = np.asarray(encoder.encode(passage.text))
             except EncoderUnavailableError:
                 return Answerability(meaning=self._meaning(query, passage), words=words)
-            features = pair_features(asked, found, words)
+            features = pair_features(asked, found, words, precedents().closeness(asked, passage.source))
             return Answerability(
-                meaning=float(features[-2]),
+                meaning=float(features[COSINE_AT]),
                 words=words,
                 likelihood=round(judge.likelihood(features), 3),
                 threshold=judge.threshold,

@@ -15,13 +15,25 @@ from __future__ import annotations
 import hashlib
 import json
 import tempfile
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from knowledge.answer_judge import METADATA, WEIGHTS, AnswerJudge, fit, pair_features
+from knowledge.answer_judge import (
+    COSINE_AT,
+    METADATA,
+    PRECEDENTS,
+    WEIGHTS,
+    WORDS_AT,
+    AnswerJudge,
+    Precedents,
+    fit,
+    pair_features,
+    save_precedents,
+)
 from knowledge.answerability import Answerability, word_coverage
 from knowledge.documents import load_documents
 from knowledge.embeddings import ENCODER_DIMENSIONS, ENCODER_MODEL, EncoderEmbeddings
@@ -38,6 +50,7 @@ SETS = (
     "fresh_knowledge_q22.jsonl",
     "fresh_knowledge_q23.jsonl",
     "fresh_knowledge_q24.jsonl",
+    "fresh_knowledge_q25.jsonl",
 )
 # chosen with CLEAR_MEANING / CLEAR_WORDS on the leave-one-set-out figures of the first three sets:
 # against the thresholds alone (172 of 207 right first passages kept, 132 of 223 others declined),
@@ -57,13 +70,42 @@ def _answers(row: dict[str, Any], source: str, applies: dict[str, str]) -> bool:
     return state is None or state == row.get("where")
 
 
-def pairs(cache: Path | None = CACHE) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Features, labels, each pair's set, and whether it is the first passage."""
+@dataclass
+class Pairs:
+    """Every (question, passage) pair of the labelled sets: the features that do not depend on the
+    precedents, the question's embedding, the passage's document, its label, set and rank."""
+
+    base: np.ndarray
+    asked: np.ndarray
+    sources: list[str]
+    labels: np.ndarray
+    sets: np.ndarray
+    first: np.ndarray
+    labelled: dict[str, Precedents]
+
+    def sets_questions(self) -> list[frozenset[str]]:
+        return [docs for name in SETS for docs in self.labelled[name].answered_by]
+
+    def features(self, leaving_out: frozenset[str] = frozenset()) -> np.ndarray:
+        """The full features, each pair's precedents drawn from the sets other than its own and
+        other than `leaving_out` (a held-out set's labels must reach no feature of the model
+        that judges it)."""
+        joined: dict[str, Precedents] = {}
+        rows = []
+        for base, asked, source, name in zip(self.base, self.asked, self.sources, self.sets, strict=True):
+            if name not in joined:
+                joined[name] = _joined([self.labelled[o] for o in SETS if o != name and o not in leaving_out])
+            rows.append(np.concatenate([base, joined[name].closeness(asked, source)]))
+        return np.array(rows)
+
+
+def pairs(cache: Path | None = CACHE) -> Pairs:
+    """Each labelled question searched as the advisor searches it, its first three passages."""
     encoder = sentence_encoder(cache)
     documents, _ = load_documents(DOCS_DIR)
     applies = {document.source: document.meta.applies_to for document in documents}
     idf = _rarity_of(DOCS_DIR)
-    features, labels, sets, first = [], [], [], []
+    base, asked_all, sources, labels, sets, first = [], [], [], [], [], []
     with tempfile.TemporaryDirectory() as folder:
         store = KnowledgeStore(
             str(Path(folder) / "judge.db"), dense_dimensions=ENCODER_DIMENSIONS, embedding_model=ENCODER_MODEL
@@ -80,23 +122,57 @@ def pairs(cache: Path | None = CACHE) -> tuple[np.ndarray, np.ndarray, np.ndarra
                     asked = np.asarray(encoder.encode(query))
                     for rank, passage in enumerate(retriever.retrieve(row["question"], 3, where=where)):
                         found = np.asarray(encoder.encode(passage.text))
-                        features.append(pair_features(asked, found, word_coverage(query, passage.text, idf)))
+                        words = word_coverage(query, passage.text, idf)
+                        base.append(pair_features(asked, found, words, (0.0, 0.0, 0.0))[:-3])
+                        asked_all.append(asked)
+                        sources.append(passage.source)
                         labels.append(_answers(row, passage.source, applies))
                         sets.append(name)
                         first.append(rank == 0)
         finally:
             store.close()
-    return np.array(features), np.array(labels), np.array(sets), np.array(first)
+    return Pairs(
+        base=np.array(base),
+        asked=np.array(asked_all),
+        sources=sources,
+        labels=np.array(labels),
+        sets=np.array(sets),
+        first=np.array(first),
+        labelled={name: _precedents_of(name, encoder) for name in SETS},
+    )
 
 
-def held_out_figures(features: np.ndarray, labels: np.ndarray, sets: np.ndarray, first: np.ndarray) -> dict:
-    """Each set's first passages judged by a model trained on the other sets."""
+def _precedents_of(name: str, encoder: Any) -> Precedents:
+    """A set's questions as the judge keeps them (half precision, as shipped) and what answers each."""
+    questions, answered_by = [], []
+    for line in (EVAL_DIR / name).read_text().splitlines():
+        row = json.loads(line)
+        vector = np.asarray(encoder.encode(spelled_out(" ".join(row["question"].split()))))
+        questions.append((vector / np.linalg.norm(vector)).astype(np.float16).astype(np.float64))
+        answered_by.append(frozenset({row.get("expected"), *(row.get("also_ok") or [])} - {None}))
+    return Precedents(questions=np.array(questions), answered_by=tuple(answered_by))
+
+
+def _joined(parts: list[Precedents]) -> Precedents:
+    return Precedents(
+        questions=np.concatenate([part.questions for part in parts]),
+        answered_by=tuple(docs for part in parts for docs in part.answered_by),
+    )
+
+
+def held_out_figures(found: Pairs) -> dict:
+    """Each set's first passages judged by a model trained on the other sets, with no label of the
+    held-out set in any feature (its precedents are the others', as a new question's would be)."""
     figures: dict[str, Any] = {}
+    labels, sets = found.labels, found.sets
     for name in SETS:
+        features = found.features(leaving_out=frozenset({name}))
         judge = fit(features[sets != name], labels[sets != name], threshold=THRESHOLD, penalty=PENALTY)
-        mine = (sets == name) & first
+        mine = (sets == name) & found.first
         kept = np.array([_verdict(judge, f).answers for f in features[mine]])
-        alone = np.array([Answerability(meaning=f[-2], words=f[-1]).answers for f in features[mine]])
+        alone = np.array(
+            [Answerability(meaning=f[COSINE_AT], words=f[WORDS_AT]).answers for f in features[mine]]
+        )
         right = labels[mine]
         figures[name] = {
             "thresholds_alone_kept": f"{int((alone & right).sum())}/{int(right.sum())}",
@@ -109,18 +185,20 @@ def held_out_figures(features: np.ndarray, labels: np.ndarray, sets: np.ndarray,
 
 def _verdict(judge: AnswerJudge, features: np.ndarray) -> Answerability:
     return Answerability(
-        meaning=float(features[-2]),
-        words=float(features[-1]),
+        meaning=float(features[COSINE_AT]),
+        words=float(features[WORDS_AT]),
         likelihood=judge.likelihood(features),
         threshold=judge.threshold,
     )
 
 
 def main() -> None:
-    features, labels, sets, first = pairs()
-    figures = held_out_figures(features, labels, sets, first)
-    judge = fit(features, labels, threshold=THRESHOLD, penalty=PENALTY)
+    found = pairs()
+    figures = held_out_figures(found)
+    labels = found.labels
+    judge = fit(found.features(), labels, threshold=THRESHOLD, penalty=PENALTY)
     judge.save(WEIGHTS)
+    save_precedents(_joined([found.labelled[name] for name in SETS]))
     digest = hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()[:12]
     METADATA.write_text(
         json.dumps(
@@ -133,6 +211,8 @@ def main() -> None:
                 "penalty": PENALTY,
                 "encoder": ENCODER_MODEL,
                 "weights_sha256": digest,
+                "precedents": len(found.sets_questions()),
+                "precedents_sha256": hashlib.sha256(PRECEDENTS.read_bytes()).hexdigest()[:12],
                 "held_out": figures,
             },
             indent=2,

@@ -9,10 +9,11 @@ import hashlib
 import json
 from datetime import datetime, timezone
 
+import numpy as np
 import pytest
 
 import knowledge.retriever as retriever_module
-from knowledge.answer_judge import WEIGHTS, answer_judge, trained_on
+from knowledge.answer_judge import PRECEDENTS, WEIGHTS, Precedents, answer_judge, precedents, trained_on
 from knowledge.answerability import Answerability
 from knowledge.embeddings import EncoderEmbeddings
 from knowledge.encoder import sentence_encoder
@@ -69,6 +70,48 @@ def test_a_question_next_to_a_documents_topic_gets_no_source(runtime, question: 
 def test_the_spec_question_on_ev_charging_is_answered_from_its_own_document(runtime) -> None:
     reply = runtime.service.handle_turn("J-2", "t", "What are best practices for EV charging at home?")
     assert reply.citations and reply.citations[0] == "ev-home-charging-best-practices.md"
+
+
+def test_the_shipped_precedents_are_the_labelled_questions_described() -> None:
+    metadata = trained_on()
+    assert metadata["precedents_sha256"] == hashlib.sha256(PRECEDENTS.read_bytes()).hexdigest()[:12]
+    shipped = precedents()
+    assert len(shipped.answered_by) == metadata["precedents"] == shipped.questions.shape[0]
+    assert any(not docs for docs in shipped.answered_by) and any(docs for docs in shipped.answered_by)
+
+
+def test_closeness_is_to_the_questions_each_document_answered() -> None:
+    east, north = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    known = Precedents(
+        questions=np.array([east, north, (east + north) / np.sqrt(2)]),
+        answered_by=(frozenset({"a.md"}), frozenset(), frozenset({"b.md"})),
+    )
+    same, none, other = known.closeness(east * 3, "a.md")
+    assert (
+        same == pytest.approx(1.0) and none == pytest.approx(0.0) and other == pytest.approx(0.7071, abs=1e-3)
+    )
+    assert known.closeness(east, "c.md")[0] == 0.0  # a document no earlier question was answered by
+
+
+def test_a_held_out_sets_labels_reach_no_feature_of_the_model_that_judges_it() -> None:
+    from knowledge.train_judge import SETS, Pairs
+
+    one, two = SETS[0], SETS[1]
+    vector = np.array([1.0] + [0.0] * 383)
+    labelled = {name: Precedents(questions=np.zeros((0, 384)), answered_by=()) for name in SETS}
+    labelled[one] = Precedents(questions=np.array([vector]), answered_by=(frozenset({"a.md"}),))
+    found = Pairs(
+        base=np.zeros((2, 3)),
+        asked=np.array([vector, vector]),
+        sources=["a.md", "a.md"],
+        labels=np.array([True, True]),
+        sets=np.array([one, two]),
+        first=np.array([True, True]),
+        labelled=labelled,
+    )
+    assert found.features()[1, -3] == pytest.approx(1.0)  # set two's pair sees set one's question
+    assert found.features(leaving_out=frozenset({one}))[1, -3] == 0.0  # not when set one is held out
+    assert found.features()[0, -3] == 0.0  # never its own set's
 
 
 def test_without_the_weights_the_thresholds_decide(runtime, monkeypatch: pytest.MonkeyPatch) -> None:
