@@ -171,3 +171,21 @@ def test_run_it_means_the_appliance_they_just_named() -> None:
 def test_how_to_know_when_to_charge_is_answered_with_the_plan(text: str) -> None:
     reading = understand(text)
     assert reading.intent == "live_data" and reading.params.task == "charging_plan"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "minneapolis, xcel. 1950s story and a half and the upstairs is freezing while the main floor is fine. "
+        "insulation problem or ductwork problem",
+        "first home in salt lake and it has a swamp cooler on the roof. keep it or rip it out for central ac",
+    ],
+)
+def test_a_choice_put_to_us_after_a_statement_is_a_question(text: str) -> None:
+    """From the q25 knowledge set (development data): only "Saved: …" came back."""
+    assert understand(text).intent == "knowledge"
+
+
+@pytest.mark.parametrize("text", ["we run the dryer or the dishwasher at night", "denver, or boulder"])
+def test_or_inside_a_statement_is_no_question(text: str) -> None:
+    assert understand(text).intent != "knowledge"

@@ -424,6 +424,10 @@ def clauses(text: str) -> list[Clause]:
                 clause = Clause(**{**clause.__dict__, "question": False})  # a stated list item
             if index in trailing_doubt:
                 clause = Clause(**{**clause.__dict__, "hedged": True})
+            if (found or previous) and not clause.question and _choice_asked(part):
+                # "... keep it or rip it out for central ac", "insulation problem or ductwork
+                # problem": a choice put to us after what they said is a question without its word
+                clause = Clause(**{**clause.__dict__, "question": True})
             found.append(clause)
             previous = clause
         if any(clause.hedged for clause in found[start:]):
@@ -460,6 +464,19 @@ def _parts(sentence: str) -> list[tuple[str, bool]]:
             if part.strip(" ,"):
                 parts.append((part.strip(" ,").replace(_KEEP_TOGETHER, " "), stated))
     return parts
+
+
+_CHOICE_ASKED = re.compile(
+    r"^\W*(?:(?:keep|repair|fix|replace|switch|stay|go|get|buy|wait|upgrade|rip|run|leave|use|install|"
+    r"insulate|add|sell|lease|charge|heat|cool|paint|seal)\b[^.?!]{0,60}\bor\b|"
+    r"[^.?!]{0,40}\b(?:problem|issue|fault)\s+or\s+[^.?!]{0,30}\b(?:problem|issue|fault)\b|"
+    r"[^.?!]{3,60}\bor\s+not\W*$)",
+    re.I,
+)
+
+
+def _choice_asked(part: str) -> bool:
+    return bool(_CHOICE_ASKED.match(part)) and not FIRST_PERSON.search(part) and len(part.split()) <= 16
 
 
 def _clause(part: str, previous: Clause | None, *, asking: bool) -> Clause:
