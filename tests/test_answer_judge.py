@@ -189,3 +189,21 @@ def test_the_passage_the_judge_is_sure_of_goes_first_and_a_doubtful_one_does_not
     assert ordered == docs and verdict.likelihood == 0.1  # not sure enough to move: the first is judged
     ordered, _ = _most_likely_first(docs, "q", judged({"a": None, "b": None, "c": None}))
     assert ordered == docs  # the thresholds' fallback has no likelihoods: the search's order stands
+
+
+@pytest.mark.parametrize(
+    ("query", "leans"),
+    [
+        ("is it bad to do that every night", True),
+        ("ok cool, what about tankless", True),
+        ("and is it worth it", True),
+        ("is it better to charge the powerwalls from the grid at night", False),  # a question of its own
+        ("whats a heat pump dryer", False),
+    ],
+)
+def test_only_a_question_that_points_back_is_searched_again_with_the_last_one(
+    query: str, leans: bool
+) -> None:
+    from advisor.understanding.reader import understand
+
+    assert understand(query).points_back is leans

@@ -189,3 +189,31 @@ def test_a_choice_put_to_us_after_a_statement_is_a_question(text: str) -> None:
 @pytest.mark.parametrize("text", ["we run the dryer or the dishwasher at night", "denver, or boulder"])
 def test_or_inside_a_statement_is_no_question(text: str) -> None:
     assert understand(text).intent != "knowledge"
+
+
+# From talking to it as a homeowner (this session)
+
+
+def test_miles_corrected_after_a_plan_redo_the_plan_for_that_range_and_never_undo() -> None:
+    context = ReadingContext(
+        last_intent="live_data",
+        last_topic="ev_charging",
+        last_params={"task": "charging_plan", "ready_by_hour": 7, "ready_by_minute": 15},
+    )
+    reading = understand("actually its 50 miles not 35", context)
+    assert reading.intent == "live_data" and reading.params.miles_needed == 50 and not reading.undo
+
+
+def test_a_correction_naming_a_field_the_last_change_did_not_touch_asks_instead_of_undoing() -> None:
+    reading = understand("wait no its 3 kids", ReadingContext(last_intent="profile_statement"))
+    assert not reading.undo and reading.fix == ["household.occupants"]
+
+
+def test_a_couple_and_the_kids_they_have_are_counted() -> None:
+    assert _facts("my wife and i both wfh and we have 2 kids")["household.occupants"] == 4
+    assert "household.occupants" not in _facts("my husband and i live with my mom and we have 2 kids")
+
+
+def test_charging_a_home_battery_is_no_car_charging_plan() -> None:
+    assert understand("is it better to charge the powerwalls from the grid at night").intent == "knowledge"
+    assert understand("when should i charge my tesla").params.task == "charging_plan"

@@ -49,7 +49,7 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
             # alone, with a higher bar: its own words are pronouns)
             again = (
                 retriever.retrieve(f"{earlier} {query}", k, config, where=where)
-                if earlier and len(query.split()) <= 12
+                if earlier and len(query.split()) <= 12 and _points_back(state)
                 else []
             )
             # "ok cool, what about tankless" after the heat pump water heater: never the passage
@@ -90,6 +90,14 @@ def _most_likely_first(docs: list, query: str, judge) -> tuple[list, Any]:
     if best == 0 or verdicts[best].likelihood < SWITCH_AT:
         return docs, verdicts[0]
     return [docs[best], *docs[:best], *docs[best + 1 :]], verdicts[best]
+
+
+def _points_back(state: AdvisorState) -> bool:
+    """ "is it bad to do that every night" leans on the last answer; "is it better to charge the
+    powerwalls from the grid at night" asks on its own (searched with the last question, it found
+    the solar passage that question was about). The reader says which."""
+    understanding = state.get("understanding")
+    return bool(understanding is not None and understanding.points_back)
 
 
 def search_text(question: str, said: str) -> str:

@@ -58,7 +58,7 @@ FORGET_TARGETS: tuple[Target, ...] = (
         r"work|working|job|schedule|wfh|remote|office|retired|retirement|hybrid|night\s+shifts?",
         ("household.work_schedule",),
     ),
-    Target(r"household|people|occupants|family", ("household.occupants",)),
+    Target(r"household|people|occupants|family|kids|children|roommates|adults", ("household.occupants",)),
     Target(r"usage|habits", ("household.typical_usage_pattern",)),
     Target(r"preferences?|priorities", PREFERENCE_FIELDS),
 )

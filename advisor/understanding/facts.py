@@ -201,7 +201,7 @@ def facts_in(
     ):
         # "house is me, my mom and the twins so 4": a list of who lives there, across the commas
         # that split it into clauses ("my mom" alone would be someone else's)
-        listed = _listed_household(message)
+        listed = _listed_household(message) or _couple_and_their_kids(message)
         if listed is not None and listed.value:
             facts.append(
                 StatedFact(
@@ -1661,6 +1661,35 @@ _LIST_LEAD = re.compile(
     r"(?:(?:just|only)\s+)?(?P<rest>.*)$",
     re.I,
 )
+
+
+_COUPLE = re.compile(
+    r"\b(?:my\s+(?:wife|husband|partner|spouse|hubby)\s+(?:and|&)\s+(?:i|me)|(?:i|me)\s+(?:and|&)\s+my\s+"
+    r"(?:wife|husband|partner|spouse|hubby))\b",
+    re.I,
+)
+_OUR_KIDS = re.compile(
+    r"\bwe\s+(?:have|'?ve\s+got|got)\s+"
+    + _COUNT
+    + r"\s+(?:little\s+|young\s+)?(?:kids|children|boys|girls)\b",
+    re.I,
+)
+
+
+def _couple_and_their_kids(message: str) -> Reading | None:
+    """ "my wife and i both wfh and we have 2 kids": the two of them and the children they count
+    (anyone else named — a roommate, a parent — and there is no count)."""
+    couple, kids = _COUPLE.search(message), _OUR_KIDS.search(message)
+    if couple is None or kids is None or kids.start() < couple.start():
+        return None
+    if re.search(
+        r"\b(?:roommates?|housemates?|mom|dad|mother|father|parents|in-?laws?|grand\w+|tenants?)\b",
+        message,
+        re.I,
+    ):
+        return None
+    said = message[couple.start() : kids.end()]
+    return Reading("household.occupants", 2 + _count(kids.group(1)), said=said, unit="people")
 
 
 def _member_count(piece: str) -> int | None:

@@ -180,6 +180,7 @@ class ModelUnderstander:
             if not any(f.field.startswith("location.") for f in facts)
             else None,
             thanks=values.thanks,
+            points_back=values.points_back,
             affirmed=values.affirmed,
             choice=values.choice,
             confidence=0.9,

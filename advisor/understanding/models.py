@@ -213,6 +213,9 @@ class Understanding(BaseModel):
     )
     hedged: bool = Field(False, description='the user was not sure ("I think", "maybe")')
     thanks: bool = Field(False, description="the message thanks us")
+    points_back: bool = Field(
+        False, description="leans on what was said before ('do that every night', 'what about tankless')"
+    )
     choice: int | None = Field(
         None, ge=1, le=2, description='"the first" / "the second" of two readings offered'
     )

@@ -211,6 +211,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         confidence=round(prediction.intent_p, 3),
         alternative=alternative,  # type: ignore[arg-type]
         thanks=values.thanks,
+        points_back=values.points_back,
         choice=values.choice,
         affirmed=values.affirmed,
     )
@@ -265,7 +266,11 @@ def command_reading(
             # "it's not the bolt ev, it's the euv" with a value we could not read: never undo a
             # whole change for it; ask what the named fact should be, and change nothing
             return Understanding(intent="correction", fix=values.named, confidence=confidence)
-        if values.last_change or (values.undo_cue and values.signals.words <= _UNDO_WORDS_AT_MOST):
+        if values.last_change or (
+            # "actually its 50 miles not 35" that no request or fact holds: never a blind undo of
+            # whatever changed last (the car saved two turns ago)
+            values.undo_cue and values.signals.words <= _UNDO_WORDS_AT_MOST and values.swapped is None
+        ):
             return Understanding(intent="correction", undo=True, confidence=confidence)
         if values.undo_cue:
             # "wait i said boise but we're actually in meridian" with a place we could not read: a
@@ -285,6 +290,13 @@ def _more_of_the_last_forget(values: Values, context: ReadingContext | None) -> 
 def _an_answer_after_all(prediction: Prediction, values: Values, context: ReadingContext) -> str | None:
     """A message the model read as something else that the values show asks for an answer (or an
     explanation the model took for a live request)."""
+    answer = _an_answer_after_all_read(prediction, values, context)
+    if (answer or prediction.intent) == "live_data" and values.home_battery_charge and not values.facts:
+        return "knowledge"  # "is it better to charge the powerwalls from the grid at night": no car's plan
+    return answer
+
+
+def _an_answer_after_all_read(prediction: Prediction, values: Values, context: ReadingContext) -> str | None:
     intent = prediction.intent
     if values.only_when and context.last_intent == "live_data" and not values.facts:
         return "live_data"  # "and tmrw morning?", "how about here": the last live answer, moved
@@ -535,6 +547,10 @@ def _number_changed_in_last_request(values: Values, context: ReadingContext) -> 
     if saved:
         return None  # "wait its 11.3 not 12.3" with 12.3 kW saved: the profile is corrected (a statement)
     named = [key for key, value in last.filled().items() if isinstance(value, int | float) and value == old]
+    if not named and last.task == "charging_plan" and _MILES_SAID.search(values.message):
+        # "actually its 50 miles not 35" after a plan that assumed a level: the range they need
+        named = ["miles_needed"]
+        last = last.model_copy(update={"miles_needed": float(old), "target_soc_pct": None})
     if len(named) != 1:
         return None
     try:

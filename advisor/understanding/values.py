@@ -72,6 +72,8 @@ class Values:
     # "put in a 40 amp charger last week": equipment they got, told as news (no request in it)
     acquired: bool = False
     declines: bool = False  # "not giving you my address", "rather not share my zip"
+    points_back: bool = False  # "do that every night", "what about tankless": leans on what came before
+    home_battery_charge: bool = False  # "charge the powerwalls from the grid at night": not a car
     place_abroad: bool = False  # "the weather in cancun": a forecast for a place outside the US
     weather_words: bool = False  # "the low tonight", "forecast", "snow": the weather, which we answer
     leaving: bool = False  # "gotta run", "gtg", "good night", "thats it for today": the chat ends
@@ -191,6 +193,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         hedged=hedged,
         remember=rest is not None,
         thanks=bool(commands.THANKS.search(message)),
+        points_back=bool(_POINTS_BACK.search(message)),
         place_query=_place_query(found, facts, plain, message, context),
         plain_answer=plain,
         plan_unknown=_plan_unknown(found, facts),
@@ -208,8 +211,11 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         when_to_run=params.appliance is not None
         and _WHEN_TO_RUN.search(message) is not None
         and not _WHY.match(message),
+        home_battery_charge=_HOME_BATTERY_CHARGE.search(message) is not None
+        and find_vehicle(message) is None,
         # "is charging at night cheaper": the appliance question asked of the car
-        when_to_charge=_WHEN_TO_CHARGE.search(message) is not None
+        when_to_charge=_HOME_BATTERY_CHARGE.search(message) is None
+        and _WHEN_TO_CHARGE.search(message) is not None
         or (
             params.appliance is None
             and _CHARGING.search(message) is not None
@@ -894,6 +900,19 @@ _NUMBER_IN_PLACE = re.compile(
 )
 
 
+# words that point back at what was said before; the "it" of "is it better to …" points at nothing
+_POINTS_BACK = re.compile(
+    r"^\W*(?:and|but|so|also)\b|\b(?:what|how)\s+about\b|"
+    r"\b(?:that|this|those|these|them|there|one|ones)\b|"
+    r"\bit\b(?!\s*(?:'?s\s+)?(?:is\s+|be\s+)?(?:better|worth|bad|ok|okay|safe|possible|cheaper|true|normal|smart|wise|"
+    r"best|necessary|fine|good|legal|cheapest|expensive|hard|easy)\b)",
+    re.I,
+)
+_HOME_BATTERY_CHARGE = re.compile(
+    r"\bcharg\w*\s+(?:up\s+)?(?:the|my|our|a)?\s*(?:power\s*walls?|home\s+batter(?:y|ies)|batter(?:y|ies)\s+(?:bank|storage)|"
+    r"enphase|franklin|encharge|base\s+power)\b|\b(?:power\s*walls?|home\s+batter(?:y|ies))\b[^.?!]{0,30}\bcharg",
+    re.I,
+)
 _TIME_IN_PLACE = re.compile(
     r"\b(?P<new>\d{1,2})\s*(?P<new_half>[ap])\.?m\.?\s*,?\s*(?:not|instead\s+of|rather\s+than)\s+"
     r"(?P<old>\d{1,2})\s*(?P<old_half>[ap])\.?m\.?(?!\w)",
