@@ -71,3 +71,14 @@ def test_comparing_charging_costs_uses_the_cars_limit_and_states_no_saving_when_
     assert "accepts at most 7.7 kW AC" in " ".join(feasible.assumptions)
     tight = compare_charging(sources(), context, kwh=40, ready_by_hour=12)
     assert not tight.facts["feasible"] and tight.facts["savings_usd"] is None and "saves" not in tight.summary
+
+
+def test_a_plan_they_named_without_prices_here_is_said_as_that_never_as_no_plan() -> None:
+    """From trying it as an SDG&E customer: "Saved: your rate plan is TOU-DR1" then "Without your
+    rate plan I used …" in the same reply."""
+    lookup = sources().resolve_tariff(
+        profile(utility_provider="SDG&E", zip_code="91910", lat=32.64, lon=-117.07, rate_schedule="TOU-DR1")
+    )
+    said = " ".join(lookup.warnings)
+    assert lookup.origin == "flat" and "I don't have the prices of TOU-DR1 (SDG&E's plan)" in said
+    assert "Without your rate plan" not in said and "its peak hours cost more than this" in said

@@ -217,3 +217,18 @@ def test_a_couple_and_the_kids_they_have_are_counted() -> None:
 def test_charging_a_home_battery_is_no_car_charging_plan() -> None:
     assert understand("is it better to charge the powerwalls from the grid at night").intent == "knowledge"
     assert understand("when should i charge my tesla").params.task == "charging_plan"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["when is national grid going to restore power on my street", "will comed have a blackout this summer"],
+)
+def test_a_forecast_guessed_with_nothing_of_one_in_the_words_is_a_question(text: str) -> None:
+    assert understand(text).intent == "knowledge"  # not "How big is your solar system?"
+
+
+@pytest.mark.parametrize(
+    "text", ["will it be sunny tomorrow", "how much will my panels make tomorrow", "whats the low tonight"]
+)
+def test_a_forecast_with_its_words_is_still_one(text: str) -> None:
+    assert understand(text).intent == "live_data"

@@ -298,9 +298,10 @@ def no_source_reply() -> str:
     """An honest "I don't know": no passage answers it, so nothing is quoted or cited (the question
     is not quoted back: the reader may have kept only a fragment of it)."""
     return (
-        "I don't have a source that answers that yet, so I won't guess. I can explain heat pumps, water heaters, "
-        "insulation, rate plans and bills, solar, home batteries, EV charging and rebates, or work out "
-        "your own prices, charging plan or solar forecast."
+        "I don't have a source that answers that yet, so I won't guess. My sources cover how heat pumps, "
+        "water heaters, insulation, rate plans and bills, solar, home batteries and EV charging work, "
+        "California's rebates and the federal tax credits; I can also work out your own prices, charging "
+        "plan or solar forecast."
     )
 
 

@@ -142,28 +142,44 @@ class DataSources:
         )
         return lookup, []
 
-    def _flat_tariff(self, profile: UserProfile, warnings: list[str]) -> TariffLookup:
+    def _flat_tariff(
+        self, profile: UserProfile, warnings: list[str], plan_without_prices: str | None = None
+    ) -> TariffLookup:
         """No time-of-use tariff to price: one flat price — the user's, else their state's average —
-        always said as such; with neither, no prices at all."""
+        always said as such; with neither, no prices at all. A plan they named whose prices we do
+        not have is said as that ("I don't have TOU-DR1's prices"), never as "without your plan"."""
         found = _flat_from(profile)
         location = profile.location
         utility = (location.utility_provider if location else None) or "your utility"
+        missing = (
+            f"I don't have the prices of {plan_without_prices} ({utility}'s plan) in my tariff catalog"
+            if plan_without_prices
+            else None
+        )
         if found is None:
             return TariffLookup(
                 tariff=None,
                 origin="none",
                 warnings=[
                     *warnings,
-                    "I don't have your rate plan or what you pay per kWh; tell me either and I'll price this.",
+                    f"{missing}; tell me what you pay per kWh and I'll price this."
+                    if missing
+                    else "I don't have your rate plan or what you pay per kWh; tell me either and I'll price this.",
                 ],
             )
         price, name, source, illustrative = found
         if illustrative:
+            average = (
+                f"{name.split(' average')[0].removeprefix('at the ')}'s 2023 average residential price, "
+                f"{price * 100:.1f}¢/kWh ({STATE_PRICES_SOURCE}), as one flat price"
+            )
             warnings = [
                 *warnings,
-                f"Without your rate plan I used {name.split(' average')[0].removeprefix('at the ')}'s 2023 average residential price, "
-                f"{price * 100:.1f}¢/kWh ({STATE_PRICES_SOURCE}), as one flat price: on a time-of-use plan some "
-                "hours are cheaper. Tell me your plan or what you pay per kWh.",
+                f"{missing}, so I used {average}: its peak hours cost more than this and its off-peak hours "
+                "less. Tell me what you pay per kWh, or the plan's hours from your bill."
+                if missing
+                else f"Without your rate plan I used {average}: on a time-of-use plan some hours are cheaper. "
+                "Tell me your plan or what you pay per kWh.",
             ]
         else:
             warnings = [
@@ -220,10 +236,7 @@ class DataSources:
                 )
         tariff = catalog_tariff(owner or utility or "", plan)
         if tariff is None:
-            warnings.append(
-                f"I have no time-of-use prices for plan {location.rate_schedule!r} of {named_utility or 'your utility'}."
-            )
-            return self._flat_tariff(profile, warnings)
+            return self._flat_tariff(profile, warnings, plan_without_prices=location.rate_schedule)
         basis = catalog_price_basis(tariff.utility, tariff.name)
         warnings.append(
             f"Prices are illustrative figures from the built-in catalog ({basis}; time periods as published, "

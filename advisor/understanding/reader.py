@@ -291,9 +291,25 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
     """A message the model read as something else that the values show asks for an answer (or an
     explanation the model took for a live request)."""
     answer = _an_answer_after_all_read(prediction, values, context)
-    if (answer or prediction.intent) == "live_data" and values.home_battery_charge and not values.facts:
+    if (answer or prediction.intent) != "live_data" or values.facts:
+        return answer
+    if values.home_battery_charge:
         return "knowledge"  # "is it better to charge the powerwalls from the grid at night": no car's plan
+    if context.last_intent != "live_data" and _nothing_of_the_task(prediction, values):
+        # "when is national grid going to restore power on my street" read as a solar forecast:
+        # nothing of a forecast is in the words, so it is a question (answered, or "no source")
+        return "knowledge"
     return answer
+
+
+def _nothing_of_the_task(prediction: Prediction, values: Values) -> bool:
+    """A solar or weather answer the model guessed (unsure of the kind) with no word of panels,
+    sun or weather and no size in the message."""
+    if prediction.task not in ("solar_forecast", "typical_solar", "weather"):
+        return False
+    if prediction.task_p >= _SURE_REQUEST or values.sun_words or values.weather_words:
+        return False
+    return not (values.signals.system_size or values.params.place or values.signals.day)
 
 
 def _an_answer_after_all_read(prediction: Prediction, values: Values, context: ReadingContext) -> str | None:

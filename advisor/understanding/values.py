@@ -72,6 +72,7 @@ class Values:
     # "put in a 40 amp charger last week": equipment they got, told as news (no request in it)
     acquired: bool = False
     declines: bool = False  # "not giving you my address", "rather not share my zip"
+    sun_words: bool = False  # "panels", "solar", "produce", "sunny": what a solar answer is about
     points_back: bool = False  # "do that every night", "what about tankless": leans on what came before
     home_battery_charge: bool = False  # "charge the powerwalls from the grid at night": not a car
     place_abroad: bool = False  # "the weather in cancun": a forecast for a place outside the US
@@ -194,6 +195,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         remember=rest is not None,
         thanks=bool(commands.THANKS.search(message)),
         points_back=bool(_POINTS_BACK.search(message)),
+        sun_words=bool(_SUN_WORDS.search(message)),
         place_query=_place_query(found, facts, plain, message, context),
         plain_answer=plain,
         plan_unknown=_plan_unknown(found, facts),
@@ -555,7 +557,8 @@ _CORRECTION_CUE = re.compile(
     r"bumped|added|is\s+off|now)\b",
     re.I,
 )
-_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.]|\.\d)")
+# a number, with a unit run into it ("7.2kw", "40mi") as well as alone
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:kwh|kw|k|mi|amps?)?(?![\w.]|\.\d)", re.I)
 
 
 def _just_one_powerwall(message: str, context: ReadingContext) -> list[StatedFact]:
@@ -900,6 +903,10 @@ _NUMBER_IN_PLACE = re.compile(
 )
 
 
+_SUN_WORDS = re.compile(
+    r"\b(?:solar|panels?|array|pv|inverter|roof|produc\w*|generat\w*|make|making|made|sun\w*|cloud\w*|kw)\b",
+    re.I,
+)
 # words that point back at what was said before; the "it" of "is it better to …" points at nothing
 _POINTS_BACK = re.compile(
     r"^\W*(?:and|but|so|also)\b|\b(?:what|how)\s+about\b|"
