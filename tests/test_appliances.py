@@ -467,3 +467,20 @@ def test_a_named_start_is_priced_against_the_cheapest_start() -> None:
         and "Started at 17:00" in result.summary
     )
     assert not advise_appliance(data, context, "dryer", start_hour=24).ok
+
+
+def test_a_flat_price_asked_about_tomorrow_names_no_cheapest_start_and_no_night_it_left_out() -> None:
+    """From trying it as a ComEd customer: "The cheapest start then is 00:00 tomorrow … but I left out
+    the night hours" — on one price all day no start is cheaper, and 00:00 is asleep."""
+    flat = advise_appliance(
+        sources(), context(utility_provider="Eversource", flat_rate_usd_per_kwh=0.31), "dryer", day="tomorrow"
+    )
+    assert flat.summary.startswith(
+        "Run it whenever suits you — every hour tomorrow costs the same ($0.31/kWh)"
+    )
+    assert (
+        "00:00" not in flat.summary
+        and "left out" not in flat.summary
+        and "cheapest start" not in flat.summary
+    )
+    assert "while someone is awake" in flat.summary  # a dryer is watched while it runs

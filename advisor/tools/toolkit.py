@@ -1074,11 +1074,16 @@ def advise_appliance(
     now_periods = "/".join(verdict.periods_now)
     then_periods = "/".join(verdict.periods_then)
     by = _when(verdict.deadline, now_local)
-    if verdict.flat and verdict.verdict == "run_now":
+    if verdict.flat:
+        # one price all day: no start is cheaper, so none is named (a 00:00 "cheapest start" then
+        # "I left out the night hours" said nothing true)
+        window = " tomorrow" if earliest is not None else f" before {by}" if ready_by_hour is not None else ""
         summary = (
-            f"Run it whenever suits you — every hour costs the same (${verdict.usd_per_kwh_now:.2f}/kWh), so your "
-            f"{row.name} costs about ${verdict.cost_now_usd:.2f} for {unit} at any time."
+            f"Run it whenever suits you — every hour{window} costs the same (${verdict.usd_per_kwh_now:.2f}/kWh), "
+            f"so your {row.name} costs about ${verdict.cost_now_usd:.2f} for {unit} at any time."
         )
+        if row.attended:
+            summary += " Run it while someone is awake and home to keep an eye on it."
     elif verdict.verdict == "wait" and verdict.saving_usd < 0.01:
         # asked about a later day: its cheapest start, said without a "saving" it does not have
         summary = (
@@ -1117,7 +1122,7 @@ def advise_appliance(
             f"only ${verdict.saving_usd:.2f} (I suggest waiting for ${MIN_SAVING_USD:.2f} and "
             f"{MIN_SAVING_SHARE:.0%} or more)."
         )
-    if verdict.skipped_start is not None:
+    if verdict.skipped_start is not None and not verdict.flat:
         reason = _NIGHT_REASON.get(row.key, "that's while people are normally asleep")
         cost = (
             "costs the same"
@@ -1125,7 +1130,7 @@ def advise_appliance(
             else f"would cost ${verdict.skipped_cost_usd:.2f}"
         )
         summary += f" Starting at {_when(verdict.skipped_start, now_local)} {cost}, but I left out the night hours: {reason}."
-    for note in verdict.notes:
+    for note in verdict.notes if not verdict.flat else []:
         summary += f" Note: {note}."
     assumptions.extend(_energy_assumptions(row, verdict))
     if row.caveat:
