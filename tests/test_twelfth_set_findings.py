@@ -232,3 +232,17 @@ def test_a_forecast_guessed_with_nothing_of_one_in_the_words_is_a_question(text:
 )
 def test_a_forecast_with_its_words_is_still_one(text: str) -> None:
     assert understand(text).intent == "live_data"
+
+
+def test_how_long_to_charge_a_car_from_empty_is_the_plans_hours_for_that_car() -> None:
+    reading = understand("how long to charge a bolt from empty on 240v")
+    assert reading.intent == "live_data" and reading.params.task == "charging_plan"
+    assert reading.params.vehicle == "Chevrolet Bolt EV"  # asked about, not saved
+    assert (reading.params.current_soc_pct, reading.params.target_soc_pct) == (0.0, 100.0)
+    assert "equipment.ev_model" not in _facts("how long to charge a bolt from empty on 240v")
+
+
+def test_how_long_on_a_charger_the_plan_would_not_use_is_explained_not_planned() -> None:
+    # the plan would assume a 7.2 kW Level 2 charger: hours for a regular outlet would be wrong
+    assert understand("how long will my leaf take to charge on a regular outlet").intent == "knowledge"
+    assert understand("how long do ev batteries last").intent == "knowledge"

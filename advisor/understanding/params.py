@@ -44,6 +44,9 @@ _TARGET = re.compile(
     re.I,
 )
 _FROM_TO = re.compile(r"\bfrom\s+(\d{1,3})\s*%?\s+to\s+(\d{1,3})\s*(?:%|percent)", re.I)
+_FROM_EMPTY = re.compile(
+    r"\bfrom\s+(?:empty|dead|zero|nothing|flat)\b|\b(?:completely|totally)\s+(?:empty|dead)\b", re.I
+)
 # "a full battery", "fully charged", "a full charge", "to full": 100 %
 _FULL = re.compile(
     r"\b(?:to\s+full|(?:be|get\s+it|it)\s+full|fully\s+charged|full\s+(?:battery|charge|tank)|"
@@ -398,8 +401,14 @@ def _levels(text: str) -> dict[str, object]:
     target_span: tuple[int, int] | None = None
     if span := _FROM_TO.search(text):  # "from 10 to 80 percent", "charge from 20 to 100 percent by 10pm"
         return {"current_soc_pct": float(span.group(1)), "target_soc_pct": float(span.group(2))}
+    if _FROM_EMPTY.search(text):
+        # "how long to charge a bolt from empty": from nothing, to full unless a level is said
+        data["current_soc_pct"] = 0.0
+        data["target_soc_pct"] = 100.0
     if _FULL.search(text):
         data["target_soc_pct"] = 100.0
+    elif data:
+        return data
     elif (
         (target := _TARGET.search(text))
         or ("%" in text and (target := _BARE_TARGET.search(text)))

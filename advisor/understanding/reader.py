@@ -17,6 +17,7 @@ from typing import Protocol
 
 from langchain_core.runnables import RunnableConfig
 
+from advisor.energy.vehicles import find_vehicle
 from advisor.understanding import commands
 from advisor.understanding.meaning import TASK_TOPIC, MeaningModel, Prediction, features, meaning_model
 from advisor.understanding.models import ReadingContext, RequestParams, SlotAnswer, StatedFact, Understanding
@@ -291,6 +292,14 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
     """A message the model read as something else that the values show asks for an answer (or an
     explanation the model took for a live request)."""
     answer = _an_answer_after_all_read(prediction, values, context)
+    if (
+        (answer or prediction.intent) == "knowledge"
+        and values.charge_duration
+        and _a_car_in_it(values, context)
+        # "… on a regular outlet": a charger asked about that the plan would not use; explained instead
+        and not any(mention.field == "equipment.ev_charger_kw" for mention in values.mentions)
+    ):
+        return "live_data"  # "how long to charge a bolt from empty on 240v": the plan's hours answer it
     if (answer or prediction.intent) != "live_data" or values.facts:
         return answer
     if values.home_battery_charge:
@@ -300,6 +309,12 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
         # nothing of a forecast is in the words, so it is a question (answered, or "no source")
         return "knowledge"
     return answer
+
+
+def _a_car_in_it(values: Values, context: ReadingContext) -> bool:
+    """A car named in the message, or the one the profile holds."""
+    named = any(fact.field == "equipment.ev_model" for fact in values.facts) or values.params.vehicle
+    return bool(named or find_vehicle(values.message) or context.known_fields.get("equipment.ev_model"))
 
 
 def _nothing_of_the_task(prediction: Prediction, values: Values) -> bool:

@@ -72,6 +72,7 @@ class Values:
     # "put in a 40 amp charger last week": equipment they got, told as news (no request in it)
     acquired: bool = False
     declines: bool = False  # "not giving you my address", "rather not share my zip"
+    charge_duration: bool = False  # "how long to charge a bolt from empty on 240v": a plan's hours
     sun_words: bool = False  # "panels", "solar", "produce", "sunny": what a solar answer is about
     points_back: bool = False  # "do that every night", "what about tankless": leans on what came before
     home_battery_charge: bool = False  # "charge the powerwalls from the grid at night": not a car
@@ -196,6 +197,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         thanks=bool(commands.THANKS.search(message)),
         points_back=bool(_POINTS_BACK.search(message)),
         sun_words=bool(_SUN_WORDS.search(message)),
+        charge_duration=bool(_CHARGE_DURATION.search(message)),
         place_query=_place_query(found, facts, plain, message, context),
         plain_answer=plain,
         plan_unknown=_plan_unknown(found, facts),
@@ -782,7 +784,8 @@ def _asked_car(message: str, facts: list[StatedFact], mentions: list[Mention]) -
     asked = any(
         m.field == "equipment.ev_model" and m.reason in ("question", "hypothetical") for m in mentions
     )
-    if not asked and not _CONSIDERING.search(message):
+    # "how long to charge a bolt from empty": the car the hours are asked for
+    if not asked and not _CONSIDERING.search(message) and not _CHARGE_DURATION.search(message):
         return None
     found = find_vehicle(message)
     return as_said(found[0].name, found[1]) if found is not None else None
@@ -903,6 +906,10 @@ _NUMBER_IN_PLACE = re.compile(
 )
 
 
+_CHARGE_DURATION = re.compile(
+    r"\bhow\s+(?:long|many\s+hours)\b[^.?!]{0,40}?\b(?:to|will|would|does|do|it|take)\b[^.?!]{0,30}?\bcharg\w*",
+    re.I,
+)
 _SUN_WORDS = re.compile(
     r"\b(?:solar|panels?|array|pv|inverter|roof|produc\w*|generat\w*|make|making|made|sun\w*|cloud\w*|kw)\b",
     re.I,
