@@ -989,10 +989,10 @@ def test_their_own_car_is_not_replaced_by_one_asked_about(runtime) -> None:
     reply = runtime.service.handle_turn(
         user, "s1", "thinking about a model y, what would charging it cost tonight"
     )
-    assert (
-        "the car you asked about" not in reply.text
-        and stored(runtime, user, "equipment.ev_model") == "Kia EV6"
-    )
+    # the question's car is the answer's (said as such), and their own stays stored
+    assert "This is for a Tesla Model Y, the car you asked about" in reply.text
+    assert "your Kia EV6 stays in your profile" in reply.text
+    assert stored(runtime, user, "equipment.ev_model") == "Kia EV6"
 
 
 def test_a_utilitys_plans_are_ours_to_answer_and_car_insurance_is_not() -> None:

@@ -242,7 +242,11 @@ def test_how_long_to_charge_a_car_from_empty_is_the_plans_hours_for_that_car() -
     assert "equipment.ev_model" not in _facts("how long to charge a bolt from empty on 240v")
 
 
-def test_how_long_on_a_charger_the_plan_would_not_use_is_explained_not_planned() -> None:
-    # the plan would assume a 7.2 kW Level 2 charger: hours for a regular outlet would be wrong
-    assert understand("how long will my leaf take to charge on a regular outlet").intent == "knowledge"
+def test_how_long_batteries_last_is_no_charging_plan() -> None:
     assert understand("how long do ev batteries last").intent == "knowledge"
+
+
+def test_a_charger_asked_about_is_the_answers_and_never_saved() -> None:
+    reading = understand("how long will my leaf take to charge on a regular outlet")
+    assert reading.intent == "live_data" and reading.params.charger_kw == pytest.approx(1.44, abs=0.05)
+    assert "equipment.ev_charger_kw" not in _facts("how long will my leaf take to charge on a regular outlet")

@@ -73,6 +73,10 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
         if other_car is not None:
             profile = update["user_profile"] = other_car[0]  # this turn's view only: nothing is saved
             update["notices"].append(other_car[1])
+        asked_charger = _asked_charger(profile, request)
+        if asked_charger is not None:
+            profile = update["user_profile"] = asked_charger[0]  # this turn's view only: nothing is saved
+            update["notices"].append(asked_charger[1])
         asked_utility = _asked_utility(profile, request)
         if asked_utility is not None:
             profile = update["user_profile"] = asked_utility[0]  # this turn's view only: nothing is saved
@@ -321,13 +325,26 @@ def _viewed(
 
 def _asked_car(profile: UserProfile | None, request: dict[str, Any]) -> tuple[UserProfile, str] | None:
     """A charging question about a car they do not own ("test drove an ioniq 5, what would charging
-    it cost"): planned for that car, said, never saved; their own car (if any) is not replaced."""
+    it cost", "how long to charge a bolt from empty" from a Leaf owner): planned for that car, said,
+    never saved; their own car stays in the profile."""
     car = request["params"].vehicle
     equipment = profile.equipment if profile else None
-    if car is None or request["intent"] != "live_data" or (equipment is not None and equipment.ev_model):
+    own = equipment.ev_model if equipment is not None else None
+    if car is None or request["intent"] != "live_data" or own == car:
         return None
-    view = _viewed(profile, equipment={"ev_model": car})
-    return view, f"This is for a {car}, the car you asked about (not saved to your profile)."
+    view = _viewed(profile, equipment={"ev_model": car, "ev_battery_kwh": None})
+    kept = f"; your {own} stays in your profile" if own else ""
+    return view, f"This is for a {car}, the car you asked about (not saved to your profile{kept})."
+
+
+def _asked_charger(profile: UserProfile | None, request: dict[str, Any]) -> tuple[UserProfile, str] | None:
+    """ "how long will my leaf take on a regular outlet": planned at that charger's power, said,
+    never saved (their own charger, if any, stays in the profile)."""
+    charger = request["params"].charger_kw
+    if charger is None or request["intent"] != "live_data":
+        return None
+    view = _viewed(profile, equipment={"ev_charger_kw": charger})
+    return view, f"This is at {charger:g} kW, the charger you asked about (not saved to your profile)."
 
 
 def _utility_of_one_state(profile: UserProfile | None) -> bool:

@@ -1342,6 +1342,11 @@ def _solar_kw(text: str) -> re.Match[str] | None:
     return found[0] if found and not _CHARGER_WORDS.search(text) else None
 
 
+def charger_readings(message: str) -> Iterator[Reading]:
+    """The charger a whole message names, read as when it is said as theirs (for one asked about)."""
+    return _charger(message, message=message, about_charging=True)
+
+
 def _charger(text: str, *, message: str = "", about_charging: bool = False) -> Iterator[Reading]:
     named = _CHARGER_WORDS.search(text) or re.search(
         r"\bcharg\w*\b|\boutlet\b|\b120\s*v|\blevel\s*1\b", text, re.I

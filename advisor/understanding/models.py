@@ -145,6 +145,12 @@ class RequestParams(BaseModel):
         pattern=r"^[A-Z]{2}$",
         description="a state the question is about ('is geothermal worth it in wisconsin'), never saved",
     )
+    charger_kw: float | None = Field(
+        None,
+        gt=0,
+        le=350,
+        description="a charger's power the question is about, not theirs ('how long on a regular outlet'), never saved",
+    )
     vehicle: str | None = Field(
         None,
         max_length=60,

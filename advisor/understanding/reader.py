@@ -296,8 +296,6 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
         (answer or prediction.intent) == "knowledge"
         and values.charge_duration
         and _a_car_in_it(values, context)
-        # "… on a regular outlet": a charger asked about that the plan would not use; explained instead
-        and not any(mention.field == "equipment.ev_charger_kw" for mention in values.mentions)
     ):
         return "live_data"  # "how long to charge a bolt from empty on 240v": the plan's hours answer it
     if (answer or prediction.intent) != "live_data" or values.facts:

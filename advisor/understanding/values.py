@@ -18,7 +18,15 @@ from advisor.energy.vehicles import find_vehicle
 from advisor.onboarding import usual_utility
 from advisor.places import STATE_NAMES, find_city, find_town, is_us_town_name, zip_place
 from advisor.understanding import commands
-from advisor.understanding.facts import JUST_ONE, POWERWALL_KWH, as_said, facts_in, place_phrase, plan_named
+from advisor.understanding.facts import (
+    JUST_ONE,
+    POWERWALL_KWH,
+    as_said,
+    charger_readings,
+    facts_in,
+    place_phrase,
+    plan_named,
+)
 from advisor.understanding.meaning import Signals
 from advisor.understanding.models import Mention, ReadingContext, RequestParams, StatedFact
 from advisor.understanding.params import only_when, read_params
@@ -163,6 +171,9 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         facts = [*facts, answered]
         mentions = [m for m in mentions if m.field != "location.zip_code"]
     asked_place = _asked_place(found, facts) or _their_place(found, facts, params)
+    asked_charger = _asked_charger(message, facts, mentions)
+    if asked_charger is not None:
+        params = params.model_copy(update={"charger_kw": asked_charger})
     asked_car = _asked_car(message, facts, mentions)
     if asked_car is not None:
         params = params.model_copy(update={"vehicle": asked_car})
@@ -773,6 +784,19 @@ _GOT_IT = re.compile(
 
 
 _CONSIDERING = re.compile(r"\btest[-\s]?drov?e\b|\bthinking\s+(?:of|about)\b|\bconsidering\b", re.I)
+
+
+def _asked_charger(message: str, facts: list[StatedFact], mentions: list[Mention]) -> float | None:
+    """ "how long will my leaf take to charge on a regular outlet": the charger the question is
+    about (the answer's, for this request only), read as a charger said as theirs would be."""
+    if any(f.field == "equipment.ev_charger_kw" for f in facts):
+        return None
+    if not any(
+        m.field == "equipment.ev_charger_kw" and m.reason in ("question", "hypothetical") for m in mentions
+    ):
+        return None
+    reading = next(charger_readings(message), None)
+    return float(reading.value) if reading is not None else None
 
 
 def _asked_car(message: str, facts: list[StatedFact], mentions: list[Mention]) -> str | None:
