@@ -250,3 +250,33 @@ def test_a_charger_asked_about_is_the_answers_and_never_saved() -> None:
     reading = understand("how long will my leaf take to charge on a regular outlet")
     assert reading.intent == "live_data" and reading.params.charger_kw == pytest.approx(1.44, abs=0.05)
     assert "equipment.ev_charger_kw" not in _facts("how long will my leaf take to charge on a regular outlet")
+
+
+# From the thirteenth fresh set (h24 + h25, after its first run was recorded)
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("i said 6 people not 8", "household.occupants", 6),
+        ("i meant 40 amps not 48", "equipment.ev_charger_kw", 9.6),
+    ],
+)
+def test_a_number_swapped_with_its_fields_word_is_that_field(text: str, field: str, value: Any) -> None:
+    assert _facts(text, last_intent="profile_statement")[field] == value
+
+
+def test_the_value_we_hold_quoted_back_is_never_saved() -> None:
+    facts = _facts("youve got me as office 9-5 but im retired since march")
+    assert facts == {"household.work_schedule": "Retired"}
+    assert _facts("you have me down as gas heat but we switched to a heat pump") == {
+        "equipment.heating_type": "heat_pump"
+    }
+
+
+def test_a_sellers_town_is_not_theirs() -> None:
+    text = (
+        "hey. we're in olympia 98501, pse customer, just bought a used 2018 leaf off a guy in tumwater. "
+        "need it charged to 80 by 7:15 tmrw morning, its at 35 now"
+    )
+    assert _facts(text)["location.city"] == "Olympia"

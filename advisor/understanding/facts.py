@@ -295,7 +295,17 @@ _PLAN_DOUBT = re.compile(
 )
 
 
+# "youve got me as office 9-5", "you have me down as gas heat": what the advisor holds, quoted back
+_QUOTED_BACK = re.compile(
+    r"^\W*(?:you|u)\s*(?:'?ve|\s+have|\s+had|\s+got|'?d)?\s*(?:got\s+)?(?:me|us)\s+(?:down\s+|saved\s+|listed\s+)?"
+    r"(?:as|for|at|with)\b",
+    re.I,
+)
+
+
 def _not_a_fact(clause: Clause, reading: Reading, *, pending_slot: str | None = None) -> str | None:
+    if _QUOTED_BACK.match(clause.text):
+        return "negated"  # the value they say we hold (being corrected), not a new fact: said as not theirs
     if (
         pending_slot == "rate_schedule"
         and reading.field == "location.flat_rate_usd_per_kwh"
@@ -578,7 +588,10 @@ _NOT_HOME_BEFORE = re.compile(
     r"\b(?:we|i|they)\s+(?:were|was|lived|used\s+to\s+live)\s+(?:in|near)|\bsold\s+(?:our|my|the)\s+(?:place|house|home|condo)\s+(?:in|near)|"
     r"\b(?:work|office|job|visiting|visit|trip|vacation|travel(?:l?ing)?|parents?|mom|dad)\b[^,.;!?]{0,12}|"
     # "gas is $5.40 at the chevron in san jose": a shop's or a station's town
-    r"\bat\s+(?:the|a)\s+[\w'&-]+(?:\s+[\w'&-]+)?)\s*$",
+    r"\bat\s+(?:the|a)\s+[\w'&-]+(?:\s+[\w'&-]+)?|"
+    # "bought a used leaf off a guy in tumwater": a seller's or someone's town
+    r"\b(?:a|the|some|this)\s+(?:guy|dealer(?:ship)?|seller|lady|man|woman|person|shop|store|lot|friend|neighbou?r|"
+    r"couple|family)(?:\s+(?:in|near|from|of|out\s+in))?)\s*$",
     re.I,
 )
 

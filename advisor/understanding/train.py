@@ -97,6 +97,9 @@ CORPORA = (
     # the twelfth held-out set (first run recorded at 86ab9ea)
     "fresh_h22_messages.jsonl",
     "fresh_h23_messages.jsonl",
+    # the thirteenth held-out set (first run recorded at 1aa4f4a)
+    "fresh_h24_messages.jsonl",
+    "fresh_h25_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 

@@ -634,16 +634,21 @@ _VALUE_SWAP = re.compile(
     re.I,
 )
 _SWAP_FILLER = frozenset(
-    "its it's it is was meant mean i no yes oops sorry actually wait the a an our my is".split()
+    "its it's it is was meant mean said i no yes oops sorry actually wait the a an our my is".split()
 )
-_FIELD_WORDS = {"equipment.solar_capacity_kw": re.compile(r"\b(?:solar|panels?|array|pv|system)\b", re.I)}
+_FIELD_WORDS = {
+    "equipment.solar_capacity_kw": re.compile(r"\b(?:solar|panels?|array|pv|system)\b", re.I),
+    "household.occupants": re.compile(r"\b(?:people|persons|of\s+us|in\s+the\s+house)\b", re.I),
+    "equipment.ev_charger_kw": re.compile(r"\b(?:charger|amps?|wall\s+connector|wallbox)\b", re.I),
+}
 
 
 def _readings_of(words: str) -> dict[str, tuple[Any, bool]]:
     """What a short phrase names, by field: (value, named without our question's help)."""
     found: dict[str, tuple[Any, bool]] = {}
     for slot in (None, *SLOT_FIELDS):
-        for fact in facts_in(clauses(words), message=words, pending_slot=slot)[0]:
+        # "40 amps" in a swap is a charger's, as it is while we talk about charging
+        for fact in facts_in(clauses(words), message=words, pending_slot=slot, about_charging=True)[0]:
             if fact.field not in found:
                 found[fact.field] = (fact.value, slot is None)
     return found
@@ -672,24 +677,21 @@ def _value_in_place(message: str, context: ReadingContext, mentions: list[Mentio
         return []  # "considering a model 3 but not sold yet": no value put in place of another
     while new_words and new_words[0].lower() in _SWAP_FILLER:
         new_words = new_words[1:]
-    for size in range(min(len(new_words), 3), 0, -1):
+    old = _readings_of(match.group("old"))
+    bare_old = re.fullmatch(r"[\d.]+", match.group("old").strip()) is not None
+    for size in range(min(len(new_words), 3), 0, -1):  # "i said 6 people": the longest phrase a field takes
         new = _readings_of(" ".join(new_words[-size:]))
-        if new:
+        fields = [
+            name
+            for name, (value, alone) in new.items()
+            if ((name in old and old[name][0] != value) or (not old and alone) or (bare_old and alone))
+            # a bare number replaced needs its field's own word ("the solar is 6.6 not 6", "6 people not 8")
+            and (not bare_old or (name in _FIELD_WORDS and _FIELD_WORDS[name].search(message)))
+        ]
+        if fields:
             break
     else:
         return []
-    old = _readings_of(match.group("old"))
-    fields = [
-        name
-        for name, (value, alone) in new.items()
-        if (name in old and old[name][0] != value) or (not old and alone)
-    ]
-    fields = [
-        name
-        for name in fields
-        if not re.fullmatch(r"[\d.]+", match.group("old").strip())
-        or (name in _FIELD_WORDS and _FIELD_WORDS[name].search(message))
-    ]
     if len(fields) != 1 or any(mention.field == fields[0] for mention in mentions):
         return []  # "we're on EV2-A, not sure", "my friend has a bolt not a volt": set aside already
     value = new[fields[0]][0]
