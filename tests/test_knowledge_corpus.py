@@ -174,10 +174,15 @@ def test_another_states_passage_is_never_the_answer_and_an_unknown_place_hears_i
         "T-GA", "t", "my solar panels barely earn anything for what i send back to the grid"
     )
     assert not any(source.startswith(("california-", "pge-", "sdge-")) for source in georgia.citations)
-    unknown = service.handle_turn("T-NEW", "t", "what does the base services charge on my bill pay for")
-    assert unknown.citations and (
-        not unknown.citations[0].startswith("pge-") or "In California, PG&E customers:" in unknown.text
+    # (with q26 in the judge, "what does the base services charge on my bill pay for" from an unknown
+    # place is declined: the national passages found only name fixed charges in general)
+    unknown = service.handle_turn(
+        "T-NEW", "t", "whats the solar billing plan and how does it pay for exports"
     )
+    assert unknown.citations and (
+        not unknown.citations[0].startswith(("california-", "pge-", "sdge-"))
+        or "In California" in unknown.text
+    )  # a state's passage, when given, is said as that state's
     asked = service.handle_turn("T-NEW2", "t", "whats the base services charge in california")
     assert asked.citations[0] == "pge-base-services-charge.md" and "In California" not in asked.text
 

@@ -77,6 +77,9 @@ JUDGED = 3
 # to 0.64 with no bar; at 0.7 they stay and first citations still rise: q24 0.580 -> 0.594,
 # q25 0.553 -> 0.579)
 SWITCH_AT = 0.7
+# … and surer than of the search's first by this much: a near tie keeps the search's order ("how do
+# heat pumps work": 0.79 for the water-heater page against 0.78 for the one that explains them)
+SWITCH_MARGIN = 0.1
 
 
 def _most_likely_first(docs: list, query: str, judge) -> tuple[list, Any]:
@@ -87,7 +90,7 @@ def _most_likely_first(docs: list, query: str, judge) -> tuple[list, Any]:
     if any(verdict.likelihood is None for verdict in verdicts):
         return docs, verdicts[0]
     best = max(range(len(verdicts)), key=lambda index: verdicts[index].likelihood)
-    if best == 0 or verdicts[best].likelihood < SWITCH_AT:
+    if best == 0 or verdicts[best].likelihood < max(SWITCH_AT, verdicts[0].likelihood + SWITCH_MARGIN):
         return docs, verdicts[0]
     return [docs[best], *docs[:best], *docs[best + 1 :]], verdicts[best]
 
