@@ -280,3 +280,27 @@ def test_a_sellers_town_is_not_theirs() -> None:
         "need it charged to 80 by 7:15 tmrw morning, its at 35 now"
     )
     assert _facts(text)["location.city"] == "Olympia"
+
+
+def test_make_it_80_after_a_plan_is_the_new_level() -> None:
+    context = ReadingContext(
+        last_intent="live_data",
+        last_topic="ev_charging",
+        last_params={
+            "task": "charging_plan",
+            "current_soc_pct": 40,
+            "target_soc_pct": 90,
+            "ready_by_hour": 6,
+        },
+    )
+    reading = understand("actually make it 80", context)
+    assert reading.follow_up and reading.params.target_soc_pct == 80
+    assert understand("make it 7am").params.ready_by_hour == 7  # an hour stays an hour
+
+
+def test_forgot_as_news_is_no_doubt_and_forgot_which_is() -> None:
+    context = {"last_intent": "profile_statement", "known_fields": {"household.occupants": 3}}
+    assert _facts("wait no its 4 of us, forgot my son is back from college", **context) == {
+        "household.occupants": 4
+    }
+    assert "location.rate_schedule" not in _facts("i forgot which plan were on, maybe e-tou-c")

@@ -44,6 +44,13 @@ _TARGET = re.compile(
     re.I,
 )
 _FROM_TO = re.compile(r"\bfrom\s+(\d{1,3})\s*%?\s+to\s+(\d{1,3})\s*(?:%|percent)", re.I)
+# "actually make it 80", "change that to 70%": a level put in place of the one asked for (30-100, so
+# "make it 7" stays an hour)
+_MAKE_IT_LEVEL = re.compile(
+    r"\b(?:make|change|set|bump|drop|lower|raise|put)\s+(?:it|that|this)\s+(?:to\s+|up\s+to\s+|down\s+to\s+)?"
+    r"(?P<pct>(?:[3-9]\d|100))\s*(?:%|percent|pct)?(?!\s*(?:am|pm|a\.m|p\.m|kw|kwh|mi|miles|:|\.\d|¢|cents))\b",
+    re.I,
+)
 _FROM_EMPTY = re.compile(
     r"\bfrom\s+(?:empty|dead|zero|nothing|flat)\b|\b(?:completely|totally)\s+(?:empty|dead)\b", re.I
 )
@@ -415,6 +422,7 @@ def _levels(text: str) -> dict[str, object]:
         or (target := _LEVEL_BY.search(text))
         or (target := _BARE_NEED.search(text))
         or (target := _LEVEL_IS_FINE.search(text))
+        or (target := _MAKE_IT_LEVEL.search(text))
     ):
         group = "pct" if "pct" in target.groupdict() else 1
         data["target_soc_pct"] = float(target.group(group))

@@ -129,7 +129,9 @@ _HEDGE = re.compile(
     r"(?:lemme|let\s+me|gotta|i'?ll|will)\s+(?:double[-\s]?)?check|pretty\s+sure|fairly\s+sure|"
     # a soft hedge said after the value ("georgia power i think") doubts it; before it, it states it
     r"(?<=\w\s)(?:i\s+think|i\s+believe|probably)(?=\W*$)|"
-    r"could\s+be|possibly|idk|no\s+idea|don'?t\s+know|dunno|no\s+clue|can'?t\s+remember|don'?t\s+remember|forgot|"
+    r"could\s+be|possibly|idk|no\s+idea|don'?t\s+know|dunno|no\s+clue|can'?t\s+remember|don'?t\s+remember|"
+    # "forgot which plan": doubt; "forgot my son is back from college", "forgot to mention": news
+    r"forgot(?!\s+(?:to\s+(?:mention|say|tell|add)|that|about|my|our|we|i|he|she|they|his|her|the\s+dog))|"
     # "the battery's like 200 kwh right": asked to be confirmed, not stated
     r"(?<=\w\s)(?:right|correct|isn'?t\s+it)(?=\W*$))\b",
     re.I,
