@@ -304,3 +304,18 @@ def test_forgot_as_news_is_no_doubt_and_forgot_which_is() -> None:
         "household.occupants": 4
     }
     assert "location.rate_schedule" not in _facts("i forgot which plan were on, maybe e-tou-c")
+
+
+@pytest.mark.parametrize(
+    "text", ["ok what would a 10kw make at our place", "what would 10 kw make on our house then"]
+)
+def test_what_a_size_would_make_is_that_sizes_estimate(text: str) -> None:
+    reading = understand(text)
+    assert reading.params.system_kw == 10 and reading.params.typical_year  # not "How big is your system?"
+
+
+def test_no_idea_when_to_charge_it_asks_for_the_plan() -> None:
+    reading = understand("hi, got a used leaf last week and honestly no idea when i'm supposed to charge it")
+    assert reading.intent == "live_data" and reading.params.task == "charging_plan"
+    assert {f.field: f.value for f in reading.facts} == {"equipment.ev_model": "Nissan Leaf"}
+    assert understand("not sure what plan we're on").intent != "live_data"  # a doubt about a fact

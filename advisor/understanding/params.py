@@ -132,6 +132,9 @@ _SYSTEM_SIZE = re.compile(
     r"|\b(?:solar|pv)\s+(?:system|array)?\s*of\s+(\d{1,2}(?:\.\d+)?)\s*(?:kw|kilowatts?)\b(?!h)"
     # "what would 7kw make in san diego": a size and what it makes
     r"|\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)(?=\s+(?:make|makes|produce|produces|generate|generates|do|give|get)\s+(?:for\s+)?(?:us|me|here|a\s+year|per|in|each)\b)"
+    # "what would a 10kw make at our place", "what would 10 kw make on our house": asked what it would make
+    r"|\b(?:would|will|could|might)\s+(?:an?\s+)?(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)"
+    r"(?=\s+(?:system\s+|array\s+)?(?:make|produce|generate)\b)"
     # "got a quote for 7.6 kw", "installer quoted us 11.4 kw": a size on offer
     r"|\b(?:quote|quoted|bid|proposal|offer)\w*\s+(?:us\s+|me\s+)?(?:for\s+|of\s+|at\s+)?(?:a\s+|an\s+)?"
     r"(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)"

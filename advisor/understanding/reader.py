@@ -292,6 +292,10 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
     """A message the model read as something else that the values show asks for an answer (or an
     explanation the model took for a live request)."""
     answer = _an_answer_after_all_read(prediction, values, context)
+    if answer is None and prediction.intent == "profile_statement" and values.when_to_charge:
+        # "got a used leaf last week and honestly no idea when i'm supposed to charge it": the car
+        # is saved and when to charge it is answered
+        return "live_data"
     if (
         (answer or prediction.intent) == "knowledge"
         and values.charge_duration

@@ -741,8 +741,10 @@ _WHEN_TO_RUN = re.compile(
 # a plan from their prices (unlike "how often should i charge", "is it bad to charge to 100")
 _WHEN_TO_CHARGE = re.compile(
     # a sentence of its own: "just got a chevy equinox ev. how do i figure out when to charge it"
-    r"(?:^|[.!?]\s+)\W*(?:(?:ok|so|hey|hi|and|also)\W+)*"
-    r"(?:how\s+(?:do|can|should)\s+(?:i|we)\s+(?:know|figure\s+out|find\s+out|tell|decide|work\s+out)\s+)?"
+    r"(?:(?:^|[.!?]\s+)\W*(?:(?:ok|so|hey|hi|and|also)\W+)*"
+    r"(?:how\s+(?:do|can|should)\s+(?:i|we)\s+(?:know|figure\s+out|find\s+out|tell|decide|work\s+out)\s+)?|"
+    # "got a used leaf last week and honestly no idea when i'm supposed to charge it": asked, indirectly
+    r"\b(?:no\s+idea|not\s+sure|idk|dunno|(?:i\s+)?don'?t\s+know|no\s+clue)\s+)"
     r"(?:when|what\s+time|what\s+hours?|(?:the\s+)?(?:best|cheapest)\s+time)\b"
     r"[^.?!]{0,25}\b(?:charg\w*|plug\w*\s+in)\b(?:\s+(?:it|her|him|(?:my|our|the)\s+[\w.-]+(?:\s+[\w.-]+)?))?"
     r"(?:\s+(?:tonight|tonite|tomorrow|tmrw|today|this\s+week))?\s*[?!.]*\s*$",
