@@ -319,3 +319,9 @@ def test_no_idea_when_to_charge_it_asks_for_the_plan() -> None:
     assert reading.intent == "live_data" and reading.params.task == "charging_plan"
     assert {f.field: f.value for f in reading.facts} == {"equipment.ev_model": "Nissan Leaf"}
     assert understand("not sure what plan we're on").intent != "live_data"  # a doubt about a fact
+
+
+def test_a_charging_plan_needs_a_car_or_a_charging_word() -> None:
+    assert understand("can you pay my bill for me its due friday").intent != "live_data"  # not "Which EV?"
+    for text in ("need it full by 7am", "when should i charge", "need 80% by 6:30"):
+        assert understand(text).params.task == "charging_plan", text

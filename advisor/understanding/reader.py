@@ -306,7 +306,9 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
         return answer
     if values.home_battery_charge:
         return "knowledge"  # "is it better to charge the powerwalls from the grid at night": no car's plan
-    if context.last_intent != "live_data" and _nothing_of_the_task(prediction, values):
+    if context.last_intent != "live_data" and (
+        _nothing_of_the_task(prediction, values) or _no_car_to_charge(prediction, values, context)
+    ):
         # "when is national grid going to restore power on my street" read as a solar forecast:
         # nothing of a forecast is in the words, so it is a question (answered, or "no source")
         return "knowledge"
@@ -317,6 +319,29 @@ def _a_car_in_it(values: Values, context: ReadingContext) -> bool:
     """A car named in the message, or the one the profile holds."""
     named = any(fact.field == "equipment.ev_model" for fact in values.facts) or values.params.vehicle
     return bool(named or find_vehicle(values.message) or context.known_fields.get("equipment.ev_model"))
+
+
+_CHARGING_WORDS = re.compile(
+    r"\b(?:charg\w*|plug\w*|ev|evs|car|cars|vehicle|truck|range|miles?|mi|battery|level|%|percent)\b|%", re.I
+)
+
+
+def _no_car_to_charge(prediction: Prediction, values: Values, context: ReadingContext) -> bool:
+    """ "can you pay my bill for me its due friday" read as a charging plan: no car, no charging
+    word, none in the profile and none talked about — nothing to plan."""
+    return (
+        prediction.task == "charging_plan"
+        and not values.when_to_charge
+        and not _CHARGING_WORDS.search(values.message)
+        and find_vehicle(values.message) is None
+        and not context.known_fields.get("equipment.ev_model")
+        and context.last_topic != "ev_charging"
+        # "need it full by 7am": a level or an hour is a plan's, whatever else is missing
+        and values.params.target_soc_pct is None
+        and values.params.current_soc_pct is None
+        and values.params.miles_needed is None
+        and values.params.ready_by_hour is None
+    )
 
 
 def _nothing_of_the_task(prediction: Prediction, values: Values) -> bool:
