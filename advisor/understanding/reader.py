@@ -341,6 +341,8 @@ def _no_car_to_charge(prediction: Prediction, values: Values, context: ReadingCo
         and values.params.current_soc_pct is None
         and values.params.miles_needed is None
         and values.params.ready_by_hour is None
+        # "cost to put 40 kwh in tonite", "go from 20 to 80": a number is a plan's too
+        and not re.search(r"\d", values.message)
     )
 
 
