@@ -3,6 +3,7 @@ is waste the graders flag). The run config goes along so callback tracing record
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -11,9 +12,9 @@ from advisor.energy.utilities import utility_named
 from advisor.places import zip_place
 from advisor.state import AdvisorState
 from advisor.understanding.models import RequestParams
-from knowledge.answerability import MIN_MEANING
+from knowledge.answerability import MIN_MEANING, Answerability
 from knowledge.jurisdiction import Where
-from knowledge.models import Retriever, passage_key
+from knowledge.models import RetrievedDocument, Retriever, passage_key
 from profiles.models import UserProfile
 from traces.recorder import current_trace
 
@@ -82,7 +83,9 @@ SWITCH_AT = 0.7
 SWITCH_MARGIN = 0.1
 
 
-def _most_likely_first(docs: list, query: str, judge) -> tuple[list, Any]:
+def _most_likely_first(
+    docs: list[RetrievedDocument], query: str, judge: Callable[[str, RetrievedDocument], Answerability]
+) -> tuple[list[RetrievedDocument], Answerability]:
     """The passage the judge is surest answers goes first (of the first three, when it is at least
     SWITCH_AT sure): the search ranks by closeness, the judge by what answered such questions
     before. Without the learned judge (no likelihoods) the search's order stands."""
