@@ -191,6 +191,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         params = params.model_copy(update={"appliance": referred})
     asked_zip = _asked_zip(mentions) if asked_place is not None else None
     hedged = any(clause.hedged for clause in found)
+    battery_charge = _HOME_BATTERY_CHARGE.search(message) is not None
+    weather = _WEATHER.search(message) is not None
     gone, gone_words = commands.gone(message)
     if gone_words:
         # "the id4 went back", "the powerwall got pulled out": the thing named is the one that went,
@@ -226,10 +228,9 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         when_to_run=params.appliance is not None
         and _WHEN_TO_RUN.search(message) is not None
         and not _WHY.match(message),
-        home_battery_charge=_HOME_BATTERY_CHARGE.search(message) is not None
-        and find_vehicle(message) is None,
+        home_battery_charge=battery_charge and find_vehicle(message) is None,
         # "is charging at night cheaper": the appliance question asked of the car
-        when_to_charge=_HOME_BATTERY_CHARGE.search(message) is None
+        when_to_charge=not battery_charge
         and _WHEN_TO_CHARGE.search(message) is not None
         or (
             params.appliance is None
@@ -239,8 +240,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         ),
         acquired=_ACQUIRED.search(message) is not None and _WANTS.search(message) is None,
         declines=_DECLINES.search(message) is not None,
-        weather_words=_WEATHER.search(message) is not None,
-        place_abroad=_WEATHER.search(message) is not None and params.place is None and _place_abroad(message),
+        weather_words=weather,
+        place_abroad=weather and params.place is None and _place_abroad(message),
         leaving=_LEAVING.search(message) is not None and len(message.split()) <= 16,
         adds_context=_ADDS_CONTEXT.search(message) is not None,
         first_person=bool(FIRST_PERSON.search(message)) or bool(re.search(r"\bhere\b", message, re.I)),
