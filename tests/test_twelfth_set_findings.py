@@ -325,3 +325,12 @@ def test_a_charging_plan_needs_a_car_or_a_charging_word() -> None:
     assert understand("can you pay my bill for me its due friday").intent != "live_data"  # not "Which EV?"
     for text in ("need it full by 7am", "when should i charge", "need 80% by 6:30"):
         assert understand(text).params.task == "charging_plan", text
+
+
+def test_a_deed_asked_of_us_is_outside_what_we_do_and_a_setting_asked_is_advice() -> None:
+    """From the stop hook's homeowner: "can you set my thermostat for me" got "I don't have anything
+    saved about you", and "what temp should i set it to at night in winter" asked for the ZIP."""
+    assert understand("can you set my thermostat for me").intent == "off_topic"
+    assert understand("can you change my zip to 94110").intent != "off_topic"  # a profile edit is ours
+    assert understand("ok then what temp should i set it to at night in winter").intent == "knowledge"
+    assert understand("what temp will it be tomorrow").intent == "live_data"  # the forecast still is

@@ -291,6 +291,8 @@ def _more_of_the_last_forget(values: Values, context: ReadingContext | None) -> 
 def _an_answer_after_all(prediction: Prediction, values: Values, context: ReadingContext) -> str | None:
     """A message the model read as something else that the values show asks for an answer (or an
     explanation the model took for a live request)."""
+    if values.asks_action and not (values.facts or values.named):
+        return "off_topic"  # "can you set my thermostat for me", "can you pay my bill": not ours to do
     answer = _an_answer_after_all_read(prediction, values, context)
     if answer is None and prediction.intent == "profile_statement" and values.when_to_charge:
         # "got a used leaf last week and honestly no idea when i'm supposed to charge it": the car
@@ -351,6 +353,8 @@ def _nothing_of_the_task(prediction: Prediction, values: Values) -> bool:
     sun or weather and no size in the message."""
     if prediction.task not in ("solar_forecast", "typical_solar", "weather"):
         return False
+    if values.setpoint_asked:
+        return True  # "what temp should i set it to at night in winter": a setting, not a forecast
     if prediction.task_p >= _SURE_REQUEST or values.sun_words or values.weather_words:
         return False
     return not (values.signals.system_size or values.params.place or values.signals.day)

@@ -82,6 +82,8 @@ class Values:
     declines: bool = False  # "not giving you my address", "rather not share my zip"
     charge_duration: bool = False  # "how long to charge a bolt from empty on 240v": a plan's hours
     sun_words: bool = False  # "panels", "solar", "produce", "sunny": what a solar answer is about
+    asks_action: bool = False  # "can you set my thermostat", "can you pay my bill": a deed, not advice
+    setpoint_asked: bool = False  # "what temp should i set it to at night": advice, not a forecast
     points_back: bool = False  # "do that every night", "what about tankless": leans on what came before
     home_battery_charge: bool = False  # "charge the powerwalls from the grid at night": not a car
     place_abroad: bool = False  # "the weather in cancun": a forecast for a place outside the US
@@ -209,6 +211,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         remember=rest is not None,
         thanks=bool(commands.THANKS.search(message)),
         points_back=bool(_POINTS_BACK.search(message)),
+        asks_action=bool(_ASKS_ACTION.match(message)),
+        setpoint_asked=bool(_SETPOINT_ASKED.search(message)),
         sun_words=bool(_SUN_WORDS.search(message)),
         charge_duration=bool(_CHARGE_DURATION.search(message)),
         place_query=_place_query(found, facts, plain, message, context),
@@ -937,6 +941,17 @@ _NUMBER_IN_PLACE = re.compile(
 
 _CHARGE_DURATION = re.compile(
     r"\bhow\s+(?:long|many\s+hours)\b[^.?!]{0,40}?\b(?:to|will|would|does|do|it|take)\b[^.?!]{0,30}?\bcharg\w*",
+    re.I,
+)
+_ASKS_ACTION = re.compile(
+    r"^\W*(?:(?:ok|so|hey|hi)\W+)*(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+|just\s+)?"
+    r"(?:set|turn|pay|call|book|schedule|order|buy|cancel|adjust|lower|raise|email|text|contact|sign\s+me|control|unlock|program)\b",
+    re.I,
+)
+_SETPOINT_ASKED = re.compile(
+    r"\b(?:what|which)\s+(?:temp(?:erature)?|setting|number)\s+(?:should|do|would|to)\s+(?:i|we)?\s*(?:set|keep|put|leave|run)\b|"
+    r"\b(?:should|do)\s+(?:i|we)\s+(?:set|keep|put|leave|turn)\s+(?:it|the\s+(?:thermostat|heat|ac|a/c|heat\s+pump))\s+"
+    r"(?:to|at|down|up|lower|higher)\b",
     re.I,
 )
 _SUN_WORDS = re.compile(
