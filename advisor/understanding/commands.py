@@ -101,6 +101,12 @@ _GONE_ACTIVE = re.compile(
     r"(?=\s*(?:$|[,.;!?](?:\s|$)|\b(?:and|but|so|when|because|inside|at|after|last)\b))",
     re.I,
 )
+# "we had the powerwall pulled out", "got the old panels removed": someone took it out for them
+_GONE_CAUSED = re.compile(
+    r"\b(?:had|got|have|having)\s+(?:the|our|my)\s+(?P<what>[\w .-]{1,25}?)\s+(?:pulled(?:\s+out)?|removed|"
+    r"taken\s+(?:out|off|away|down)|hauled\s+(?:off|away)|uninstalled|ripped\s+out|torn\s+out)\b",
+    re.I,
+)
 # "no car rn", "we're car-free now": no EV at all
 _NO_CAR = re.compile(
     r"\b(?:no\s+(?:car|ev|electric\s+car)\b(?!\s+(?:charger|charging|rate|plan))|car-?free|carless)", re.I
@@ -194,7 +200,7 @@ def named_fields(text: str) -> list[str]:
 def gone(text: str) -> tuple[list[str], str | None]:
     """Fields of equipment the user says is gone, and the words that named it ("we sold the
     tesla" -> the EV's fields, "tesla")."""
-    for pattern in (GONE, _GONE_PASSIVE, _GONE_ACTIVE):
+    for pattern in (GONE, _GONE_PASSIVE, _GONE_ACTIVE, _GONE_CAUSED):
         match = pattern.search(text)
         if match is None:
             continue

@@ -303,6 +303,17 @@ _QUOTED_BACK = re.compile(
 )
 
 
+# "… on our roof here in fresno would make": where they are, whatever the clause imagines
+_HERE_IN = re.compile(r"\b(?:here\s+in|we'?re\s+in|we\s+are\s+in|i'?m\s+in|(?:we|i)\s+live\s+in)\s+$", re.I)
+
+
+def _home_said_in(text: str, reading: Reading) -> bool:
+    if reading.field not in ("location.city", "location.zip_code") or not reading.said:
+        return False
+    at = text.lower().find(reading.said.lower())
+    return at > 0 and _HERE_IN.search(text[:at]) is not None
+
+
 def _not_a_fact(clause: Clause, reading: Reading, *, pending_slot: str | None = None) -> str | None:
     if _QUOTED_BACK.match(clause.text):
         return "negated"  # the value they say we hold (being corrected), not a new fact: said as not theirs
@@ -331,7 +342,7 @@ def _not_a_fact(clause: Clause, reading: Reading, *, pending_slot: str | None = 
         and not clause.hedged
     ):
         return None  # "would a heat pump save us money vs our gas furnace": their furnace, in a what-if
-    if clause.hypothetical:
+    if clause.hypothetical and not _home_said_in(clause.text, reading):
         return "hypothetical"
     if clause.question and not _statement_inside_question(clause.text, reading):
         return "question"
@@ -1899,6 +1910,12 @@ def _occupants(text: str) -> Iterator[Reading]:
     segments = [text, *re.split(r"\s*,\s*", text)]
     for pattern, segment in ((p, s) for p in _OCCUPANTS for s in segments):
         match = pattern.search(segment)
+        if (
+            match
+            and re.fullmatch(r"\d{5}", match.group(1))
+            and not re.search(r"\bpeople\b", match.group(0), re.I)
+        ):
+            continue  # "we're 30316, georgia power": a ZIP code, never a household
         if match:
             yield Reading(
                 "household.occupants", _count(match.group(1)), said=match.group(0).strip(), unit="people"

@@ -112,8 +112,8 @@ _NOT_A_DEADLINE = re.compile(
 )
 _APPLIANCES = re.compile(
     r"\b(dryer|dish\s+washer|washer|washing\s+machine|dishwasher|laundry|oven|pool\s+pump|water\s+heater|hot\s+tub|space\s+heater|"
-    r"air\s+conditioner|ac|heat\s+pump|induction|stove)\b|\b(?P<heat_water>heat(?:ing)?\s+(?:the\s+|my\s+|our\s+)?(?:hot\s+)?water)\b|"
-    r"\b(?P<precool>pre-?cool\w*)\b",
+    r"air\s+conditioner|ac|heat\s+pump|induction|stove|well\s+pump|sump\s+pump|dehumidifier)(?:s|es)?\b|\b(?P<heat_water>heat(?:ing)?\s+(?:the\s+|my\s+|our\s+)?(?:hot\s+)?water)\b|"
+    r"\b(?P<precool>pre-?cool\w*)\b|\b(?P<window_ac>window\s+(?:unit|ac|a/c)|a/c)(?!\w)",
     re.I,
 )
 _MILES = re.compile(
@@ -254,7 +254,7 @@ def read_params(text: str) -> RequestParams:
             "water heater"
             if appliance.group("heat_water")
             else "ac"
-            if appliance.group("precool")
+            if appliance.group("precool") or appliance.group("window_ac")
             else re.sub(r"\s+", " ", appliance.group(1).lower())
         )
     data.update(_stated_run(text, known="appliance" in data))

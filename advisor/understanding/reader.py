@@ -39,6 +39,9 @@ _ABOUT_PRICES = re.compile(
     re.I,
 )
 # a range said alone ("more like 40 miles"), never a distance per day or month
+# "for 12kw", "with a 10 kw one": a size asked about in a follow-up
+_KW_SAID = re.compile(r"\b(\d+(?:\.\d+)?)\s*-?\s*kw\b(?!\s*h)", re.I)
+_SIZE_FOR = re.compile(r"\b(?:for|with|about)\s+(?:a\s+|an\s+)?(\d+(?:\.\d+)?)\s*-?\s*kw\b", re.I)
 _MILES_SAID = re.compile(
     r"(?<![\w.])(\d{1,3}(?:\.\d+)?)\s*(?:miles?|mi)\b(?!\s*(?:a|an|per|/|each|every)\s*(?:day|week|month|year)\b)",
     re.I,
@@ -147,6 +150,10 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     gone = _gone_beside_facts(intent, values, context)
     asks = intent in (*_ANSWERS, "profile_query")
     params = _params(prediction, values, intent)
+    if _plans_not_asked(prediction, intent, params, values, context):
+        # "what temp should i set the thermostat to save money", "is it better to charge as soon as
+        # i get home": a comparison of rate plans answers neither; the question is explained
+        intent, params = "knowledge", values.params
     follow_up = unsure or _is_follow_up(
         intent, params, context, prediction, values.only_when, _asks_anew(values.message)
     )
@@ -173,6 +180,16 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         ):
             # "actually its more like 40 miles" after a plan for 60: the range asked for now
             params = params.model_copy(update={"miles_needed": float(miles.group(1))})
+        sized = _KW_SAID.search(values.message)
+        if (
+            last.system_kw is not None
+            and sized
+            and (_SIZE_FOR.search(values.message) or not _has(facts, "equipment.solar_capacity_kw"))
+        ):
+            # "same thing but for 12kw", "ok so what would 10 kw get me" after 8 kW asked about: the
+            # next size asked about, not theirs ("we actually have 5 kw" is theirs)
+            params = params.model_copy(update={"system_kw": float(sized.group(1))})
+            facts = [fact for fact in facts if fact.field != "equipment.solar_capacity_kw"]
         if last.system_kw is not None and values.bare_number is not None and 0 < values.bare_number <= 100:
             params = params.model_copy(update={"system_kw": values.bare_number})  # "and 10?" after 8 kW
             # "and for a 10kw system": the next size asked about, not theirs
@@ -187,7 +204,8 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
             | ({"utility": None} if _has(taken, "location.utility_provider") else {})
         )
     # a what-if or a how-to is advice: not asked about
-    alternative = None if values.what_if or values.how_to else _alternative(prediction, intent)
+    # … and a follow-up changes the last request ("actually its more like 30 miles"): not asked about
+    alternative = None if values.what_if or values.how_to or follow_up else _alternative(prediction, intent)
     return Understanding(
         intent=intent,
         topic=topic,  # type: ignore[arg-type]
@@ -304,8 +322,10 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
         and _a_car_in_it(values, context)
     ):
         return "live_data"  # "how long to charge a bolt from empty on 240v": the plan's hours answer it
-    if (answer or prediction.intent) != "live_data" or values.facts:
-        return answer
+    if (answer or prediction.intent) != "live_data" or any(
+        not fact.field.startswith("location.") for fact in values.facts
+    ):
+        return answer  # (where they live says nothing of what they ask: "drafty victorian in providence, …")
     if values.home_battery_charge:
         return "knowledge"  # "is it better to charge the powerwalls from the grid at night": no car's plan
     if context.last_intent != "live_data" and (
@@ -754,6 +774,25 @@ _FOLLOW_CUE = re.compile(
     r"those|them|there)\b",
     re.I,
 )
+
+
+def _plans_not_asked(
+    prediction: Prediction, intent: str, params: RequestParams, values: Values, context: ReadingContext
+) -> bool:
+    """The model's live task is a comparison of rate plans, but nothing in the message speaks of
+    plans or rates (nor of their usage, which a comparison is redone with), it does not follow a
+    comparison, and the model's next reading is a general question: its default for a question
+    about money ("what temp should i set it to save money"), not a request for a comparison."""
+    return (
+        intent == "live_data"
+        and prediction.runner_up == "knowledge"
+        and params.task == "plan_comparison"
+        and not values.about_plans
+        and not values.signals.usage
+        and not (context.last_params is not None and context.last_params.task == "plan_comparison")
+        # "which of those would be cheaper for us" leans on what was said before: the model's reading stands
+        and not (context.last_intent is not None and _FOLLOW_CUE.search(values.message))
+    )
 
 
 def _asks_anew(message: str) -> bool:

@@ -62,7 +62,9 @@ _HYPOTHETICAL = re.compile(
     r"(?:getting|being|gets|will\s+be)\s+delivered|on\s+order|pre-?order\w*|reserv\w*|arriv(?:es|ing)\s+(?:in|next|on)|"
     r"(?:haven'?t|have\s+not|not\s+yet|didn'?t)\s+(?:picked\s+(?:it|her|him)\s+up|gotten|received|taken\s+delivery)|"
     r"(?:not|n'?t)\s+convinced|(?:we|i)\s+(?:should|could|ought\s+to)\s+(?:get|buy|install|add|go\s+with)|"
-    r"quotes?|quoted|bids?|proposal|estimate\s+for|vs\.?|versus|test[-\s]?driv\w*|rental\s+car|loaner|"
+    r"quotes?|quoted|bids?|proposal|estimate\s+for|"
+    # "estimate what 5 kw on our roof would make": a size asked about, not the one they have
+    r"what\s[^.?!;]{1,60}?\bwould\s+(?:make|produce|generate|give|get|save|cost|do)|vs\.?|versus|test[-\s]?driv\w*|rental\s+car|loaner|"
     r"(?:it|you|that|this|the\s+app|my\s+profile)\s+(?:says?|said|shows?|thinks?)\s+(?:that\s+)?(?:i|we)|"
     # "a neighbor tells me a heat pump would save us money": a claim reported, and what it would do
     r"(?:tells?|told|says?|said|swears?|claims?)\s+(?:me|us)\b|would\s+(?:save|cut|lower|pay\s+(?:off|for))|"
@@ -84,7 +86,10 @@ _SOMEONE_ELSE = re.compile(
     r"(?:the|our|my)\s+(?:previous|former|old|last)\s+(?:owners?|house|home|place|apartment|landlord|rental)|"
     # "my son's apartment", "our daughter's place": someone else's home
     r"(?:my|our)\s+\w+'s\s+(?:apartment|apt|house|home|place|condo|dorm|rental)|"
-    r"(?:my|our)\s+(?:moms?|mums?|dads?|mothers?|fathers?|parents|grandmas?|grandpas?|brothers?|sisters?)\b)\b",
+    r"(?:my|our)\s+(?:moms?|mums?|dads?|mothers?|fathers?|parents|grandmas?|grandpas?|brothers?|sisters?)\b|"
+    # "neighbor has 10kw and a battery", "bro just got a lightning": the person leads, no "my"
+    r"^\W*(?:neighbou?rs?|friends?|bro|brother|sister|sis|moms?|mums?|dads?|parents|in-?laws?|cousins?|boss|"
+    r"co-?workers?)\s+(?:just\s+)?(?:has|have|had|got|gets|drives?|uses?|says?|said|swears?)\b)\b",
     re.I,
 )
 # Someone inside the household: their car or schedule counts, but a profile keeps one EV, so a
@@ -129,6 +134,8 @@ _HEDGE = re.compile(
     r"(?:lemme|let\s+me|gotta|i'?ll|will)\s+(?:double[-\s]?)?check|pretty\s+sure|fairly\s+sure|"
     # a soft hedge said after the value ("georgia power i think") doubts it; before it, it states it
     r"(?<=\w\s)(?:i\s+think|i\s+believe|probably)(?=\W*$)|"
+    # "either centerpoint or reliant": two values offered, neither said
+    r"either(?=\s[^.?!;]{1,40}\bor\b)|"
     r"could\s+be|possibly|idk|no\s+idea|don'?t\s+know|dunno|no\s+clue|can'?t\s+remember|don'?t\s+remember|"
     # "forgot which plan": doubt; "forgot my son is back from college", "forgot to mention": news
     r"forgot(?!\s+(?:to\s+(?:mention|say|tell|add)|that|about|my|our|we|i|he|she|they|his|her|the\s+dog))|"

@@ -100,6 +100,9 @@ CORPORA = (
     # the thirteenth held-out set (first run recorded at 1aa4f4a)
     "fresh_h24_messages.jsonl",
     "fresh_h25_messages.jsonl",
+    # the fourteenth held-out set (first runs recorded at d0798fb and 55fe3b8)
+    "fresh_h26_messages.jsonl",
+    "fresh_h27_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 

@@ -40,6 +40,12 @@ SLOT_FIELDS = {
     "solar_size": ("equipment.solar_capacity_kw",),
 }
 _PLAN_WORDS = re.compile(r"\b(?:rate\s+plan|plan|tariff|rate\s+schedule)\b", re.I)
+# the words of a question about rate plans (a plan's code is read from the catalog, not here)
+_ABOUT_PLANS = re.compile(
+    r"\b(?:plans?|rates?|tariffs?|tou|time[\s-]of[\s-]use|switch\w*|tier(?:s|ed)?|"
+    r"rate\s+schedule|schedule\s+(?:\d\w*|[a-z]\d*)\b|pricing|demand\s+charges?|compar\w*)",
+    re.I,
+)
 # A short plain answer to the location or utility question: a name to look up or keep as said
 _PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z .,'&-]*")
 _UTILITY_WORDS = re.compile(
@@ -77,6 +83,9 @@ class Values:
     # an appliance and when to run it ("is it cheaper to run the dishwasher at night"): their prices answer it
     when_to_run: bool = False
     when_to_charge: bool = False  # "when should i charge my leaf": a plan from their prices
+    # speaks of rate plans ("which plan", "should i switch", "is tou worth it", "ev2-a"): what a
+    # comparison of their utility's plans answers
+    about_plans: bool = False
     # "put in a 40 amp charger last week": equipment they got, told as news (no request in it)
     acquired: bool = False
     declines: bool = False  # "not giving you my address", "rather not share my zip"
@@ -162,6 +171,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         or _value_in_place(message, context, mentions)
         or _the_car_they_got(message, context)
         or _just_one_powerwall(message, context)
+        or _trim_of_their_car(message, context)
     )
     facts = [_corrected_in_place(fact, message) for fact in facts]
     plain = _plain_answer(message, context, found, facts)
@@ -243,6 +253,9 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
             and not _WHY.match(message)
         ),
         acquired=_ACQUIRED.search(message) is not None and _WANTS.search(message) is None,
+        about_plans=_ABOUT_PLANS.search(message) is not None
+        or params.plan is not None
+        or any(f.field == "location.rate_schedule" for f in [*facts, *mentions]),
         declines=_DECLINES.search(message) is not None,
         weather_words=weather,
         place_abroad=weather and params.place is None and _place_abroad(message),
@@ -577,6 +590,43 @@ _CORRECTION_CUE = re.compile(
 )
 # a number, with a unit run into it ("7.2kw", "40mi") as well as alone
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:kwh|kw|k|mi|amps?)?(?![\w.]|\.\d)", re.I)
+
+
+def _trim_of_their_car(message: str, context: ReadingContext) -> list[StatedFact]:
+    """ "its actually the euv" with a Bolt EV saved, "the long range one" with a Model 3: a trim said
+    on its own is read against the car they have (the vehicle table decides what is a trim)."""
+    known = context.known_fields.get("equipment.ev_model")
+    words = [word for word in re.findall(r"[\w.+-]+", message.lower().replace("'", "")) if len(word) >= 3]
+    if (
+        not known
+        or len(words) > 6
+        or "?" in message
+        or QUESTION_START.match(message)
+        or find_vehicle(message) is not None
+    ):
+        return []  # (a question is not a statement of the car: "what's the forecast" is no Model S)
+    have = find_vehicle(str(known))
+    names = str(known).split()
+    windows = [" ".join(words[i : i + n]) for n in (2, 1) for i in range(len(words) - n + 1)]
+    for cut in range(len(names), 1, -1):
+        base = " ".join(names[:cut])
+        alone = find_vehicle(base)
+        for window in windows:
+            found = find_vehicle(f"{base} {window}")
+            if found is None or (alone is not None and found[0] == alone[0]):
+                continue
+            if have is not None and found[0] == have[0]:
+                continue
+            return [
+                StatedFact(
+                    field="equipment.ev_model",
+                    value=found[0].name,
+                    said=window,
+                    words=message[:500],
+                    confidence=0.8,
+                )
+            ]
+    return []
 
 
 def _just_one_powerwall(message: str, context: ReadingContext) -> list[StatedFact]:
