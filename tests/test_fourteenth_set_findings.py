@@ -10,6 +10,7 @@ import pytest
 
 from advisor.understanding.models import ReadingContext, RequestParams
 from advisor.understanding.reader import understand
+from advisor.understanding.text import clean
 from tests.advisor_helpers import make_runtime
 from tests.test_homeowner_findings import NOW, new_user, stored
 
@@ -175,3 +176,80 @@ def test_equipment_someone_took_out_for_them_is_gone() -> None:
         known_fields={"equipment.has_battery_storage": True, "equipment.battery_capacity_kwh": 13.5},
     )
     assert reading.intent == "forget" and "equipment.has_battery_storage" in reading.forget
+
+
+# --- from the fifteenth set's first run (h28 + h29) and talking to it -------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "context", "field", "value"),
+    [
+        ("its eight point two kilowatts", {"pending_slot": "solar_size"}, "equipment.solar_capacity_kw", 8.2),
+        ("its two nine four zero one", {"pending_slot": "location"}, "location.zip_code", "29401"),
+        ("that's not right my panels are eleven kilowatts not seven", {}, "equipment.solar_capacity_kw", 11),
+        ("we have a ten kilowatt solar system and two powerwalls", {}, "equipment.battery_capacity_kwh", 27),
+    ],
+)
+def test_numbers_said_in_words_by_voice_typing_are_values(
+    text: str, context: dict, field: str, value: Any
+) -> None:
+    assert _facts(text, **context)[field] == value
+
+
+def test_a_time_said_in_words_is_the_deadline_and_words_that_are_no_value_stay() -> None:
+    params = _read(
+        "hey can you tell me the cheapest time to charge my model three tonight i have to leave at four thirty am"
+    ).params
+    assert (params.ready_by_hour, params.ready_by_minute) == (4, 30)
+    assert clean("the electric one not the hybrid, two of us") == "the electric one not the hybrid, two of us"
+
+
+@pytest.mark.parametrize(
+    ("text", "car"),
+    [
+        ("i work nights, home by 8am and sleep thru the day. when should the leaf charge", "Nissan Leaf"),
+        ("i need the car charged by seven tomorrow morning its a tesla model x", "Tesla Model X"),
+        ("whats it gonna cost me to take the ev6 from 10 to 80", "Kia EV6"),
+        ("hey can you tell me the cheapest time to charge my model three tonight", "Tesla Model 3"),
+    ],
+)
+def test_the_car_a_charging_request_names_is_theirs_when_they_have_none(text: str, car: str) -> None:
+    assert _facts(text)["equipment.ev_model"] == car
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "test drove an ev9 today, roughly what would it cost to charge on our plan",
+        "what would it cost to charge a model 3 here",
+        "my mom drives a leaf. when should she be charging it",
+    ],
+)
+def test_a_car_asked_about_test_driven_or_someone_elses_is_not_taken_as_theirs(text: str) -> None:
+    assert "equipment.ev_model" not in _facts(text)
+
+
+def test_a_car_named_in_a_request_never_replaces_the_one_they_have() -> None:
+    assert _facts("when should the leaf charge", known_fields={"equipment.ev_model": "Tesla Model Y"}) == {}
+
+
+def test_levels_from_one_number_to_another_without_percent() -> None:
+    params = _read("whats it gonna cost me to take the ev6 from 10 to 80").params
+    assert (params.current_soc_pct, params.target_soc_pct) == (10, 80)
+    weather = _read("temps from 60 to 85 tomorrow").params
+    assert weather.target_soc_pct is None and weather.current_soc_pct is None
+
+
+def test_a_doubt_said_again_after_its_clause_leaves_the_rest_of_the_sentence_stated() -> None:
+    facts = _facts("hey, just moved to columbus ohio 43215, aep i think? not 100% sure")
+    assert facts["location.zip_code"] == "43215" and "location.utility_provider" not in facts
+    assert _facts("we're on ev2-a, not sure") == {}
+
+
+def test_another_fact_while_we_wait_for_their_zip_is_no_town_to_look_up(runtime) -> None:
+    user = new_user(runtime)
+    service = runtime.service
+    service.handle_turn(user, "s1", "we have a used bolt. how much does it cost to charge overnight")
+    reply = service.handle_turn(user, "s1", "its the euv actually")
+    assert "couldn't pin down where" not in reply.text
+    assert stored(runtime, user, "equipment.ev_model") == "Chevrolet Bolt EUV"

@@ -44,6 +44,11 @@ _TARGET = re.compile(
     re.I,
 )
 _FROM_TO = re.compile(r"\bfrom\s+(\d{1,3})\s*%?\s+to\s+(\d{1,3})\s*(?:%|percent)", re.I)
+# "take the ev6 from 10 to 80": levels without their unit, when the second cannot be an hour
+_FROM_TO_BARE = re.compile(
+    r"\bfrom\s+(\d{1,2})\s+(?:up\s+)?to\s+(\d{2,3})\b(?!\s*(?:miles?|mi\b|km|kwh|kw|degrees|°|cents|¢|am\b|pm\b|a\.m|p\.m|:))",
+    re.I,
+)
 # "actually make it 80", "change that to 70%": a level put in place of the one asked for (30-100, so
 # "make it 7" stays an hour)
 _MAKE_IT_LEVEL = re.compile(
@@ -411,6 +416,14 @@ def _levels(text: str) -> dict[str, object]:
     target_span: tuple[int, int] | None = None
     if span := _FROM_TO.search(text):  # "from 10 to 80 percent", "charge from 20 to 100 percent by 10pm"
         return {"current_soc_pct": float(span.group(1)), "target_soc_pct": float(span.group(2))}
+    bare = _FROM_TO_BARE.search(text)
+    if (
+        bare
+        and int(bare.group(1)) < int(bare.group(2))
+        and 24 < int(bare.group(2)) <= 100
+        and not re.search(r"\b(?:temps?|temperatures?|degrees|thermostat|highs?|lows?)\b|°", text, re.I)
+    ):
+        return {"current_soc_pct": float(bare.group(1)), "target_soc_pct": float(bare.group(2))}
     if _FROM_EMPTY.search(text):
         # "how long to charge a bolt from empty": from nothing, to full unless a level is said
         data["current_soc_pct"] = 0.0

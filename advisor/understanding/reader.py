@@ -202,6 +202,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         params = params.model_copy(
             update={"place": None if _has(taken, "location.zip_code") else params.place}
             | ({"utility": None} if _has(taken, "location.utility_provider") else {})
+            | ({"vehicle": None} if _has(taken, "equipment.ev_model") else {})
         )
     # a what-if or a how-to is advice: not asked about
     # … and a follow-up changes the last request ("actually its more like 30 miles"): not asked about

@@ -64,10 +64,10 @@ _HYPOTHETICAL = re.compile(
     r"(?:not|n'?t)\s+convinced|(?:we|i)\s+(?:should|could|ought\s+to)\s+(?:get|buy|install|add|go\s+with)|"
     r"quotes?|quoted|bids?|proposal|estimate\s+for|"
     # "estimate what 5 kw on our roof would make": a size asked about, not the one they have
-    r"what\s[^.?!;]{1,60}?\bwould\s+(?:make|produce|generate|give|get|save|cost|do)|vs\.?|versus|test[-\s]?driv\w*|rental\s+car|loaner|"
+    r"what\s[^.?!;]{1,60}?\bwould\s+(?:make|produce|generate|give|get|save|cost|do)|vs\.?|versus|test[-\s]?dr(?:iv|ov)\w*|rental\s+car|loaner|"
     r"(?:it|you|that|this|the\s+app|my\s+profile)\s+(?:says?|said|shows?|thinks?)\s+(?:that\s+)?(?:i|we)|"
     # "a neighbor tells me a heat pump would save us money": a claim reported, and what it would do
-    r"(?:tells?|told|says?|said|swears?|claims?)\s+(?:me|us)\b|would\s+(?:save|cut|lower|pay\s+(?:off|for))|"
+    r"(?:tells|told|says?|said|swears?|claims?)\s+(?:me|us)\b|would\s+(?:save|cut|lower|pay\s+(?:off|for))|"
     r"break[-\s]?even|pay\s*back)\b",
     re.I,
 )
@@ -331,6 +331,80 @@ _SPOKEN_DIGITS = {
 _SPOKEN_LETTERS = {"why": "y", "ex": "x", "es": "s", "three": "3"}
 
 
+_UNITS = {
+    "zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}  # fmt: skip
+_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_DIGIT = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
+_UNIT = "(?:" + "|".join(sorted(_UNITS, key=len, reverse=True)) + ")"
+_TEN = "(?:" + "|".join(_TENS) + ")"
+# a number said in words: "twenty five", "forty", "eleven"
+_SPOKEN = rf"(?:{_TEN}(?:[\s-]+(?:one|two|three|four|five|six|seven|eight|nine))?|{_UNIT})"
+# what makes a spoken number a quantity ("eleven kilowatts", "forty percent", "thirty miles")
+_QUANTITY = (
+    r"(?=\s*(?:%|percent|per\s+cent|kw\b|kwh|kilowatt|amps?\b|miles?\b|mi\b|cents?\b|degrees?\b|"
+    r"people\b|hours?\b|gallons?\b|volts?\b|a\.?m\b|p\.?m\b|o'?clock))"
+)
+
+
+def _spoken_value(words: str) -> int:
+    parts = re.split(r"[\s-]+", words.lower())
+    if parts[0] in _TENS:
+        return _TENS[parts[0]] + (_UNITS[parts[1]] if len(parts) > 1 else 0)
+    return _UNITS[parts[0]]
+
+
+def _spoken_numbers(text: str) -> str:
+    """What voice typing writes for numbers, as digits where they are values: a ZIP read digit by
+    digit ("two nine four zero one"), a decimal ("eight point two kilowatts"), a time ("four thirty
+    am", "by six fifteen"), a quantity with its unit ("eleven kilowatts", "forty percent"). Words
+    that are not values ("the electric one", "two of us") stay words."""
+    text = re.sub(
+        rf"\b{_DIGIT}(?:[\s-]+{_DIGIT}){{4}}\b",
+        lambda m: "".join(str(_UNITS[w]) for w in re.split(r"[\s-]+", m.group(0).lower())),
+        text,
+        flags=re.I,
+    )
+    text = re.sub(
+        rf"\b({_SPOKEN})\s+point\s+({_DIGIT}(?:\s+{_DIGIT})?)\b",
+        lambda m: (
+            f"{_spoken_value(m.group(1))}." + "".join(str(_UNITS[w]) for w in m.group(2).lower().split())
+        ),
+        text,
+        flags=re.I,
+    )
+    text = re.sub(
+        r"\b(?P<h>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+"
+        r"(?P<m>fifteen|thirty|forty[\s-]+five|oh\s+five|ten|twenty|forty|fifty)"
+        r"(?=\s*(?:a\.?m\b|p\.?m\b|in\s+the\s+(?:morning|evening)|tonight|tomorrow|tmrw))",
+        lambda m: (
+            f"{_UNITS[m.group('h').lower()]}:{_spoken_value(m.group('m').replace('oh ', '').replace('oh', '')):02d}"
+        ),
+        text,
+        flags=re.I,
+    )
+    # "by seven tomorrow morning", "leave at six": an hour after the word that sets a time
+    text = re.sub(
+        r"\b(by|at|before|until|til|till)\s+(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+        r"(?!\s+(?:of|people|kids|hours?|days?|weeks?|months?|years?|miles?|cars?|evs?|minutes?|kw|kwh))",
+        lambda m: f"{m.group(1)} {_UNITS[m.group(2).lower()]}",
+        text,
+        flags=re.I,
+    )
+    return re.sub(rf"\b({_SPOKEN}){_QUANTITY}", lambda m: str(_spoken_value(m.group(1))), text, flags=re.I)
+
+
 def _spoken_car_names(text: str) -> str:
     """What voice typing makes of car names: "tesla model why", "kia ev six", "ioniq five",
     "nissan leave", "bolt e u v" -> the names the vehicle table knows."""
@@ -363,6 +437,7 @@ def clean(text: str) -> str:
     text = re.sub(r"\b(\d+|two|three|four|five|six|seven|eight)\s+ppl\b", r"\1 people", text, flags=re.I)
     text = re.sub(r"\bppl\b", "people", text)
     text = _spoken_car_names(text)
+    text = _spoken_numbers(text)
     text = _WORD.sub(lambda m: _TYPOS.get(m.group(0).lower(), m.group(0)), text)
     text = _WORD.sub(lambda m: _near_word(m.group(0)), text)
     # utility names with "and" in them must not be split into clauses: "pg and e", "gas and electric"
@@ -420,7 +495,10 @@ def clauses(text: str) -> list[Clause]:
         if previous_sentence is not None and parts and all(_HEDGE_ONLY.match(part) for part, _ in parts):
             # "i think we're on tou-d-prime? not sure. when is peak": the doubt is the sentence before's
             begin, end = previous_sentence
-            found[begin:end] = [Clause(**{**c.__dict__, "hedged": True}) for c in found[begin:end]]
+            # … unless a clause there doubts itself already ("columbus 43215, aep i think? not 100%
+            # sure"): the doubt said again is that clause's, the ZIP stands
+            if not any(c.hedged for c in found[begin:end]):
+                found[begin:end] = [Clause(**{**c.__dict__, "hedged": True}) for c in found[begin:end]]
         # "We're on EV2-A, not sure": a doubt on its own qualifies the clause before it.
         trailing_doubt = {
             index - 1 for index, (part, _) in enumerate(parts) if index and _HEDGE_ONLY.match(part)

@@ -278,7 +278,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         also=len(message.split()) <= 7 and bool(_ALSO.search(message)),
         about_advisor=bool(_ABOUT_ADVISOR.match(message)),
         swapped=_swapped(message),
-        asked_facts=_unknown_yet([fact for fact in (asked_zip, asked_utility) if fact is not None], context),
+        asked_facts=_unknown_yet([fact for fact in (asked_zip, asked_utility) if fact is not None], context)
+        + _the_car_to_charge(message, facts, mentions, context),
     )
 
 
@@ -318,6 +319,45 @@ def _unknown_yet(asked: list[StatedFact], context: ReadingContext) -> list[State
             if state is None or (utility is not None and state in utility.states):
                 kept.append(fact)
     return kept
+
+
+# the car's charge asked about: charging, plugging in, a level or a range to put in it
+_CHARGE_WORDS = re.compile(
+    r"\bcharg\w*|\bplug\w*|\btop(?:ped)?\s+(?:it\s+)?up|\d+\s*(?:%|percent)|\bfrom\s+\d+\s+to\s+\d+|\bfull\b",
+    re.I,
+)
+
+
+def _the_car_to_charge(
+    message: str, facts: list[StatedFact], mentions: list[Mention], context: ReadingContext
+) -> list[StatedFact]:
+    """ "when should the leaf charge", "whats it gonna cost me to take the ev6 from 10 to 80": a
+    request to charge a car the profile has none of names the car they drive (the fresh authors
+    all say so). Never a car someone else has, one they are considering or test drove, or one a
+    general question names ("how long does a bolt take on 240v" is asked about, `_asked_car`)."""
+    if context.known_fields.get("equipment.ev_model") or any(f.field == "equipment.ev_model" for f in facts):
+        return []
+    if any(m.field == "equipment.ev_model" and m.reason != "question" for m in mentions):
+        return []  # someone else's, hypothetical, negated, unsure
+    if _CONSIDERING.search(message) or _CHARGE_DURATION.search(message) or not _CHARGE_WORDS.search(message):
+        return []
+    found = find_vehicle(message)
+    if found is None:
+        return []
+    spec, words = found
+    before = message.lower().split(words.lower(), 1)[0]
+    asked = "?" in message or bool(re.search(r"\b(?:what|how|which|would|could|should|does|do|is)\b", before))
+    if asked and re.search(rf"\b(?:a|an|any)\s+(?:\w+\s+)?{re.escape(words)}", message, re.I):
+        return []  # "what would it cost to charge a model 3 here": a car asked about
+    return [
+        StatedFact(
+            field="equipment.ev_model",
+            value=as_said(spec.name, words),
+            said=words,
+            words=message[:500],
+            confidence=0.7,
+        )
+    ]
 
 
 def _asked_plan(mentions: list[Mention]) -> str | None:
@@ -561,7 +601,8 @@ def _place_query(
 ) -> str | None:
     if any(f.field.startswith("location.") for f in facts):
         return None
-    phrase = _place_phrase_of(found, plain, message, context)
+    # "its the euv actually" while we wait for their ZIP: a fact about something else, no town
+    phrase = _place_phrase_of(found, plain and not facts, message, context)
     if phrase is not None and phrase.strip(" .,!").lower() in STATE_NAMES:
         return None  # "we're in minnesota": a state is no town to look up (and no ZIP to ask for here)
     return phrase
