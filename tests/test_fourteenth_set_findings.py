@@ -253,3 +253,55 @@ def test_another_fact_while_we_wait_for_their_zip_is_no_town_to_look_up(runtime)
     reply = service.handle_turn(user, "s1", "its the euv actually")
     assert "couldn't pin down where" not in reply.text
     assert stored(runtime, user, "equipment.ev_model") == "Chevrolet Bolt EUV"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what is the CARE discount and would we qualify, family of 4 making about 52k in fresno",
+        "northern va townhouse, heat pump runs basically nonstop when its 25 out. normal or broken",
+        "sun belt, thinking about a solar attic fan. legit or gimmick",
+        "1960s ranch in pasadena, zero attic insulation, single pane windows. only have budget for one — insulation or windows first",
+    ],
+)
+def test_a_question_after_what_they_say_about_their_home_is_answered(text: str) -> None:
+    """Questions ending in a choice or asked in so many words after facts got only "Saved: …"."""
+    assert _read(text).intent in ("knowledge", "live_data")
+
+
+@pytest.mark.parametrize(
+    "text", ["would love a powerwall someday", "we have a leaf and a bolt or two", "pge or smud, not sure"]
+)
+def test_a_wish_a_list_or_two_utilities_offered_is_no_question(text: str) -> None:
+    assert _read(text).intent not in ("knowledge", "live_data")
+
+
+def test_a_regular_outlet_is_no_default_plan_and_a_compared_time_keeps_the_utility(runtime) -> None:
+    user = new_user(runtime)
+    reply = runtime.service.handle_turn(
+        user,
+        "s1",
+        "can i just charge my ev on the regular 120v outlet in the garage? irvine, 35 mi round trip",
+    )
+    assert "skip" not in reply.text
+    reading = _read(
+        "does it matter if i run the dishwasher at 10pm vs 6pm on pg&e or is that an old wives tale"
+    )
+    assert reading.params.utility == "PG&E" or any(f.value == "PG&E" for f in reading.facts)
+
+
+@pytest.mark.parametrize(
+    "text", ["i think we're on tou-dr2?? not 100% sure", "georgia power i think?? not 100%"]
+)
+def test_a_doubt_after_a_double_question_mark_still_doubts_the_value(text: str) -> None:
+    assert _facts(text, pending_slot="rate_schedule") == {}
+
+
+def test_forget_naming_a_field_we_keep_is_a_forget_after_an_explanation_too() -> None:
+    reading = _read(
+        "forget the baby thing, i mean the household size",
+        last_intent="knowledge",
+        last_topic="ev_charging",
+        known_fields={"household.occupants": 3},
+    )
+    assert reading.intent == "forget" and reading.forget == ["household.occupants"]

@@ -256,7 +256,15 @@ def command_reading(
     if values.named and not values.facts and _more_of_the_last_forget(values, context):
         # "forget my zip" then "and the city too pls": that field as well
         return Understanding(intent="forget", forget=list(values.named), confidence=confidence)
-    if values.forget_lead and not values.last_change and intent in ("correction", "profile_statement"):
+    if (
+        values.forget_lead
+        and not values.last_change
+        and (
+            intent in ("correction", "profile_statement")
+            # "forget the baby thing, i mean the household size" after an explanation: a field we keep named
+            or (intent in ("knowledge", "unclear", "smalltalk") and values.named)
+        )
+    ):
         intent = "forget"  # "forget that i have gas heat": the imperative names what to remove
     if intent == "forget" and not (
         values.removal_cue or values.forget_lead or values.forget_everything or values.last_change
@@ -546,6 +554,11 @@ def _asked_after_all(
     intent: str, prediction: Prediction, values: Values, context: ReadingContext
 ) -> str | None:
     """A request the model read as something else."""
+    if intent == "profile_statement" and values.asks_plainly and not context.pending_slot:
+        # "1960s ranch in pasadena, zero attic insulation … insulation or windows first", "what is
+        # the CARE discount and would we qualify, family of 4 …": the facts are saved and the
+        # question they end on is answered, however unsure the model was of it
+        return prediction.runner_up if prediction.runner_up in _ANSWERS else "knowledge"
     if (
         intent == "profile_statement"
         and values.question

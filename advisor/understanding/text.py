@@ -497,11 +497,15 @@ def clauses(text: str) -> list[Clause]:
             begin, end = previous_sentence
             # … unless a clause there doubts itself already ("columbus 43215, aep i think? not 100%
             # sure"): the doubt said again is that clause's, the ZIP stands
-            if not any(c.hedged for c in found[begin:end]):
+            if not any(c.hedged and re.search(r"\w", c.text) for c in found[begin:end]):
                 found[begin:end] = [Clause(**{**c.__dict__, "hedged": True}) for c in found[begin:end]]
         # "We're on EV2-A, not sure": a doubt on its own qualifies the clause before it.
+        # (past a bare "?" of its own: "we're on tou-dr2?? not 100% sure")
+        worded = [index for index, (part, _) in enumerate(parts) if re.search(r"\w", part)]
         trailing_doubt = {
-            index - 1 for index, (part, _) in enumerate(parts) if index and _HEDGE_ONLY.match(part)
+            max((w for w in worded if w < index), default=index - 1)
+            for index, (part, _) in enumerate(parts)
+            if index and _HEDGE_ONLY.match(part)
         }
         previous: Clause | None = None
         start = len(found)
@@ -511,7 +515,12 @@ def clauses(text: str) -> list[Clause]:
                 clause = Clause(**{**clause.__dict__, "question": False})  # a stated list item
             if index in trailing_doubt:
                 clause = Clause(**{**clause.__dict__, "hedged": True})
-            if (found or previous) and not clause.question and _choice_asked(part):
+            alone = len(parts) == 1 and bool(found)  # a sentence of its own after what they said
+            if (
+                (found or previous)
+                and not clause.question
+                and (_choice_asked(part) or _WORTH_IT.match(part) or (alone and _short_choice(part)))
+            ):
                 # "... keep it or rip it out for central ac", "insulation problem or ductwork
                 # problem": a choice put to us after what they said is a question without its word
                 clause = Clause(**{**clause.__dict__, "question": True})
@@ -523,7 +532,8 @@ def clauses(text: str) -> list[Clause]:
                 Clause(**{**c.__dict__, "hedged": True}) if _SOFT_HEDGE.search(c.text) else c
                 for c in found[start:]
             ]
-        previous_sentence = (start, len(found))
+        if re.search(r"\w", sentence):  # a bare "?" is no sentence a later doubt is about
+            previous_sentence = (start, len(found))
     return found
 
 
@@ -560,6 +570,21 @@ _CHOICE_ASKED = re.compile(
     r"[^.?!]{3,60}\bor\s+not\W*$)",
     re.I,
 )
+
+
+# "… normal or broken", "legit or gimmick", "insulation or windows first": a short choice put last
+_SHORT_CHOICE = re.compile(r"^\W*(?:[a-z]+\s+){0,2}[a-z]+\s+or\s+(?:[a-z]+\s+){0,2}[a-z]+\W*$", re.I)
+# "worth it with a pool and 2 kids home", "is it worth it": asks for a verdict without a question word
+_WORTH_IT = re.compile(r"^\W*(?:(?:is|r|are)\s+(?:it|they|those)\s+)?worth\s+(?:it|the\s+money)\b", re.I)
+
+
+def _short_choice(part: str) -> bool:
+    from advisor.energy.utilities import utility_named
+
+    if not _SHORT_CHOICE.match(part):
+        return False
+    sides = re.split(r"\s+or\s+", part.strip(" .!?"), maxsplit=1)
+    return not any(utility_named(side) for side in sides)  # "pge or smud": which utility, not a question
 
 
 def _choice_asked(part: str) -> bool:

@@ -92,6 +92,9 @@ class Values:
     charge_duration: bool = False  # "how long to charge a bolt from empty on 240v": a plan's hours
     sun_words: bool = False  # "panels", "solar", "produce", "sunny": what a solar answer is about
     asks_action: bool = False  # "can you set my thermostat", "can you pay my bill": a deed, not advice
+    # a clause asks in so many words, sure of itself ("what is the CARE discount and would we
+    # qualify", "… normal or broken"): not a doubt with a question mark ("aep i think?")
+    asks_plainly: bool = False
     setpoint_asked: bool = False  # "what temp should i set it to at night": advice, not a forecast
     points_back: bool = False  # "do that every night", "what about tankless": leans on what came before
     home_battery_charge: bool = False  # "charge the powerwalls from the grid at night": not a car
@@ -222,6 +225,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         thanks=bool(commands.THANKS.search(message)),
         points_back=bool(_POINTS_BACK.search(message)),
         asks_action=bool(_ASKS_ACTION.match(message)),
+        asks_plainly=any(_asks_plainly(clause) for clause in found),
         setpoint_asked=bool(_SETPOINT_ASKED.search(message)),
         sun_words=bool(_SUN_WORDS.search(message)),
         charge_duration=bool(_CHARGE_DURATION.search(message)),
@@ -375,7 +379,9 @@ def _asked_utility(mentions: list[Mention]) -> StatedFact | None:
     """The utility a question names ("when's peak for ameren tmrw"): the answer is for it; kept
     only where the reader decides it is theirs."""
     for mention in mentions:
-        if mention.field == "location.utility_provider" and mention.reason == "question":
+        # (a clause comparing two times or two plans reads as a what-if, but the utility it names is
+        # the one asked about: "run the dishwasher at 10pm vs 6pm on pg&e")
+        if mention.field == "location.utility_provider" and mention.reason in ("question", "hypothetical"):
             found = find_utility(mention.words, answer=True, about_utility=True)
             if found is not None:
                 name = found[0].name
@@ -883,6 +889,28 @@ _GOT_IT = re.compile(
 )
 
 
+_WH_START = re.compile(
+    r"^\W*(?:(?:so|ok|and|but|also)\W+)?(?:what|whats|what's|how|why|when|where|which)\b", re.I
+)
+_SOFT_DOUBT = re.compile(r"\b(?:i\s+think|maybe|probably|i\s+guess|not\s+sure)\b", re.I)
+
+
+def _asks_plainly(clause: Clause) -> bool:
+    """A clause that asks in so many words and is sure of itself: a wh-question, a yes/no question
+    with its mark, or a choice put last ("normal or broken"); never "i think we're on tou-dr2??"."""
+    text = clause.text
+    if not clause.question or clause.hedged or _WISH.match(text) or _SOFT_DOUBT.search(text):
+        return False
+    if _WH_START.match(text):
+        return True
+    if "?" in text:
+        return bool(QUESTION_START.match(text))
+    return not QUESTION_START.match(
+        text
+    )  # a choice put last ("normal or broken"), not "is out the door by 8"
+
+
+_WISH = re.compile(r"^\W*(?:i|we)?\s*(?:would|'?d)\s+(?:love|like|want)\b|^\W*(?:who|why)\b", re.I)
 _CONSIDERING = re.compile(r"\btest[-\s]?drov?e\b|\bthinking\s+(?:of|about)\b|\bconsidering\b", re.I)
 
 
@@ -1142,7 +1170,10 @@ def _town_named_in(text: str) -> str | None:
 
 # "whichever one is the default", "whatever dte put us on", "just assume the normal one"
 _DEFAULT_PLAN = re.compile(
-    r"\b(?:whatever|whichever|the)\s+(?:one\s+|plan\s+|rate\s+)?(?:is\s+the\s+)?(?:default|normal|standard|usual|regular)\b|"
+    r"\b(?:whatever|whichever|the)\s+(?:one\s+|plan\s+|rate\s+)?(?:is\s+the\s+)?(?:default|normal|standard|usual|regular)\b"
+    # "the regular 120v outlet", "a standard wall plug": a socket, not a plan
+    r"(?!\s+(?:\d+\s*v\b|\d+\s*volt|wall|outlet|plug|socket|household|house\s+(?:outlet|plug|current)|120|240|cord|charger|"
+    r"level|l1|l2|one\s+(?:outlet|plug)))|"
     r"\bwhatever\s+(?:\w+\s+){0,2}(?:put|gave|has|set)\s+(?:us|me)\b|\b(?:assume|use)\s+the\s+(?:normal|default|usual|standard)\b|"
     r"\bwhatever\s+(?:fixed|flat)\s+rate\b",
     re.I,
