@@ -305,3 +305,32 @@ def test_forget_naming_a_field_we_keep_is_a_forget_after_an_explanation_too() ->
         known_fields={"household.occupants": 3},
     )
     assert reading.intent == "forget" and reading.forget == ["household.occupants"]
+
+
+def test_how_long_a_charge_takes_is_answered_without_asking_where_they_live(runtime) -> None:
+    """ "how long for 10 to 80" asked for the ZIP code, the utility and the plan first: the hours
+    stand on the car and the charger; the cheapest hours are said to need the utility."""
+    user = new_user(runtime, **{"equipment.ev_model": "Volkswagen ID.4", "equipment.ev_charger_kw": 9.6})
+    reply = runtime.service.handle_turn(user, "s1", "how long for 10 to 80")
+    assert reply.asked_for is None
+    assert "at 9.6 kW: 6.2 h" in reply.text and "utility" in reply.text
+    asked_car = runtime.service.handle_turn(
+        new_user(runtime),
+        "s2",
+        "how long does a tesla model 3 LR take to charge from 20 to 80% on a 32 amp charger",
+    )
+    assert asked_car.asked_for is None and "at 7.68 kW" in asked_car.text
+
+
+def test_whether_an_outlet_is_enough_for_their_miles_needs_no_car(runtime) -> None:
+    reply = runtime.service.handle_turn(
+        new_user(runtime),
+        "s1",
+        "can i just charge my ev on the regular 120v outlet in the garage? irvine, 35 mi round trip",
+    )
+    assert reply.asked_for is None and "at 1.44 kW" in reply.text
+
+
+def test_how_long_a_battery_lasts_is_no_charge_duration() -> None:
+    assert not _read("how long will the powerwall last in an outage").params.duration
+    assert _read("how long for 10 to 80").params.duration

@@ -218,6 +218,13 @@ def _ask(
         needed = [slot for slot in needed if slot != "solar_size"]  # the size they asked about
     if params.monthly:
         needed = [slot for slot in needed if slot != "ev"]  # a month's cost stands on miles, not the car
+    if params.duration and params.task == "charging_plan":
+        # "how long for 10 to 80", "can i just charge on the 120v outlet": hours stand on the car and
+        # the charger, not on prices (the answer says what the cheapest hours would need)
+        # (miles to put in need no battery size: "35 mi round trip" is the same hours in any car)
+        needed = [
+            slot for slot in needed if slot == "ev" and not params.vehicle and params.miles_needed is None
+        ]
     if params.task in ("prices", "appliance", "charging_plan") and _utility_of_one_state(profile):
         # "when is peak for pge today", "what would it cost overnight on ev2-a": prices and their
         # hours come from the utility (its state's time zone); a place adds nothing to them

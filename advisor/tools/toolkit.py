@@ -199,6 +199,50 @@ def build_tools(data: DataSources) -> list[BaseTool]:
 # --- helpers -------------------------------------------------------------------------------
 
 
+def _hours_without_prices(
+    name: str,
+    context: TurnContext,
+    battery_kwh: float,
+    current_soc_pct: float,
+    target_soc_pct: float,
+    miles_needed: float | None,
+    power: float,
+    assumptions: list[str],
+) -> Observation:
+    """A charge's energy and hours from the car and the charger alone (no prices known yet)."""
+    if miles_needed is not None and 0 < miles_needed <= 1000:
+        wanted = (
+            current_soc_pct + 100 * miles_needed * KWH_PER_MILE * DEFAULT_CHARGING_EFFICIENCY / battery_kwh
+        )
+        target_soc_pct = min(100.0, round(wanted, 1))
+        assumptions.append(f"{miles_needed:g} miles of range at {KWH_PER_MILE:g} kWh a mile from the wall")
+    energy = ev_energy_needed(
+        battery_kwh=battery_kwh, soc_now_pct=current_soc_pct, soc_target_pct=target_soc_pct
+    )
+    assumptions.append(
+        f"charging efficiency {energy.efficiency:.0%}; from {current_soc_pct:g}% to {target_soc_pct:g}%"
+    )
+    hours = charge_duration_h(energy.grid_kwh, power)
+    summary = (
+        f"Needs {energy.grid_kwh:.1f} kWh from the grid ({energy.battery_kwh_added:.1f} kWh into the battery) "
+        f"at {power:g} kW: {hours:.1f} h. Which of those hours are cheapest depends on your utility's "
+        "prices: tell me your ZIP code and utility and I'll time it and price it."
+    )
+    return Observation(
+        tool=name,
+        summary=summary,
+        facts={
+            "grid_kwh": round(energy.grid_kwh, 2),
+            "battery_kwh_added": round(energy.battery_kwh_added, 2),
+            "power_kw": power,
+            "hours": round(hours, 2),
+        },
+        source="the car's battery and the charger's power (no prices)",
+        as_of=context.now,
+        assumptions=assumptions,
+    )
+
+
 def _failed(
     tool_name: str, summary: str, context: TurnContext, warnings: list[str] | None = None
 ) -> Observation:
@@ -360,9 +404,6 @@ def plan_charging(
     elif equipment is None or equipment.ev_battery_kwh is None:
         assumptions.append(f"battery {battery_kwh:g} kWh (typical for a {spec.name})")
     lookup = data.resolve_tariff(profile)
-    if lookup.tariff is None:
-        return _failed(name, "I can't price charging without your rate plan.", context, lookup.warnings)
-    tariff = lookup.tariff
     charger_kw = equipment.ev_charger_kw if equipment and equipment.ev_charger_kw else None
     if charger_kw is None:
         charger_kw = DEFAULT_LEVEL2_CHARGER_KW
@@ -370,6 +411,13 @@ def plan_charging(
     power = charging_power_kw(charger_kw, spec.onboard_charger_kw if spec else None)
     if spec and power < charger_kw:
         assumptions.append(f"the {spec.name} accepts at most {spec.onboard_charger_kw:g} kW AC")
+    if lookup.tariff is None:
+        # "how long for 10 to 80" from someone whose prices we do not know yet: the hours stand on the
+        # car and the charger; which hours are cheapest is said to need their utility
+        return _hours_without_prices(
+            name, context, battery_kwh, current_soc_pct, target_soc_pct, miles_needed, power, assumptions
+        )
+    tariff = lookup.tariff
     zone_name, zone_note = local_timezone(profile)
     if zone_note:
         assumptions.append(zone_note)

@@ -151,6 +151,11 @@ class RequestParams(BaseModel):
         le=350,
         description="a charger's power the question is about, not theirs ('how long on a regular outlet'), never saved",
     )
+    duration: bool | None = Field(
+        None,
+        description="how long a charge takes is asked ('how long for 10 to 80', 'can i just charge on the 120v "
+        "outlet'): its hours need the car and the charger, not prices",
+    )
     vehicle: str | None = Field(
         None,
         max_length=60,

@@ -46,7 +46,7 @@ _TARGET = re.compile(
 _FROM_TO = re.compile(r"\bfrom\s+(\d{1,3})\s*%?\s+to\s+(\d{1,3})\s*(?:%|percent)", re.I)
 # "take the ev6 from 10 to 80": levels without their unit, when the second cannot be an hour
 _FROM_TO_BARE = re.compile(
-    r"\bfrom\s+(\d{1,2})\s+(?:up\s+)?to\s+(\d{2,3})\b(?!\s*(?:miles?|mi\b|km|kwh|kw|degrees|°|cents|¢|am\b|pm\b|a\.m|p\.m|:))",
+    r"\b(?:from|for)\s+(\d{1,2})\s+(?:up\s+)?to\s+(\d{2,3})\b(?!\s*(?:miles?|mi\b|km|kwh|kw|degrees|°|cents|¢|am\b|pm\b|a\.m|p\.m|:))",
     re.I,
 )
 # "actually make it 80", "change that to 70%": a level put in place of the one asked for (30-100, so

@@ -180,6 +180,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     plain = _plain_answer(message, context, found, facts)
     facts = facts + _utility_as_said(message, context, plain, facts)
     params = read_params(message)
+    if _DURATION_ASKED.search(message):
+        params = params.model_copy(update={"duration": True})
     answered = _zip_answering_our_question(mentions, facts, context)
     if answered is not None:
         # "whats the low tomorrow in 04101" right after we asked for their ZIP: the answer, with a question
@@ -1058,6 +1060,14 @@ _NUMBER_IN_PLACE = re.compile(
 )
 
 
+# how long a charge takes, asked: "how long for 10 to 80", "how many hours to fill it", "can i just
+# charge on the regular 120v outlet" (whether an outlet is enough is its hours)
+_DURATION_ASKED = re.compile(
+    r"\bhow\s+(?:long|many\s+hours)\b(?![^.?!]{0,40}\b(?:last|run|power|keep|back\s*up)\b)|"
+    r"\b(?:can|could)\s+(?:i|we)\s+(?:just\s+)?(?:charge|plug)\b[^.?!]{0,40}\b(?:outlet|120\s*v|240\s*v|wall\s+plug|"
+    r"level\s*(?:1|one|2|two)|l[12])\b",
+    re.I,
+)
 _CHARGE_DURATION = re.compile(
     r"\bhow\s+(?:long|many\s+hours)\b[^.?!]{0,40}?\b(?:to|will|would|does|do|it|take)\b[^.?!]{0,30}?\bcharg\w*",
     re.I,
