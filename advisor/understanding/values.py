@@ -912,7 +912,8 @@ def _asks_plainly(clause: Clause) -> bool:
     )  # a choice put last ("normal or broken"), not "is out the door by 8"
 
 
-_WISH = re.compile(r"^\W*(?:i|we)?\s*(?:would|'?d)\s+(?:love|like|want)\b|^\W*(?:who|why)\b", re.I)
+# a wish, a rhetorical "who else would it be?" or a joking "why, u gonna visit?": no question to answer
+_WISH = re.compile(r"^\W*(?:i|we)?\s*(?:would|'?d)\s+(?:love|like|want)\b|^\W*(?:who\s+else|why\s*,)", re.I)
 _CONSIDERING = re.compile(r"\btest[-\s]?drov?e\b|\bthinking\s+(?:of|about)\b|\bconsidering\b", re.I)
 
 
