@@ -325,10 +325,10 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
         # "got a used leaf last week and honestly no idea when i'm supposed to charge it": the car
         # is saved and when to charge it is answered
         return "live_data"
-    if (
-        (answer or prediction.intent) == "knowledge"
-        and values.charge_duration
-        and _a_car_in_it(values, context)
+    if (answer or prediction.intent) == "knowledge" and (
+        (values.charge_duration and _a_car_in_it(values, context))
+        # "can i just charge on the 120v outlet? 35 mi round trip": their miles' hours answer it
+        or (values.params.duration and (values.params.miles_needed or values.params.target_soc_pct))
     ):
         return "live_data"  # "how long to charge a bolt from empty on 240v": the plan's hours answer it
     if (answer or prediction.intent) != "live_data" or any(

@@ -103,6 +103,9 @@ CORPORA = (
     # the fourteenth held-out set (first runs recorded at d0798fb and 55fe3b8)
     "fresh_h26_messages.jsonl",
     "fresh_h27_messages.jsonl",
+    # the fifteenth held-out set (first run recorded at b8a277f)
+    "fresh_h28_messages.jsonl",
+    "fresh_h29_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 
