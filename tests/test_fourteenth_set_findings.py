@@ -334,3 +334,8 @@ def test_whether_an_outlet_is_enough_for_their_miles_needs_no_car(runtime) -> No
 def test_how_long_a_battery_lasts_is_no_charge_duration() -> None:
     assert not _read("how long will the powerwall last in an outage").params.duration
     assert _read("how long for 10 to 80").params.duration
+
+
+@pytest.mark.parametrize("text", ["at one point we had solar", "by one or two", "two of us, one car"])
+def test_number_words_that_set_no_time_or_quantity_stay_words(text: str) -> None:
+    assert clean(text) == text

@@ -397,7 +397,7 @@ def _spoken_numbers(text: str) -> str:
     # "by seven tomorrow morning", "leave at six": an hour after the word that sets a time
     text = re.sub(
         r"\b(by|at|before|until|til|till)\s+(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
-        r"(?!\s+(?:of|people|kids|hours?|days?|weeks?|months?|years?|miles?|cars?|evs?|minutes?|kw|kwh))",
+        r"(?!\s+(?:of|people|kids|hours?|days?|weeks?|months?|years?|miles?|cars?|evs?|minutes?|kw|kwh|point|time|stage|or)\b)",
         lambda m: f"{m.group(1)} {_UNITS[m.group(2).lower()]}",
         text,
         flags=re.I,
