@@ -32,6 +32,7 @@ from advisor.energy.appliances import (
 from advisor.energy.ev import (
     DEFAULT_CHARGING_EFFICIENCY,
     DEFAULT_LEVEL2_CHARGER_KW,
+    EvEnergy,
     charge_duration_h,
     charge_now,
     charging_power_kw,
@@ -210,37 +211,73 @@ def _hours_without_prices(
     assumptions: list[str],
 ) -> Observation:
     """A charge's energy and hours from the car and the charger alone (no prices known yet)."""
-    if miles_needed is not None and 0 < miles_needed <= 1000:
-        wanted = (
-            current_soc_pct + 100 * miles_needed * KWH_PER_MILE * DEFAULT_CHARGING_EFFICIENCY / battery_kwh
+    target_soc_pct, range_warning = _level_for_miles(
+        miles_needed, current_soc_pct, target_soc_pct, battery_kwh, assumptions
+    )
+    energy = _energy_to_add(battery_kwh, current_soc_pct, target_soc_pct, assumptions)
+    summary = (
+        f"Needs {energy.grid_kwh:.1f} kWh from the grid ({energy.battery_kwh_added:.1f} kWh into the battery) "
+        f"at {power:g} kW: {charge_duration_h(energy.grid_kwh, power):.1f} h. Which of those hours are cheapest "
+        "depends on your utility's prices: tell me your ZIP code and utility and I'll time it and price it."
+    )
+    return Observation(
+        tool=name,
+        summary=summary,
+        facts=_energy_facts(energy, power),
+        source="the car's battery and the charger's power (no prices)",
+        as_of=context.now,
+        assumptions=assumptions,
+        warnings=[range_warning] if range_warning else [],
+    )
+
+
+def _level_for_miles(
+    miles_needed: float | None,
+    current_soc_pct: float,
+    target_soc_pct: float,
+    battery_kwh: float,
+    assumptions: list[str],
+) -> tuple[float, str | None]:
+    """ "I need like 40 miles": the range, at the EPA-style kWh a mile from the wall (losses in), as
+    a charge level from the current one; with a warning when it is more than the battery holds."""
+    if miles_needed is None or not 0 < miles_needed <= 1000:
+        return target_soc_pct, None
+    into_battery = miles_needed * KWH_PER_MILE * DEFAULT_CHARGING_EFFICIENCY
+    wanted = current_soc_pct + 100 * into_battery / battery_kwh
+    warning = None
+    if wanted > 100:  # "I need to drive 400 miles tomorrow": more than the battery holds
+        full_miles = battery_kwh * (100 - current_soc_pct) / 100 / DEFAULT_CHARGING_EFFICIENCY / KWH_PER_MILE
+        warning = (
+            f"{miles_needed:g} miles needs more than your battery holds from {current_soc_pct:g}%: this plans a "
+            f"full charge, about {full_miles:.0f} miles; plan a stop to charge on the way."
         )
-        target_soc_pct = min(100.0, round(wanted, 1))
-        assumptions.append(f"{miles_needed:g} miles of range at {KWH_PER_MILE:g} kWh a mile from the wall")
+    assumptions.append(
+        f"{miles_needed:g} miles of range at {KWH_PER_MILE:g} kWh a mile from the wall (a typical EV; "
+        "check your car's rating)"
+    )
+    return min(100.0, round(wanted, 1)), warning
+
+
+def _energy_to_add(
+    battery_kwh: float, current_soc_pct: float, target_soc_pct: float, assumptions: list[str]
+) -> EvEnergy:
     energy = ev_energy_needed(
         battery_kwh=battery_kwh, soc_now_pct=current_soc_pct, soc_target_pct=target_soc_pct
     )
     assumptions.append(
         f"charging efficiency {energy.efficiency:.0%}; from {current_soc_pct:g}% to {target_soc_pct:g}%"
     )
-    hours = charge_duration_h(energy.grid_kwh, power)
-    summary = (
-        f"Needs {energy.grid_kwh:.1f} kWh from the grid ({energy.battery_kwh_added:.1f} kWh into the battery) "
-        f"at {power:g} kW: {hours:.1f} h. Which of those hours are cheapest depends on your utility's "
-        "prices: tell me your ZIP code and utility and I'll time it and price it."
-    )
-    return Observation(
-        tool=name,
-        summary=summary,
-        facts={
-            "grid_kwh": round(energy.grid_kwh, 2),
-            "battery_kwh_added": round(energy.battery_kwh_added, 2),
-            "power_kw": power,
-            "hours": round(hours, 2),
-        },
-        source="the car's battery and the charger's power (no prices)",
-        as_of=context.now,
-        assumptions=assumptions,
-    )
+    return energy
+
+
+def _energy_facts(energy: EvEnergy, power: float) -> dict[str, float]:
+    """The energy, power and hours a charge's answer states (each traced)."""
+    return {
+        "grid_kwh": round(energy.grid_kwh, 2),
+        "battery_kwh_added": round(energy.battery_kwh_added, 2),
+        "power_kw": power,
+        "hours": round(charge_duration_h(energy.grid_kwh, power), 2),
+    }
 
 
 def _failed(
@@ -441,31 +478,10 @@ def plan_charging(
             context,
         )
     when = "now" if start is now_local else f"at {_hm(start)} {_day_label(start, now_local)}"
-    range_warning = None
-    if miles_needed is not None and 0 < miles_needed <= 1000:
-        # "I need like 40 miles": the range, at the EPA-style kWh a mile from the wall (losses in),
-        # as a charge level from the current one
-        into_battery = miles_needed * KWH_PER_MILE * DEFAULT_CHARGING_EFFICIENCY
-        wanted = current_soc_pct + 100 * into_battery / battery_kwh
-        target_soc_pct = min(100.0, round(wanted, 1))
-        if wanted > 100:  # "I need to drive 400 miles tomorrow": more than the battery holds
-            full_miles = (
-                battery_kwh * (100 - current_soc_pct) / 100 / DEFAULT_CHARGING_EFFICIENCY / KWH_PER_MILE
-            )
-            range_warning = (
-                f"{miles_needed:g} miles needs more than your battery holds from {current_soc_pct:g}%: this plans a "
-                f"full charge, about {full_miles:.0f} miles; plan a stop to charge on the way."
-            )
-        assumptions.append(
-            f"{miles_needed:g} miles of range at {KWH_PER_MILE:g} kWh a mile from the wall (a typical EV; "
-            "check your car's rating)"
-        )
-    energy = ev_energy_needed(
-        battery_kwh=battery_kwh, soc_now_pct=current_soc_pct, soc_target_pct=target_soc_pct
+    target_soc_pct, range_warning = _level_for_miles(
+        miles_needed, current_soc_pct, target_soc_pct, battery_kwh, assumptions
     )
-    assumptions.append(
-        f"charging efficiency {energy.efficiency:.0%}; from {current_soc_pct:g}% to {target_soc_pct:g}%"
-    )
+    energy = _energy_to_add(battery_kwh, current_soc_pct, target_soc_pct, assumptions)
     hours = int(_hours_until(now_local, deadline)) + 2
     prices = hourly_prices(tariff, now_local, hours, zone_name)
     planner = cheapest_contiguous_window if one_session else cheapest_slots
@@ -563,10 +579,7 @@ def plan_charging(
         tool=name,
         summary=summary,
         facts={
-            "grid_kwh": round(energy.grid_kwh, 2),
-            "battery_kwh_added": round(energy.battery_kwh_added, 2),
-            "power_kw": power,
-            "hours": round(charge_duration_h(energy.grid_kwh, power), 2),
+            **_energy_facts(energy, power),
             "windows": [[a.isoformat(), b.isoformat()] for a, b in plan.windows()],
             "planned_cost_usd": plan.cost_usd,
             "charge_now_cost_usd": baseline.cost_usd,

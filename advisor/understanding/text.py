@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from advisor.energy.utilities import utility_named
+
 _SLACK_LINK = re.compile(r"<(?:https?|mailto):[^>|]*\|([^>]*)>|<(?:https?|mailto):([^>]*)>")
 _SLACK_MENTION = re.compile(r"<[@#!][^>]*>")
 _EMOJI = re.compile(r":[a-z0-9_+-]{2,40}:")
@@ -579,8 +581,6 @@ _WORTH_IT = re.compile(r"^\W*(?:(?:is|r|are)\s+(?:it|they|those)\s+)?worth\s+(?:
 
 
 def _short_choice(part: str) -> bool:
-    from advisor.energy.utilities import utility_named
-
     if not _SHORT_CHOICE.match(part):
         return False
     sides = re.split(r"\s+or\s+", part.strip(" .!?"), maxsplit=1)
