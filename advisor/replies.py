@@ -18,6 +18,17 @@ FIRST_GREETING = (
     "solar will make, and explain things like heat pumps or time-of-use pricing. Tell me your ZIP code "
     "and utility whenever you like (I'll remember them), or just ask a question."
 )
+# "what can you do": what the advisor does, with questions to try (not the greeting said again)
+CAPABILITIES = (
+    "Here's what I can do for your home:\n"
+    "- plan EV charging around your rates (when to plug in, what it costs, how long it takes)\n"
+    "- tell you whether to run the dryer, dishwasher or pool pump now or later\n"
+    "- show today's or tomorrow's prices and peak hours, and compare your utility's rate plans\n"
+    "- estimate what your solar makes (tomorrow, or a typical year for a size)\n"
+    "- explain heat pumps, insulation, batteries, net metering, rebates and tax credits\n"
+    "I remember what you tell me about your home, and you can ask what I've saved or have me forget it. "
+    'Try "When should I charge my EV tonight?" or "Is a heat pump cheaper to run than gas?"'
+)
 GOODBYE = "Bye! Thanks for chatting."
 THANKS_REPLY = "You're welcome! Ask me anything else about your energy use whenever you like."
 OFF_TOPIC = (

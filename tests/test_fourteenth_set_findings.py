@@ -339,3 +339,11 @@ def test_how_long_a_battery_lasts_is_no_charge_duration() -> None:
 @pytest.mark.parametrize("text", ["at one point we had solar", "by one or two", "two of us, one car"])
 def test_number_words_that_set_no_time_or_quantity_stay_words(text: str) -> None:
     assert clean(text) == text
+
+
+def test_what_can_you_do_says_what_it_does_not_the_greeting_again(runtime) -> None:
+    user = new_user(runtime)
+    greeting = runtime.service.handle_turn(user, "s-hi", "hi")
+    asked = runtime.service.handle_turn(user, "s-hi", "what can you do")
+    assert asked.text != greeting.text
+    assert "Try" in asked.text and "rate plans" in asked.text

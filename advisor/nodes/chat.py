@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.replies import FIRST_GREETING, GOODBYE, GREETING, OFF_TOPIC, THANKS_REPLY, UNCLEAR
+from advisor.replies import CAPABILITIES, FIRST_GREETING, GOODBYE, GREETING, OFF_TOPIC, THANKS_REPLY, UNCLEAR
 from advisor.state import AdvisorState
 from advisor.understanding.models import Understanding
 
@@ -19,6 +19,8 @@ def chat(state: AdvisorState) -> dict[str, Any]:
         reply = OFF_TOPIC
     elif intent == "unclear":
         reply = UNCLEAR
+    elif understanding.about_advisor:
+        reply = CAPABILITIES
     elif understanding.thanks and not state.get("profile_changes"):
         reply = THANKS_REPLY
     elif state.get("user_profile") is None:

@@ -224,6 +224,7 @@ class Understanding(BaseModel):
     )
     hedged: bool = Field(False, description='the user was not sure ("I think", "maybe")')
     thanks: bool = Field(False, description="the message thanks us")
+    about_advisor: bool = Field(False, description='asks what the advisor is or does ("what can u do")')
     points_back: bool = Field(
         False, description="leans on what was said before ('do that every night', 'what about tankless')"
     )

@@ -231,6 +231,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         confidence=round(prediction.intent_p, 3),
         alternative=alternative,  # type: ignore[arg-type]
         thanks=values.thanks,
+        about_advisor=values.about_advisor and not values.facts,
         points_back=values.points_back,
         choice=values.choice,
         affirmed=values.affirmed,
