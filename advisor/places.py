@@ -529,7 +529,8 @@ def _town(name: str, state: str | None) -> Place | None:
         alone = ranked and len(ranked[0]) >= _TOWN_ALONE_AT_LEAST and len(ranked[0]) >= 3 * second
         # "I'm in Bettendorf": a town with one or two ZIPs, in one state only, whose name is no
         # common word (a town called "Power" or "Deal" still needs its state)
-        alone = alone or (len(ranked) == 1 and not _names_a_word(name))
+        # ("Ocean Springs": two words of the language, but no phrase of it)
+        alone = alone or (len(ranked) == 1 and (len(name.split()) > 1 or not _names_a_word(name)))
         chosen = ranked[0] if alone else None
     if not chosen:
         return None

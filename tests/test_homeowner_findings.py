@@ -845,7 +845,7 @@ def test_and_the_city_too_after_a_forget_forgets_the_city(runtime) -> None:
             "we're a co-op, jackson emc",
             {"pending_slot": "utility"},
             "location.utility_provider",
-            "jackson emc",
+            "Jackson EMC",
         ),
         ("we pay 11 cents a kwh flat, small co-op out here in western nebraska", {}, "location.city", None),
         ("apartment in chicago w 2 roommates, comed", {}, "household.occupants", 3),

@@ -213,6 +213,11 @@ _TABLE: list[Utility] = [
             "kentucky power",
         ),
     ),
+    # FirstEnergy's companies (Ohio Edison, The Illuminating Company, Toledo Edison, Met-Ed, Penelec,
+    # JCP&L, Mon Power, Potomac Edison…) as customers often name the holding company
+    Utility(
+        name="FirstEnergy", states=("OH", "PA", "NJ", "WV", "MD"), aliases=("firstenergy", "first energy")
+    ),
     Utility(name="Ohio Edison", states=("OH",), aliases=("ohio edison",)),
     Utility(name="The Illuminating Company", states=("OH",), aliases=("illuminating company", "cei")),
     Utility(name="Toledo Edison", states=("OH",), aliases=("toledo edison",)),
@@ -223,6 +228,15 @@ _TABLE: list[Utility] = [
     Utility(name="NIPSCO", states=("IN",), aliases=("nipsco", "northern indiana public service")),
     Utility(name="CenterPoint Energy", states=("TX", "IN"), aliases=("centerpoint", "centerpoint energy")),
     Utility(name="Oncor", states=("TX",), aliases=("oncor",)),
+    # Texas retail electric providers (ERCOT areas): they set the price; Oncor, CenterPoint, AEP
+    # Texas or TNMP deliver the power
+    Utility(name="TXU Energy", states=("TX",), aliases=("txu", "txu energy")),
+    Utility(name="Reliant Energy", states=("TX",), aliases=("reliant", "reliant energy")),
+    Utility(name="Gexa Energy", states=("TX",), aliases=("gexa", "gexa energy")),
+    Utility(name="Green Mountain Energy", states=("TX",), aliases=("green mountain energy",)),
+    Utility(name="Direct Energy", states=("TX",), aliases=("direct energy",)),
+    Utility(name="Champion Energy", states=("TX",), aliases=("champion energy",)),
+    Utility(name="Rhythm Energy", states=("TX",), aliases=("rhythm energy",)),
     Utility(
         name="TNMP", states=("TX",), aliases=("tnmp", "texas-new mexico power", "texas new mexico power")
     ),
@@ -311,6 +325,7 @@ _TABLE: list[Utility] = [
 _ANSWER_ONLY = frozenset(
     {
         "edison",  # Southern California Edison as people say it; also a town in New Jersey
+        "reliant",  # "we're reliant on propane"
         "ace",
         "ui",
         "nes",
@@ -396,12 +411,28 @@ def find_utility(
             rest = (normalized[: match.start()] + " " + normalized[match.end() :]).split()
             if len([word for word in rest if word not in _FILLER]) > 1:
                 continue  # "the ace of spades" is not Atlantic City Electric
-        if match is None:
+        if match is None or _word_sense(alias, normalized, match):
             continue
         elsewhere = int(state is not None and state not in utility.states)
         if best is None or (match.start(), elsewhere) < (best[0], best[1]):
             best = (match.start(), elsewhere, utility, match.group(0))
     return (best[2], best[3]) if best else None
+
+
+# Aliases that are also words of a sentence, told apart by the words around them: the word-use
+# after the alias, unless the words before it name a company ("we're with reliant on a flat plan")
+_WORD_SENSES = {
+    "reliant": (re.compile(r"^\s+(?:up)?on\b"), re.compile(r"\b(?:with|from|by|through|via|use|using)\s*$")),
+}
+
+
+def _word_sense(alias: str, text: str, match: re.Match[str]) -> bool:
+    """ "we're reliant on propane": the alias used as the word it also is."""
+    senses = _WORD_SENSES.get(alias)
+    if senses is None:
+        return False
+    after, company_before = senses
+    return after.match(text[match.end() :]) is not None and company_before.search(text[: match.start()]) is None
 
 
 def utility_named(name: str) -> Utility | None:
@@ -412,3 +443,125 @@ def utility_named(name: str) -> Utility | None:
 
 def utilities_in(state: str) -> list[Utility]:
     return [utility for utility in _TABLE if state in utility.states]
+
+
+# A utility the table does not know, recognised by the shape of its name: a proper name and the
+# word utilities end in ("Singing River Electric", "Custer Public Power District", "Jackson EMC",
+# "Kootenai Electric Co-op"), or a capitalised acronym said as their utility ("EWEB customer").
+# Only where the words say it is theirs: after "on / with / from / by / through", before
+# "customer / member / territory", or as the utility they name ("our co-op is …").
+_HEADS = (
+    r"electric(?:al)?(?:\s+(?:co-?op(?:erative)?|cooperative|membership\s+corp(?:oration)?|association|company|"
+    r"department|system|power\s+association|utility|authority|board))?|"
+    r"(?:rural\s+)?electric\s+co-?op(?:erative)?|e\.?m\.?c|r\.?e\.?m\.?c|r\.?e\.?c\.?c|r\.?e\.?c|r\.?e\.?a|p\.?u\.?d|"
+    r"public\s+(?:power|utility)\s+district|power\s+(?:&|and)\s+light|light\s+(?:&|and)\s+power|"
+    r"(?:municipal\s+)?utilities|power\s+(?:company|district|board|authority)|co-?op(?:erative)?|"
+    r"energy(?:\s+co-?op(?:erative)?)?|power"
+)
+_SHAPED = re.compile(
+    r"(?<![\w&-])(?P<name>(?:[a-z][\w'.-]*\s+){0,3}?[a-z][\w'.-]*)\s+(?P<head>" + _HEADS + r")(?![\w&-])",
+    re.I,
+)
+_THEIRS_BEFORE = re.compile(
+    r"(?:^|[,;(:]|\b(?:on|with|w/|from|by|through|thru|via|is|it'?s|its|use|have|get|got|pay|called|named)|"
+    r"\b(?:co-?op|utility|provider|power\s+company|electric\s+company)(?:\s+is)?)\s*$",
+    re.I,
+)
+_THEIRS_AFTER = re.compile(
+    r"^\s*(?:customers?|members?|territory|service\s+area|is\s+(?:my|our)\s+(?:utility|co-?op))\b", re.I
+)
+# words a name made of ordinary words starts with: no utility is called "more power" or "solar energy"
+_NOT_A_NAME = frozenset(
+    "a an the my our your their his her its this that these those some any no more less much most all every "
+    "each other another same new old local rural city county state public private whole home house solar "
+    "green clean renewable wind nuclear hydro coal gas electric electricity power energy utility utilities "
+    "co-op coop cooperative cheap cheaper expensive extra free full half peak off-peak backup back-up battery "
+    "grid save saving saved saves use using used need needs want wants get got have has had is are was were "
+    "be been being on with from by through to for of in at as and or but so if then than like just only "
+    "also too very really pretty kinda sort tesla sunrun sunpower generac enphase franklin lg vivint "
+    "tva ercot pjm miso caiso nyiso spp tou ev phev hybrid kw kwh which what who whose where when how why "
+    "we i you they he she it me us them not never always usually about everything else anything nothing "
+    "something do does did make makes made run runs running produce produces generate generates buy sell "
+    "sold pay paid cost costs switch switched call called named go went still even yet here there out up "
+    "down off over under into onto per via thru w our".split()
+)
+_NOT_ACRONYMS = frozenset(
+    "EV EVS AC HVAC TOU SEER SEER2 EER HSPF AFUE PHEV BEV WFH HOA LED USA US DIY BTU NEM CARE FERA PSPS "
+    "SGIP KW KWH ID OK LOL IDK TMRW ASAP BMW GMC VW EOD IRA IRS DOE EPA FAQ PM AM ADU RV UPS TV PC "
+    "TVA ERCOT PJM MISO CAISO NYISO SPP NREL EIA HERS MPG MPGE SUV".split()
+)
+_ACRONYM = re.compile(
+    r"(?:\b(?:on|with|w/|from|by|through|via|utility\s+is|provider\s+is|co-?op\s+is)\s+(?P<after>[A-Z]{2,6})\b"
+    r"|\b(?P<before>[A-Z]{2,6})\s+(?=(?:customers?|members?|territory)\b))"
+)
+
+
+def utility_by_shape(text: str) -> tuple[str, str] | None:
+    """A utility outside the table, named as theirs: ("Singing River Electric", "singing river
+    electric"). The name is kept as said, capitalised; None when no such name is there."""
+    for match in _SHAPED.finditer(text):
+        named = _name_words(match.group("name").split())
+        if not named:
+            continue
+        start = match.end("name") - len(" ".join(named))
+        said = text[start : match.end()]
+        head = match.group("head")
+        after = text[match.end() :]
+        strong_after = _THEIRS_AFTER.match(after) is not None
+        if not (_THEIRS_BEFORE.search(text[:start]) or strong_after):
+            continue
+        generic = re.fullmatch(r"energy|power|utilities|co-?op(?:erative)?", head, re.I) is not None
+        # "xyz energy" / "abc power": a name of its own ("connexus") or typed as a name
+        if (
+            generic
+            and not strong_after
+            and not (_uncommon(named) or all(word[0].isupper() for word in named))
+        ):
+            continue
+        if find_utility(said, answer=True) is None and not _names_a_vehicle(said):
+            return _title(said), said
+    for match in _ACRONYM.finditer(text):
+        acronym = match.group("after") or match.group("before")
+        if acronym not in _NOT_ACRONYMS and len(acronym) >= 3 and find_utility(acronym, answer=True) is None:
+            return acronym, acronym
+    return None
+
+
+def _name_words(words: list[str]) -> list[str]:
+    """The proper name right before a utility word: the last words that are no ordinary word of a
+    sentence ("we're with singing river" -> ["singing", "river"])."""
+    named: list[str] = []
+    for word in reversed(words):
+        if word.lower().strip(".") in _NOT_A_NAME or not re.fullmatch(r"[A-Za-z][A-Za-z.-]*", word):
+            break
+        named.insert(0, word)
+    return named[-3:] if len(named) <= 3 else []
+
+
+def _uncommon(words: list[str]) -> bool:
+    from knowledge.encoder import common_words
+
+    common = common_words()
+    return bool(common) and any(word.lower() not in common for word in words)
+
+
+def _names_a_vehicle(said: str) -> bool:
+    from advisor.energy.vehicles import vehicle_spec
+
+    return vehicle_spec(said) is not None
+
+
+def _title(said: str) -> str:
+    """ "singing river electric" -> "Singing River Electric"; "jackson emc" -> "Jackson EMC"."""
+    words = []
+    for word in said.split():
+        bare = word.replace(".", "")
+        if bare.lower() in ("emc", "remc", "recc", "rec", "rea", "pud"):
+            words.append(bare.upper())
+        elif word.lower() in ("co-op", "coop"):
+            words.append("Co-op")
+        elif word.lower() in ("and", "of"):
+            words.append(word.lower())
+        else:
+            words.append(word if word[:1].isupper() else word.capitalize())
+    return " ".join(words)

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from advisor.energy.catalog import normalize_plan
-from advisor.energy.utilities import find_utility
+from advisor.energy.utilities import find_utility, utility_by_shape
 from advisor.energy.vehicles import find_vehicle, vehicle_spec
 from advisor.places import (
     STATE_NAMES,
@@ -102,7 +102,7 @@ def read_clause(
     text = clause.text
     yield from _zip(text, message=message, pending_slot=pending_slot)
     region = _region(message, home_state)
-    yield from _city(text, pending_slot=pending_slot, region=region)
+    yield from _city(text, message=message, pending_slot=pending_slot, region=region)
     yield from _utility(text, pending_slot=pending_slot, region=region)
     yield from _plan(text, pending_slot=pending_slot)
     yield from _price(text, pending_slot=pending_slot)
@@ -585,7 +585,8 @@ _DWELLING_IN = re.compile(
     r"\b(?:in|at)\s+(?:an?|the)\s+(?:(?:new|old|little|small|tiny|big)\s+)?|"
     r"(?:^|,)\W*(?:an?\s+)?(?:(?:new|old|little|small|tiny|big)\s+)?)"
     r"(?:condo|house|home|apartment|apt|townhouse|townhome|"
-    r"duplex|bungalow|trailer|mobile\s+home)\s+(?:is\s+)?in\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})",
+    r"duplex|bungalow|trailer|mobile\s+home|cape(?:\s+cod)?|ranch|colonial|farmhouse|victorian|row\s*house|"
+    r"split[-\s]level|craftsman|brownstone|cottage|two[-\s]stor(?:y|ey))\s+(?:is\s+)?in\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})",
     re.I,
 )
 _TOWN_HOME = re.compile(
@@ -652,7 +653,9 @@ _OWN_EQUIPMENT_BEFORE = re.compile(
 )
 
 
-def _city(text: str, *, pending_slot: str | None, region: str | None = None) -> Iterator[Reading]:
+def _city(
+    text: str, *, message: str = "", pending_slot: str | None, region: str | None = None
+) -> Iterator[Reading]:
     """A city the user lives in: from the curated city table wherever it is named, and from the
     ZIP dataset's towns only where the words say it is their place ("we live in cary", a ZIP beside
     it, the answer to our ZIP question). A town in two states ("clovis") is the one in `region`."""
@@ -697,9 +700,16 @@ def _city(text: str, *, pending_slot: str | None, region: str | None = None) -> 
     own_region = _place_region(text) or _utility_region(text)
     in_region = (listed if "," in text and own_region else []) + after_word if region is not None else []
     # "wichita, evergy": a town listed beside a utility that serves the town's state
-    utility = find_utility(text)
-    served = set(utility[0].states) if utility is not None and "," in text else set()
-    by_utility = listed if served else []
+    utility = find_utility(text) or find_utility(message)
+    served = set(utility[0].states) if utility is not None else set()
+    # "retired couple in roanoke, appalachian power": a town named after "in" in a state the
+    # message's utility serves
+    by_utility = ((listed if "," in text else []) + after_word) if served else []
+    # "eugene, EWEB customer": a message that opens with a town (one state's, by its name alone)
+    # and names its utility
+    opening = (message or text).lstrip().lower()
+    if not served and listed and opening.startswith(listed[0].lower()) and utility_by_shape(message or text):
+        strong.append(listed[0])
     for candidates, towns in (
         (beside, True),
         (strong, True),
@@ -910,6 +920,12 @@ def _utility(text: str, *, pending_slot: str | None, region: str | None = None) 
                 ):
                     found = listed
                     break
+    if found is None:
+        # "we're with singing river electric", "EWEB customer": a utility the table does not know,
+        # named the way utilities are, kept as said
+        if (shaped := utility_by_shape(scope)) is not None:
+            yield Reading("location.utility_provider", shaped[0], said=shaped[1])
+        return
     if found is not None:
         utility, words = found
         base = re.sub(r"(?:'s|’s)$", "", words)  # the alias pattern keeps a possessive with the name

@@ -113,7 +113,10 @@ _PAST_HOME = re.compile(
     # "i rent out a duplex in dearborn that has gas heat": the tenants' home, not theirs
     r"\brent(?:ing)?\s+out\b|\brental\s+(?:property|unit|house|place)\b|\bown\s+(?:a|two|three|\d)\s+rentals?\b|\bmy\s+tenants?\b|"
     # "my daughter in charlotte has a tesla": a relative who lives elsewhere
-    r"\bmy\s+(?:daughter|son|kid|mom|dad|mother|father|parents|grandma|grandpa)\s+(?:in|at|up\s+in|down\s+in|out\s+in)\s+\w",
+    r"\bmy\s+(?:daughter|son|kid|mom|dad|mother|father|parents|grandma|grandpa)\s+(?:in|at|up\s+in|down\s+in|out\s+in)\s+\w|"
+    # "the cabin near ennis is with vigilante electric": a second home is not the home we advise
+    r"(?<!live\sin\s)(?<!live\sin\sa\s)\b(?:the|our|my|a)\s+(?:(?:little|small|old|family)\s+)?"
+    r"(?:cabin|lake\s*house|beach\s*house|vacation\s+(?:home|house|place)|second\s+home|hunting\s+camp)\b",
     re.I,
 )
 # "forget the heat pump thing", "ignore what i said about the charger": what follows is withdrawn
@@ -594,10 +597,9 @@ def _choice_asked(part: str) -> bool:
 def _clause(part: str, previous: Clause | None, *, asking: bool) -> Clause:
     """One clause's flags; `asking`: it sits in the question part of a sentence ending with "?"."""
     own_subject = bool(FIRST_PERSON.search(part)) or bool(_SOMEONE_ELSE.search(part))
-    someone_else = (bool(_SOMEONE_ELSE.search(part)) and not _first_person_leads(part)) or bool(
-        _PAST_HOME.search(part)
-    )
-    if not own_subject and previous is not None:
+    past_home = bool(_PAST_HOME.search(part))
+    someone_else = (bool(_SOMEONE_ELSE.search(part)) and not _first_person_leads(part)) or past_home
+    if not own_subject and previous is not None and not past_home:
         someone_else = previous.someone_else
     question = (
         bool(QUESTION_START.match(part))
