@@ -313,6 +313,9 @@ _CITIES = [
     ("Santa Barbara", "CA", 34.4208, -119.6982),
     ("New York", "NY", 40.7128, -74.0060),
     ("Brooklyn", "NY", 40.6782, -73.9442),
+    # the boroughs people name as their town ("Manhattan" alone is not the one in Kansas)
+    ("Manhattan", "NY", 40.7831, -73.9712),
+    ("Queens", "NY", 40.7282, -73.7949),
     ("Buffalo", "NY", 42.8864, -78.8784),
     ("Rochester", "NY", 43.1566, -77.6088),
     ("Boston", "MA", 42.3601, -71.0589),
@@ -412,6 +415,7 @@ _CITY_ALIASES = {
     "nyc": "new york",
     "sf": "san francisco",
     "l.a.": "los angeles",
+    "la": "los angeles",  # "we're in LA on LADWP"; "baton rouge, LA" is read as a town and its state first
     "nola": "new orleans",
     "the bay": "san francisco",
     "dc": "washington",
@@ -513,11 +517,37 @@ def find_town(text: str) -> Place | None:
     return _town(" ".join(words).title(), state)
 
 
-@lru_cache(maxsize=2048)
-def _town(name: str, state: str | None) -> Place | None:
+@lru_cache(maxsize=1)
+def _towns_by_other_name() -> dict[str, list[dict]]:
+    """The dataset's other names of a ZIP's town ("Ramsey" for Anoka's 55303): the towns that
+    share a post office, which people name as their own."""
+    import zipcodes
+
+    index: dict[str, list[dict]] = {}
+    for item in zipcodes.list_all():
+        if item.get("lat") and item.get("long"):
+            for other in item.get("acceptable_cities") or ():
+                index.setdefault(str(other).title(), []).append(item)
+    return index
+
+
+def _zips_of_town(name: str, state: str | None) -> list[dict]:
+    """A town's ZIPs (in `state` if given): those it names as their town, else those it shares a
+    post office with."""
     import zipcodes
 
     found = [item for item in zipcodes.filter_by(city=name) if item.get("lat") and item.get("long")]
+    if state is not None:
+        found = [item for item in found if item["state"] == state]
+    others = [
+        item for item in _towns_by_other_name().get(name, []) if state is None or item["state"] == state
+    ]
+    return found or others
+
+
+@lru_cache(maxsize=2048)
+def _town(name: str, state: str | None) -> Place | None:
+    found = _zips_of_town(name, state)
     by_state: dict[str, list[dict]] = {}
     for item in found:
         by_state.setdefault(str(item["state"]), []).append(item)

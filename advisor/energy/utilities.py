@@ -432,7 +432,9 @@ def _word_sense(alias: str, text: str, match: re.Match[str]) -> bool:
     if senses is None:
         return False
     after, company_before = senses
-    return after.match(text[match.end() :]) is not None and company_before.search(text[: match.start()]) is None
+    return (
+        after.match(text[match.end() :]) is not None and company_before.search(text[: match.start()]) is None
+    )
 
 
 def utility_named(name: str) -> Utility | None:

@@ -69,6 +69,12 @@ _TABLE: list[tuple[str, VehicleSpec]] = [
     ),
     (r"(?:kia\s+)?ev\s*6", VehicleSpec(name="Kia EV6", battery_kwh=77.4, onboard_charger_kw=10.9)),
     (r"(?:kia\s+)?ev\s*9", VehicleSpec(name="Kia EV9", battery_kwh=99.8, onboard_charger_kw=10.9)),
+    (
+        r"niro\s*(?:plug[-\s]?in(?:\s+hybrid)?|phev)",
+        VehicleSpec(
+            name="Kia Niro Plug-in Hybrid", battery_kwh=11.1, onboard_charger_kw=3.3, plug_in_hybrid=True
+        ),
+    ),
     (r"niro\s*(?:ev|electric)", VehicleSpec(name="Kia Niro EV", battery_kwh=64.8, onboard_charger_kw=11.0)),
     (r"mach[\s-]*e", VehicleSpec(name="Ford Mustang Mach-E", battery_kwh=91.0, onboard_charger_kw=10.5)),
     (
@@ -115,6 +121,33 @@ _TABLE: list[tuple[str, VehicleSpec]] = [
         r"pacifica\s*hybrid",
         VehicleSpec(
             name="Chrysler Pacifica Hybrid", battery_kwh=16.0, onboard_charger_kw=6.6, plug_in_hybrid=True
+        ),
+    ),
+    (
+        r"outlander\s*(?:phev|plug[-\s]?in(?:\s+hybrid)?)",
+        VehicleSpec(
+            name="Mitsubishi Outlander PHEV", battery_kwh=20.0, onboard_charger_kw=3.5, plug_in_hybrid=True
+        ),
+    ),
+    (
+        r"escape\s*(?:phev|plug[-\s]?in(?:\s+hybrid)?)",
+        VehicleSpec(
+            name="Ford Escape Plug-in Hybrid", battery_kwh=14.4, onboard_charger_kw=3.3, plug_in_hybrid=True
+        ),
+    ),
+    (
+        r"tucson\s*(?:phev|plug[-\s]?in(?:\s+hybrid)?)",
+        VehicleSpec(
+            name="Hyundai Tucson Plug-in Hybrid",
+            battery_kwh=13.8,
+            onboard_charger_kw=7.2,
+            plug_in_hybrid=True,
+        ),
+    ),
+    (
+        r"grand\s*cherokee\s*4xe",
+        VehicleSpec(
+            name="Jeep Grand Cherokee 4xe", battery_kwh=17.3, onboard_charger_kw=7.4, plug_in_hybrid=True
         ),
     ),
     (

@@ -403,6 +403,9 @@ def _asked_place(profile: UserProfile | None, request: dict[str, Any]) -> tuple[
     )
 
 
+COMMON_SYSTEM_KW = 7.0  # a common US home system size, used when the user does not know theirs
+
+
 def _rough_size(
     profile: UserProfile | None, request: dict[str, Any], skipped: list[str]
 ) -> tuple[UserProfile, str] | None:
@@ -412,13 +415,19 @@ def _rough_size(
     size = params.system_kw
     equipment = profile.equipment if profile else None
     if (
-        size is None
-        or "solar_size" not in skipped
+        "solar_size" not in skipped
         or request["intent"] != "live_data"
-        or params.task not in ("solar_forecast", None)
+        or params.task not in ("solar_forecast", "typical_solar", None)
         or (equipment is not None and equipment.solar_capacity_kw)
     ):
         return None
+    if size is None:
+        # "idk, like a normal size": a common size, said, rather than no figure at all
+        view = _viewed(profile, equipment={"solar_capacity_kw": COMMON_SYSTEM_KW})
+        return view, (
+            f"Without a size, this uses {COMMON_SYSTEM_KW:g} kW, a common size for a US home system "
+            "(not saved to your profile): the output scales with the size, so tell me yours for your own figure."
+        )
     view = _viewed(profile, equipment={"solar_capacity_kw": size})
     return view, (
         f"You weren't sure of your system's size, so this uses about {size:g} kW (not saved to your "

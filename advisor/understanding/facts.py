@@ -57,8 +57,13 @@ _CHARGER_WORDS = re.compile(
     r"charge\s+(?:at|with)|charging\s+(?:at|with)|(?:nema\s+)?(?:14|6)-50(?:\s+(?:outlet|plug|receptacle))?)\b",
     re.I,
 )
+# the verbs that make a thing theirs: "we just picked up a used mach-e", "i ended up with a bolt"
+_ACQUIRED = (
+    r"(?:have|has|own|drive|got|bought|purchased|financed|leased|lease|share|use|run|installed|put\s+in|added|"
+    r"picked\s+up|took\s+delivery\s+of|ended\s+up\s+with|traded\s+(?:\w+\s+)?for)"
+)
 _OWN = re.compile(
-    r"\b(?:i|we)\s+(?:\w+\s+)?(?:have|has|own|drive|got|bought|leased|lease|share|use|run|installed|put\s+in|added)\b|"
+    r"\b(?:i|we)\s+(?:\w+\s+)?" + _ACQUIRED + r"\b|"
     r"\b(?:my|our)\b|\b(?:ours|mine)\s+(?:is|are|'s)\b|"
     # "you have us as electric heat, its actually gas": what we hold about them, corrected
     r"\byou(?:'ve)?\s+(?:have|had|got|put|listed|saved)\s+(?:us|me)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
@@ -1553,9 +1558,12 @@ def _lone_size(text: str) -> str | None:
 _HOME_WORDS = re.compile(
     r"\b(?:the\s+house|the\s+home|our\s+place|here|upstairs|downstairs|bedrooms?|heat\s+is|cooling\s+is|"
     r"for\s+(?:heating|cooling|heat|ac)|(?:house|home|place)\s+(?:has|is)|in\s+the\s+(?:house|home)|heating\s+is|"
-    r"(?:handles?|does|do)\s+(?:the\s+|our\s+)?(?:cooling|heating)|with\s+(?:a|an)\s+(?:heat\s+pump|gas\s+furnace|mini))\b|"
-    r"(?:^|,)\s*(?:a\s+|two\s+|\d\s+)?(?:baseboard\s+|forced[-\s]air\s+)?"
-    r"(?:gas|electric|central|mini|ductless|heat\s+pump)",
+    r"(?:handles?|does|do)\s+(?:both\s+)?(?:the\s+|our\s+)?(?:cooling|heating|heat)|with\s+(?:a|an)\s+(?:heat\s+pump|gas\s+furnace|mini))\b|"
+    # a bare item of a statement: "also gas furnace", "ducted heat pump does heat and ac"
+    r"(?:^|,)\s*(?:(?:also|and|plus|just|only)\s+)?(?:a\s+|an\s+|two\s+|\d\s+)?(?:(?:old|new|ducted|central)\s+)?"
+    r"(?:baseboard\s+|forced[-\s]air\s+)?(?:gas|electric|central|mini|ductless|heat\s+pump)"
+    # ("gas furnace prices went up", "gas furnace or heat pump": talked about, not theirs)
+    r"(?![\w\s-]{0,20}?\b(?:prices?|rates?|bills?|quotes?)\b)(?!(?:\s+[\w-]+){0,2}\s+(?:or|vs\.?|versus)\b)",
     re.I,
 )
 _REPLACED = re.compile(
@@ -1620,7 +1628,11 @@ def _cooling(text: str, *, negated: bool, owns: bool = False) -> Iterator[Readin
     if negated:
         return
     central = re.search(
-        r"\bcentral\s+(?:ac|a/c|air(?:\s+conditioning)?|cooling)\b|\bcooling\s+is\s+central\b", text, re.I
+        r"\bcentral\s+(?:ac|a/c|air(?:\s+conditioning)?|cooling)\b|\bcooling\s+is\s+central\b|"
+        # "ducted heat pump does heat and ac": the ducts carry the cooling too
+        r"\bducted\s+heat\s*pump\b.*?\b(?:ac|a/c|cool(?:ing|s)?|air\s+conditioning)\b",
+        text,
+        re.I,
     )
     split = re.search(r"\b(?:mini[-\s]?splits?|ductless)\b", text, re.I)
     if central and (_OWN.search(text) or owns):
@@ -1958,7 +1970,9 @@ _SCHEDULES = [
     ),
     (
         re.compile(
-            r"\bhybrid\s+(?:schedule|work|worker|employee|job|now)\b|\bwork(?:ing)?\s+hybrid\b|"
+            # ("a kia niro plug-in hybrid now" is a car)
+            r"(?<!plug-in\s)(?<!plugin\s)(?<!plug\sin\s)\bhybrid\s+(?:schedule|work|worker|employee|job|now)\b|"
+            r"\bwork(?:ing)?\s+hybrid\b|"
             r"\b(?:i'?m|we'?re|i\s+am|we\s+are)\s+(?:both\s+)?hybrid\b",
             re.I,
         ),
@@ -2057,7 +2071,7 @@ _PREFERENCE_TOPICS = [
         "preferences.green_priority",
         r"environment(?:al)?|planet|carbon|emissions|green(?:\s+energy)?|climate|clean\s+energy|sustainab\w+|eco(?:\s+stuff)?",
     ),
-    ("preferences.comfort_priority", r"comfort(?:able)?"),
+    ("preferences.comfort_priority", r"comfort(?:able)?|comfy|cozy"),
 ]
 _LOW = re.compile(
     r"\b(?:low|least|doesn'?t\s+(?:really\s+)?matter(?:\s+(?:to|for)\s+(?:me|us))?|don'?t\s+(?:really\s+)?care|not\s+(?:important|a\s+priority|a\s+big\s+deal)|"
@@ -2069,7 +2083,7 @@ _MEDIUM = re.compile(
 )
 _HIGH = re.compile(
     r"\b(?:high|top(?!\s+of\b)|most|main|big\s+one|biggest|first|number\s+one|#1|really\s+care|care\s+(?:a\s+lot|most)|matters?|priority|important|care|"
-    r"as\s+\w+\s+as\s+possible|mostly\s+want)\b|#\s*1\b",
+    r"as\s+\w+\s+as\s+possible|mostly\s+want|tight|always|above\s+all|only\s+thing)\b|#\s*1\b",
     re.I,
 )
 
@@ -2091,7 +2105,14 @@ def _preferences(text: str) -> Iterator[Reading]:
             if topic is None:
                 continue
             # "keeping the bill low is what matters most": that "low" is the bill's, not the priority's
-            judged = re.sub(r"\b(?:bills?|costs?|prices?|it|them)\s+(?:low|down)\b", " ", segment, flags=re.I)
+            # ("the bill is always high in summer": the bill's level too)
+            judged = re.sub(
+                r"\b(?:bills?|costs?|prices?|rates?|it|them)\s+(?:(?:is|are|was|were|gets?|got|been|has\s+been)\s+)?"
+                r"(?:(?:always|so|really|too|very|way|super|kinda|pretty|getting)\s+)*(?:low|down|high|up)\b",
+                " ",
+                segment,
+                flags=re.I,
+            )
             level = (
                 "low"
                 if _LOW.search(judged)

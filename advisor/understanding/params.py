@@ -139,7 +139,7 @@ _SYSTEM_SIZE = re.compile(
     r"|\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)(?=\s+(?:make|makes|produce|produces|generate|generates|do|give|get)\s+(?:for\s+)?(?:us|me|here|a\s+year|per|in|each)\b)"
     # "what would a 10kw make at our place", "what would 10 kw make on our house": asked what it would make
     r"|\b(?:would|will|could|might)\s+(?:an?\s+)?(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)"
-    r"(?=\s+(?:system\s+|array\s+)?(?:make|produce|generate)\b)"
+    r"(?=\s+(?:system\s+|array\s+)?(?:make|produce|generate|cover|offset|be\s+enough)\b)"
     # "got a quote for 7.6 kw", "installer quoted us 11.4 kw": a size on offer
     r"|\b(?:quote|quoted|bid|proposal|offer)\w*\s+(?:us\s+|me\s+)?(?:for\s+|of\s+|at\s+)?(?:a\s+|an\s+)?"
     r"(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)"
@@ -147,6 +147,8 @@ _SYSTEM_SIZE = re.compile(
 # what the size makes, said after it ("a 6 kw system make here", not "make sense" or "make it bigger")
 _PRODUCE = re.compile(
     r"^[^.?!]{0,40}?\b(?:make|makes|produce|produces|generate|generates|give|gives|put\s+out|do\s+for)\b(?!\s+(?:sense|it|my|the|a|an)\b)"
+    # "would an 8 kw system cover our usage": how much of what they use it makes
+    r"|^[^.?!]{0,25}?\b(?:cover|covers|offset|offsets)\s+(?:us|me|it|our|my|the|all|most|everything)\b"
 )
 _HOW_MUCH_FROM = re.compile(r"\bhow\s+much\s+(?:power|energy|electricity|kwh)\b")
 
@@ -510,11 +512,14 @@ def _days(lowered: str) -> dict[str, object]:
 # morning?", "what about on weekends", "ok and by 6 instead?", "what about 90%?")
 _CONNECTIVE = re.compile(
     r"and|what|whats|what's|about|how|if|instead|then|for|on|at|by|in|the|a|an|ok|okay|so|same|but|or|"
-    r"it|that|this|too|also|again|pls|please|hbu|next",
+    r"it|that|this|too|also|again|pls|please|hbu|next|"
+    # "what if i wait til tmrw to do it", "is sat any different": the same thing, moved
+    r"i|we|wait|til|till|until|to|do|run|start|is|any|different|diff|cheaper|better|worse|should|can|could|would|be|rather",
     re.I,
 )
 _WHEN_WORD = re.compile(
-    r"today|tonight|tonite|tomorrow|morning|afternoon|evening|night|noon|midnight|weekends?|weekdays?|here|"
+    r"today|tonight|tonite|tomorrow|tmrw|tmr|tmw|tomoro|tomorow|2morrow|2moro|morning|afternoon|evening|night|noon|"
+    r"midnight|weekends?|weekdays?|here|"
     r"week|later|earlier|now|early|late|(?:mon|tues|tue|wednes|wed|thurs|thu|fri|satur|sat|sun)(?:day)?s?|"
     r"\d{1,2}(?::\d{2})?(?:a\.?m\.?|p\.?m\.?)?|\d{1,3}%|a\.?m\.?|p\.?m\.?",
     re.I,
@@ -532,7 +537,7 @@ def only_when(text: str) -> bool:
     when = [word for word in words if _WHEN_WORD.fullmatch(word)]
     if len(words) == len(when) == 1 and _RELATIVE.fullmatch(when[0]):
         return False  # "later", "now": a goodbye or a reply, not a moved request
-    return bool(when) and len(words) <= 8 and all(w in when or _CONNECTIVE.fullmatch(w) for w in words)
+    return bool(when) and len(words) <= 10 and all(w in when or _CONNECTIVE.fullmatch(w) for w in words)
 
 
 _ANY_KW = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)")

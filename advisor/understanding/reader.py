@@ -290,6 +290,8 @@ def command_reading(
         and (values.signals.charge_level or values.signals.deadline or values.signals.miles)
     ):
         return None  # "nvm 80 is fine, trip got cancelled": the last plan with that level, not an undo
+    if intent == "correction" and not values.facts and values.plan_unknown:
+        return None  # "I don't know the plan name. Sorry" after an answer: their plan is not known, nothing is wrong
     if intent == "correction" and not values.facts:
         if values.named and values.undo_cue and not values.last_change:
             # "it's not the bolt ev, it's the euv" with a value we could not read: never undo a
@@ -321,6 +323,10 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
     explanation the model took for a live request)."""
     if values.asks_action and not (values.facts or values.named):
         return "off_topic"  # "can you set my thermostat for me", "can you pay my bill": not ours to do
+    if prediction.intent == "live_data" and _only_their_day(values):
+        # "i work nights, usually home by 8am. my car is a 2018 bolt": when they get home, said
+        # with their facts, is no request
+        return "profile_statement"
     answer = _an_answer_after_all_read(prediction, values, context)
     if answer is None and prediction.intent == "profile_statement" and values.when_to_charge:
         # "got a used leaf last week and honestly no idea when i'm supposed to charge it": the car
@@ -345,6 +351,21 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
         # nothing of a forecast is in the words, so it is a question (answered, or "no source")
         return "knowledge"
     return answer
+
+
+def _only_their_day(values: Values) -> bool:
+    """Facts and the hour they get home or plug in, nothing asked: no level, no deadline, no
+    question, no appliance or task word of a request."""
+    params = values.params
+    return (
+        bool(values.facts)
+        and params.plug_in_hour is not None
+        and params.ready_by_hour is None
+        and not values.asking
+        and not values.question
+        and not (values.signals.charge_level or values.signals.miles or values.signals.appliance)
+        and not values.when_to_charge
+    )
 
 
 def _a_car_in_it(values: Values, context: ReadingContext) -> bool:
@@ -433,7 +454,9 @@ def _an_answer_after_all_read(prediction: Prediction, values: Values, context: R
     if intent == "live_data" and values.place_abroad and not (values.facts or values.energy_words):
         return "off_topic"  # "whats the weather in cancun next week": no forecast of ours, nor their home's
     if intent == "off_topic" and values.energy_words and prediction.runner_up in _ANSWERS:
-        return prediction.runner_up  # "whats pge's best plan": a utility's plans are ours to answer
+        # "whats pge's best plan": a utility's plans are ours to answer ("how do i pick a plan in
+        # texas": how, explained)
+        return "knowledge" if values.how_to else prediction.runner_up
     if (
         intent in ("profile_statement", "forget", "unclear", "correction")
         and prediction.intent_p < _UNSURE_STATEMENT
@@ -722,10 +745,29 @@ def _unsure_detail_for_last_answer(intent: str, values: Values, context: Reading
     )
 
 
+_BARE_SKIP = re.compile(
+    r"^\W*(?:ok(?:ay)?\W+)?(?:skip|pass|no\s+thanks|rather\s+not|i'?ll\s+pass|nah)"
+    r"(?:\s+(?:that|that\s+one|it|this\s+one|for\s+now|on\s+that))?\W*$",
+    re.I,
+)
+
+
+def _priced_without_plan(context: ReadingContext) -> bool:
+    """The last answer was a price-based one made without their rate plan (so it asked for it)."""
+    return (
+        context.last_intent == "live_data"
+        and context.last_topic in ("ev_charging", "rates")
+        and "location.rate_schedule" not in context.known_fields
+    )
+
+
 def _slot_answer(prediction: Prediction, values: Values, context: ReadingContext) -> SlotAnswer | None:
     slot = context.pending_slot
     if values.plan_unknown and slot != "rate_schedule":
         return SlotAnswer(slot="rate_schedule", status="skipped")  # "idk the plan" before we asked
+    if slot is None and _BARE_SKIP.match(values.message) and _priced_without_plan(context):
+        # "skip that one" after an answer that asked for their plan: the plan is what they skip
+        return SlotAnswer(slot="rate_schedule", status="skipped")
     if slot is None or slot not in SLOT_FIELDS:
         return None
     if any(fact.field in SLOT_FIELDS[slot] for fact in values.facts):

@@ -475,19 +475,29 @@ _KEEP_TOGETHER = "\u2060"  # a word joiner: not whitespace, so no clause joint m
 
 
 def _names_kept_whole(sentence: str) -> str:
-    """Vehicle names with a trim ("Leaf Plus", "Model 3 Long Range") are one value, never two
-    clauses: their spaces are joined before the sentence is split (and restored after)."""
-    from advisor.energy.vehicles import find_vehicle  # the vehicle table is a vocabulary of the grammar
+    """Vehicle names with a trim ("Leaf Plus", "Model 3 Long Range") and utility names ("Florida
+    Power and Light") are one value, never two clauses: their spaces are joined before the sentence
+    is split (and restored after)."""
+    from advisor.energy.utilities import find_utility
+    from advisor.energy.vehicles import find_vehicle  # the tables are vocabularies of the grammar
 
-    rest, out = sentence, []
-    while (found := find_vehicle(rest)) is not None:
-        words = found[1]
-        start = rest.lower().find(words.lower())
-        if start < 0 or " " not in words:
-            break
-        out.append(rest[:start] + rest[start : start + len(words)].replace(" ", _KEEP_TOGETHER))
-        rest = rest[start + len(words) :]
-    return "".join(out) + rest
+    for find in (find_vehicle, find_utility):  # "florida power and light" is one name too
+        rest, out = sentence, []
+        while (found := find(rest)) is not None:
+            words = found[1]
+            start = rest.lower().find(words.lower())
+            if start < 0 or " " not in words:
+                break
+            out.append(rest[:start] + rest[start : start + len(words)].replace(" ", _KEEP_TOGETHER))
+            rest = rest[start + len(words) :]
+        sentence = "".join(out) + rest
+    # "does heat and ac": one thing the equipment does, not two clauses
+    return _BOTH_JOBS.sub(lambda m: m.group(0).replace(" ", _KEEP_TOGETHER), sentence)
+
+
+_BOTH_JOBS = re.compile(
+    r"\bheat(?:ing)?\s+(?:and|&)\s+(?:ac|a/c|cool(?:ing)?|air(?:\s+conditioning)?)\b", re.I
+)
 
 
 def clauses(text: str) -> list[Clause]:

@@ -106,6 +106,8 @@ CORPORA = (
     # the fifteenth held-out set (first run recorded at b8a277f)
     "fresh_h28_messages.jsonl",
     "fresh_h29_messages.jsonl",
+    "fresh_h30_messages.jsonl",
+    "fresh_h31_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 

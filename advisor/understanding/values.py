@@ -276,7 +276,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         rough_kw=_rough_kw(message),
         what_if=bool(_WHAT_IF.search(message) and (EQUIPMENT_WORDS.search(message) or find_vehicle(message))),
         # "how do i figure out when to charge it": the plan itself answers it
-        how_to=bool(_HOW_TO.match(message)) and not _WHEN_TO_CHARGE.match(message),
+        how_to=bool(_HOW_TO.match(message) or (_HOW_TO_CHOOSE.match(message) and not params.plan))
+        and not _WHEN_TO_CHARGE.match(message),
         definition=bool(_DEFINITION.match(message)),
         own_place=bool(_OWN_PLACE.search(message)),
         what_about=len(message.split()) <= 8 and bool(_WHAT_ABOUT.match(message)),
@@ -460,6 +461,13 @@ _WHAT_ABOUT = re.compile(
 _HOW_TO = re.compile(
     r"^\W*how\s+(?:do|can|would|should)\s+(?:i|we|you)\s+(?:(?:make|set(?:\s+up)?|get|program|schedule|tell|change|turn|"
     r"use|enable|configure)\s+(?:my|our|the|a|an)\s|(?:know|find\s+out|find|check|tell|look\s+up|see|figure\s+out)\b)",
+    re.I,
+)
+# "how do i pick a plan in texas": how to choose (with no plan named to compare for them)
+_HOW_TO_CHOOSE = re.compile(
+    r"^\W*how\s+(?:do|can|should|would)\s+(?:i|we|you|one)\s+(?:pick|choose|select|shop\s+for|find)\s+"
+    r"(?:a|an|the|my|our)?\s*(?:new\s+|good\s+|better\s+)?(?:electric\w*\s+|power\s+|energy\s+|retail\s+)?"
+    r"(?:plan|provider|company|supplier|retailer)s?\b",
     re.I,
 )
 # "whats a kwh", "what is an hpwh", "what does seer mean": what a word means
