@@ -173,3 +173,27 @@ def test_when_they_get_home_said_with_facts_is_no_request() -> None:
     assert _read("i work nights, usually home by 8am. my car is a 2018 bolt").intent == "profile_statement"
     assert _read("got a model 3, home by 6pm, when should i charge").intent == "live_data"
     assert _read("i get home at 6pm, need the leaf at 80 by 7am").intent == "live_data"
+
+
+def test_a_request_put_last_without_its_mark_is_answered_and_the_facts_kept() -> None:
+    reading = _read(
+        "con ed bill doubled in january. we have electric baseboard in a brooklyn co-op, anything we can do as renters"
+    )
+    assert reading.intent == "knowledge"
+    assert {f.field: f.value for f in reading.facts}["equipment.heating_type"] == "electric"
+    assert (
+        _read("we have a leaf and i dont think theres anything we can do about it lol").intent
+        == "profile_statement"
+    )
+
+
+def test_geothermal_is_home_energy_and_when_to_get_solar_is_a_decision() -> None:
+    assert (
+        _read("iowa, how do you size a geothermal system, installer wants to drill 3 wells").intent
+        == "knowledge"
+    )
+    assert (
+        _read("roof needs replacing in like 3 yrs. should i wait to do solar or do both now").intent
+        == "knowledge"
+    )
+    assert _read("should i wait to charge until after 9").intent == "live_data"

@@ -30,6 +30,9 @@ _JOINT = re.compile(
     # "63116, not sure what plan": a doubt that names what it is about is its own clause (the ZIP is sure)
     r",\s+(?=(?:(?:honestly|tbh|and|but|lol|so)\s+)?(?:not\s+sure|idk|no\s+idea|dunno|don'?t\s+know|no\s+clue)\s+"
     r"(?:what|which|abt|about|the|my|our|if|who|how)\b)|"
+    # "electric baseboard in a brooklyn co-op, anything we can do": the request put last is its own clause
+    r",\s+(?=(?:(?:so|and|is\s+there)\s+)?(?:(?:anything|something)\s+(?:i|we|you)\s+(?:can|could|should)\s+do|"
+    r"any\s+(?:tips|ideas|advice|way\s+to))\b)|"
     # "sold the leaf last month, got a rivian": a new verb after the comma is the next statement
     r",\s+(?=(?:got|bought|leased|picked\s+up|put\s+in|installed|added|replaced|switched|moved|now\s+(?:have|drive|on|in))\b)|"
     # "ugh scratch that its 32 amps": what is withdrawn, then what is true
@@ -534,7 +537,12 @@ def clauses(text: str) -> list[Clause]:
             if (
                 (found or previous)
                 and not clause.question
-                and (_choice_asked(part) or _WORTH_IT.match(part) or (alone and _short_choice(part)))
+                and (
+                    _choice_asked(part)
+                    or _WORTH_IT.match(part)
+                    or _ASKED_LAST.search(part)
+                    or (alone and _short_choice(part))
+                )
             ):
                 # "... keep it or rip it out for central ac", "insulation problem or ductwork
                 # problem": a choice put to us after what they said is a question without its word
@@ -591,6 +599,12 @@ _CHOICE_ASKED = re.compile(
 _SHORT_CHOICE = re.compile(r"^\W*(?:[a-z]+\s+){0,2}[a-z]+\s+or\s+(?:[a-z]+\s+){0,2}[a-z]+\W*$", re.I)
 # "worth it with a pool and 2 kids home", "is it worth it": asks for a verdict without a question word
 _WORTH_IT = re.compile(r"^\W*(?:(?:is|r|are)\s+(?:it|they|those)\s+)?worth\s+(?:it|the\s+money)\b", re.I)
+# "…in a brooklyn co-op, anything we can do as renters", "any tips": a request put last, no mark
+_ASKED_LAST = re.compile(
+    r"(?:^|[,;:]\s*)(?:(?:so|and|is\s+there)\s+)?(?:(?:anything|something)\s+(?:i|we|you)\s+(?:can|could|should)\s+do|"
+    r"any\s+(?:tips|ideas|advice|way\s+to))\b[^,.;!?]*$",
+    re.I,
+)
 
 
 def _short_choice(part: str) -> bool:

@@ -496,6 +496,7 @@ _ENERGY = re.compile(
     r"\b(?:kwh|kw|rate\s+plan|tou|time[-\s]of[-\s]use|peak|off[-\s]?peak|electric\w*|utility|power\s+bill|energy|"
     # the home's own energy: heating, cooling, drafts, insulation, bills, appliances
     r"heat(?:ing|er|ers)?|cooling|a/c|drafts?|drafty|insulat\w*|weather(?:iz|strip)\w*|attic|thermostat|hvac|furnace|"
+    r"geothermal|ground[-\s]source|propane|wood\s+stove|boiler|"
     r"(?:electric|power|utility|energy|gas)\s+bills?|dryer|washer|dishwasher|appliances?|water\s+heater|"
     # choosing who sells the power ("how do i pick a plan in texas, the free nights ones seem sketchy")
     r"free\s+nights?|free\s+weekends?|power\s+to\s+choose|retail\s+(?:electric|energy)\s+provider|"
@@ -506,7 +507,9 @@ _ENERGY = re.compile(
 _WHAT_IF = re.compile(
     r"\bif\s+(?:we|i)\s+(?:just\s+)?(?:added|add|got|get|bought|buy|installed|install|used|use|went\s+with)\b|"
     r"\bwhat\s+if\b|\b(?:adding|getting|buying|installing)\s+(?:a|an|another|some|more)\b|"
-    r"\bwould\s+(?:a|an|another)\s+|\bworth\s+(?:it|getting|adding|switching|replacing|upgrading|converting)\b|\bmakes?\s+sense\b",
+    r"\bwould\s+(?:a|an|another)\s+|\bworth\s+(?:it|getting|adding|switching|replacing|upgrading|converting)\b|\bmakes?\s+sense\b|"
+    # "should i wait to do solar or do both now": when to get equipment is a decision, not a figure
+    r"\b(?:wait|hold\s+off)\s+(?:to|on|until|before|for)\s+(?:do(?:ing)?|get(?:ting)?|go(?:ing)?|install(?:ing)?|add(?:ing)?|buy(?:ing)?)\b",
     re.I,
 )
 EQUIPMENT_WORDS = re.compile(
@@ -516,7 +519,9 @@ EQUIPMENT_WORDS = re.compile(
     re.I,
 )
 _ASKING = re.compile(
-    r"^\s*any\b|\byes\s+or\s+no\b|\bor\s+not\b|\b(?:vs\.?|versus)\b|\b(?:cheaper|more\s+expensive)\b|^\s*generally\b",
+    r"^\s*any\b|\byes\s+or\s+no\b|\bor\s+not\b|\b(?:vs\.?|versus)\b|\b(?:cheaper|more\s+expensive)\b|^\s*generally\b|"
+    # "…, anything we can do as renters": a request without its question mark
+    r"\b(?:anything|something|what)\s+(?:i|we|you)\s+(?:can|could|should)\s+do\b|\bany\s+(?:tips|ideas|advice|way)\b",
     re.I,
 )
 
