@@ -197,3 +197,60 @@ def test_geothermal_is_home_energy_and_when_to_get_solar_is_a_decision() -> None
         == "knowledge"
     )
     assert _read("should i wait to charge until after 9").intent == "live_data"
+
+
+@pytest.mark.parametrize(
+    ("text", "known", "size"),
+    [
+        ("ugh typo, solar's 6.7", {"equipment.solar_capacity_kw": 7.6}, 6.7),
+        ("we upgraded, 10 kw now", {"equipment.solar_capacity_kw": 6.0}, 10.0),
+    ],
+)
+def test_a_new_size_for_the_panels_they_have(text: str, known: dict[str, float], size: float) -> None:
+    assert _facts(text, known_fields=known)["equipment.solar_capacity_kw"] == size
+
+
+def test_a_size_beside_other_words_is_not_the_panels() -> None:
+    assert "equipment.solar_capacity_kw" not in _facts("the system is 8 years old")
+    facts = _facts(
+        "upgraded the charger, 11 kw now",
+        known_fields={"equipment.solar_capacity_kw": 6.0, "equipment.ev_model": "Tesla Model 3"},
+    )
+    assert "equipment.solar_capacity_kw" not in facts
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("we pay 0.48/kwh btw", "location.flat_rate_usd_per_kwh", 0.48),
+        ("currently tou-dr1", "location.rate_schedule", "TOU-DR1"),
+        ("and we charge a bolt most nights", "equipment.ev_model", "Chevrolet Bolt EV"),
+        (
+            "my landlord just put in a heat pump so we don't use the gas furnace anymore",
+            "equipment.heating_type",
+            "heat_pump",
+        ),
+    ],
+)
+def test_values_said_the_short_way(text: str, field: str, value: Any) -> None:
+    assert _facts(text)[field] == value
+
+
+def test_a_modal_before_the_verb_is_not_owning() -> None:
+    assert "equipment.ev_model" not in _facts("we could charge a bolt on that")
+    assert "equipment.ev_model" not in _facts("we might get a leaf")
+    assert _facts("my landlord has solar on his house") == {}
+
+
+@pytest.mark.parametrize("text", ["ok by", "k later"])
+def test_short_leave_takings(text: str) -> None:
+    assert _read(text).intent == "goodbye"
+
+
+def test_a_utility_said_alone_after_their_place() -> None:
+    assert (
+        _facts("duke", known_fields={"location.zip_code": "29601"})["location.utility_provider"]
+        == "Duke Energy"
+    )
+    assert "location.utility_provider" not in _facts("duke", known_fields={"location.zip_code": "94110"})
+    assert "location.utility_provider" not in _facts("ace")  # a word as well as a utility's short name

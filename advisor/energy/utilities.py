@@ -437,6 +437,11 @@ def _word_sense(alias: str, text: str, match: re.Match[str]) -> bool:
     )
 
 
+def is_word_alias(alias: str) -> bool:
+    """ "ace", "edison", "reliant": a utility's short name that is also an ordinary word or a town."""
+    return _normalize(alias) in _ANSWER_ONLY
+
+
 def utility_named(name: str) -> Utility | None:
     """The table entry for a stored utility name (exact name or alias)."""
     found = find_utility(name, answer=True)

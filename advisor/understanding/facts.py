@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from advisor.energy.catalog import normalize_plan
-from advisor.energy.utilities import find_utility, utility_by_shape
+from advisor.energy.utilities import find_utility, is_word_alias, utility_by_shape
 from advisor.energy.vehicles import find_vehicle, vehicle_spec
 from advisor.places import (
     STATE_NAMES,
@@ -60,10 +60,13 @@ _CHARGER_WORDS = re.compile(
 # the verbs that make a thing theirs: "we just picked up a used mach-e", "i ended up with a bolt"
 _ACQUIRED = (
     r"(?:have|has|own|drive|got|bought|purchased|financed|leased|lease|share|use|run|installed|put\s+in|added|"
-    r"picked\s+up|took\s+delivery\s+of|ended\s+up\s+with|traded\s+(?:\w+\s+)?for)"
+    r"picked\s+up|took\s+delivery\s+of|ended\s+up\s+with|traded\s+(?:\w+\s+)?for|charge)"
 )
 _OWN = re.compile(
-    r"\b(?:i|we)\s+(?:\w+\s+)?" + _ACQUIRED + r"\b|"
+    # ("we could charge a bolt", "we might get one": a modal says it is not so yet)
+    r"\b(?:i|we)\s+(?:(?!(?:could|would|might|should|may|will|can|gonna|wanna|want|plan|hope)\b)\w+\s+)?"
+    + _ACQUIRED
+    + r"\b|"
     r"\b(?:my|our)\b|\b(?:ours|mine)\s+(?:is|are|'s)\b|"
     # "you have us as electric heat, its actually gas": what we hold about them, corrected
     r"\byou(?:'ve)?\s+(?:have|had|got|put|listed|saved)\s+(?:us|me)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
@@ -925,6 +928,17 @@ def _utility(text: str, *, pending_slot: str | None, region: str | None = None) 
                 ):
                     found = listed
                     break
+    if found is None and len(text.split()) <= 3:
+        # "duke" said on its own after "we're in greenville sc": a utility's short name that is the
+        # whole message (and serves the state their place is in, when we know it)
+        alone = find_utility(text, answer=True, state=region)
+        if (
+            alone is not None
+            and text.strip(" .!").lower() == alone[1].lower()
+            # a short name that is also a word ("ace", "reliant") only where their place is served
+            and (region in alone[0].states if region or is_word_alias(alone[1]) else True)
+        ):
+            found = alone
     if found is None:
         # "we're with singing river electric", "EWEB customer": a utility the table does not know,
         # named the way utilities are, kept as said
@@ -954,7 +968,7 @@ _PLAN_CODE = re.compile(
 # A plan code typed lowercase after the words that name one ("on", "plan is", "its"): letters, an
 # optional digit, and one to three hyphenated parts ("tou-d-prime", "tou-dr1", "e-1")
 _CUED_CODE = re.compile(
-    r"\b(?:on|plan\s+is|plan:|rate\s+is|schedule\s+is|tariff\s+is|it'?s|its|it\s+is|bill\s+says|says|"
+    r"\b(?:on|currently|plan\s+is|plan:|rate\s+is|schedule\s+is|tariff\s+is|it'?s|its|it\s+is|bill\s+says|says|"
     r"(?:switched|moved|changed|went)\s+(?:over\s+)?to)\s+"
     r"(?:the\s+)?(?P<code>[a-z]{1,5}\d?(?:-[a-z0-9]{1,6}){1,3})\b(?![-.]?\d|\s*(?:kw|kwh|miles|mi\b|%|percent|amps?))",
     re.I,
@@ -1029,7 +1043,8 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
 
 _PER_KWH = r"\s*(?:a|an|per|/|each)?\s*(?:kwh|kw\s*h|kilowatt[\s-]?hours?)\b"
 _CENTS_PRICE = re.compile(r"(?<![\w.])(-?\d{1,3}(?:\.\d+)?)\s*(?:cents?\b|¢|c\b)" + _PER_KWH, re.I)
-_DOLLAR_PRICE = re.compile(r"\$\s*(-?\d?\.\d{1,4}|\d)\b" + _PER_KWH, re.I)
+# "$0.28/kWh", and "0.48/kwh" with the dollar sign left out (a figure under a dollar)
+_DOLLAR_PRICE = re.compile(r"(?:\$\s*(-?\d?\.\d{1,4}|\d)|(?<![\w.$])(0?\.\d{2,4}))\b" + _PER_KWH, re.I)
 # A price without "per kWh", read only as the answer to the rate-plan question (never per mile, therm or month)
 _NOT_PER_KWH = r"(?!\s*(?:a|an|per|/|each|every)\s*(?:mile|mi\b|therm|gallon|gal\b|month|mo\b|day|week|year|hour|minute|min\b|kw\b|load|cycle))"
 _BARE_CENTS = re.compile(r"(?<![\w.$])(\d{1,2}(?:\.\d+)?)\s*(?:cents?\b|¢|c\b)" + _NOT_PER_KWH, re.I)
@@ -1058,7 +1073,7 @@ def _price(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     match = _CENTS_PRICE.search(text) or _FLAT_CENTS.search(text)
     value = float(match.group(1) or match.group(2)) / 100 if match else None
     if match is None and (dollars := _DOLLAR_PRICE.search(text)):
-        match, value = dollars, float(dollars.group(1))
+        match, value = dollars, float(dollars.group(1) or dollars.group(2))
     if match is None and pending_slot == "rate_schedule":
         # "idk, we pay about 28 cents" answering the rate-plan question: a price per kWh is what it asks for
         if bare := _BARE_CENTS.search(text):
@@ -1536,11 +1551,19 @@ def _solar(text: str, *, pending_slot: str | None, about_solar: bool = False) ->
         return
     if not solar_here and pending_slot != "solar_size":
         return
-    kw = _solar_kw(text)
+    kw = _solar_kw(text) or _SOLAR_IS.search(text)
     if kw:
         yield Reading("equipment.solar_capacity_kw", float(kw.group(1)), said=kw.group(0), unit="kW")
     elif pending_slot == "solar_size" and (bare := _lone_size(text)):
         yield Reading("equipment.solar_capacity_kw", float(bare), said=bare, unit="kW")
+
+
+# "ugh typo, solar's 6.7", "the system is 8.2": the size said right after the panels, its unit left out
+_SOLAR_IS = re.compile(
+    r"\b(?:solar|system|array|panels)(?:'s|’s|\s+is|\s+are|\s+was|\s+=)\s+(?:now\s+|actually\s+|really\s+)?"
+    r"(\d{1,2}(?:\.\d+)?)(?![\d.]|\s*(?:kwh|%|percent|panels?|years?|yrs?|y/?o|cents?|¢|\$|a\s+month|/))",
+    re.I,
+)
 
 
 def _lone_size(text: str) -> str | None:

@@ -83,7 +83,9 @@ _SOMEONE_ELSE = re.compile(
     r"\b(?:it'?s|its)\s+(?:his|her|their)\s+(?:car|ev|truck)\b|"
     r"\b(?:dad|mom|brother|sister|neighbou?r|friend|boss)'?s\s+(?:leaf|tesla|car|ev|truck|bolt|rivian|model\s+\w)\b|"
     r"\b(?:(?:my|our|the)\s+(?:neighbou?rs?|friends?|brothers?|sisters?|moms?|mums?|dads?|mothers?|fathers?|parents?|"
-    r"in-?laws?|cousins?|uncle|aunt|boss|co-?workers?|colleagues?|landlord|buddy|coworker|grandparents?)|"
+    r"in-?laws?|cousins?|uncle|aunt|boss|co-?workers?|colleagues?|buddy|coworker|grandparents?|"
+    # ("my landlord just put in a heat pump": in the home they live in)
+    r"landlord(?!\s+(?:just\s+|finally\s+)?(?:put\s+in|installed|replaced|added|upgraded|switched|swapped)))|"
     r"(?:he|she|they)\s+(?:has|have|had|drives?|lives?|uses?|got|is|are|'s|'re)|"
     r"(?:a|one)\s+(?:friend|neighbou?r|colleague)\s+of\s+mine|\w+\s+of\s+mine|borrow\w*|"
     r"(?:the|a|my|our)\s+(?:sales\s*(?:guy|man|person|rep)|salesman|installer|contractor|rep|tech|technician)\s+(?:said|says|told|claims?)|(?:a|my)\s+(?:friend|buddy|coworker|co-worker|colleague)\b|people\s+(?:who|with)|(?:someone|somebody)\s+(?:has|had|have|drives|owns|told|said|with)|next\s+door|"

@@ -165,7 +165,9 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         or context.pending_topic == "solar"  # "97006, 9 kw" answering the ZIP question for a forecast
         or about == "solar"
         # "8 kw" after "sunny enough for the panels?" (answered with the weather)
-        or bool(re.search(r"\b(?:solar|panels?|pv|array)\b", context.last_question or "", re.I)),
+        or bool(re.search(r"\b(?:solar|panels?|pv|array)\b", context.last_question or "", re.I))
+        # "we upgraded, 10 kw now" with their panels saved: the size changed
+        or ("equipment.solar_capacity_kw" in context.known_fields and bool(_CORRECTION_CUE.search(message))),
         home_state=_home_state(context),
     )
     facts = (
@@ -829,7 +831,9 @@ _ADDS_CONTEXT = re.compile(
 _LEAVING = re.compile(
     r"\b(?:got+a|have\s+to|gotta)\s+(?:run|go|bounce|jet)\b|\bgtg\b|\bg2g\b|\bgood\s*night\b|\bnight\s+night\b|"
     r"\b(?:that'?s|thats)\s+(?:it|all)\s+for\s+(?:today|now|tonight)\b|\bsigning\s+off\b|\btalk\s+(?:to\s+you\s+)?later\b|"
-    r"(?:^|[,.!]\s*)(?:later|night|nite|g'?night|nighty\s+night)\W*$|\bcya\b|\bttyl\b|\b(?:good\s*)?bye\b|\bsee\s+(?:ya|you)\b|\bhasta\s+(?:luego|la\s+vista|pronto)\b|"
+    r"(?:^|[,.!]\s*)(?:later|night|nite|g'?night|nighty\s+night)\W*$|\bcya\b|"
+    # "k later", "ok by": a short leave-taking after an ok (and "bye" typed "by")
+    r"^\W*(?:k|kk|ok(?:ay)?|thx|thanks|cool)\W+(?:later|by+e?)\W*$|\bttyl\b|\b(?:good\s*)?bye\b|\bsee\s+(?:ya|you)\b|\bhasta\s+(?:luego|la\s+vista|pronto)\b|"
     r"\badi[oó]s\b|\bhave\s+a\s+(?:good|great|nice|lovely|wonderful|blessed)\s+(?:day|night|evening|weekend|one)\b",
     re.I,
 )
