@@ -56,13 +56,15 @@ def test_the_shipped_weights_are_the_ones_described_and_beat_the_thresholds_held
     "question",
     [
         "pigeons nesting under my solar panels, what do people do about that",
-        "transfer switch vs interlock kit for a portable generator",
+        "are powerwalls a fire risk if mounted inside an attached garage",
     ],
 )
 def test_a_question_next_to_a_documents_topic_gets_no_source(runtime, question: str) -> None:
-    """Both share words and meaning with a passage on the topic next door (the thresholds alone
-    quoted the solar-lease and the outage passages); no document answers them. (From the q23 set,
-    which the judge is now trained on: a regression check, not an estimate.)"""
+    """Both share words and meaning with a passage on the topic next door (the solar-lease and the
+    home-battery passages); no document answers them. (From the q23 set, which the judge is now
+    trained on: a regression check, not an estimate. "transfer switch vs interlock kit" was here
+    until q26 and q28 labelled generator hook-up questions as answered by the transfer-switch
+    section: the labels disagree on it, so it is no clear case.)"""
     reply = runtime.service.handle_turn(f"J-{len(question)}", "t", question)
     assert reply.citations == [] and "I don't have a source" in reply.text
 

@@ -254,3 +254,22 @@ def test_a_utility_said_alone_after_their_place() -> None:
     )
     assert "location.utility_provider" not in _facts("duke", known_fields={"location.zip_code": "94110"})
     assert "location.utility_provider" not in _facts("ace")  # a word as well as a utility's short name
+
+
+@pytest.mark.parametrize(
+    ("text", "known"),
+    [
+        (
+            "psps shutoff coming thursday in napa. how long will a 13.5 kwh battery run the fridge and the well pump",
+            {},
+        ),
+        ("how long would one run the house overnight", {"equipment.has_battery_storage": True}),
+    ],
+)
+def test_what_a_home_battery_keeps_running_is_explained(text: str, known: dict[str, Any]) -> None:
+    assert _read(text, known_fields=known).intent == "knowledge"
+
+
+def test_how_long_a_car_takes_or_an_appliance_runs_stays_live() -> None:
+    assert _read("how long will it take to charge my leaf").intent == "live_data"
+    assert _read("how long does the dishwasher run").intent == "live_data"

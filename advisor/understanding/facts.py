@@ -1561,7 +1561,8 @@ def _solar(text: str, *, pending_slot: str | None, about_solar: bool = False) ->
 # "ugh typo, solar's 6.7", "the system is 8.2": the size said right after the panels, its unit left out
 _SOLAR_IS = re.compile(
     r"\b(?:solar|system|array|panels)(?:'s|’s|\s+is|\s+are|\s+was|\s+=)\s+(?:now\s+|actually\s+|really\s+)?"
-    r"(\d{1,2}(?:\.\d+)?)(?![\d.]|\s*(?:kwh|%|percent|panels?|years?|yrs?|y/?o|cents?|¢|\$|a\s+month|/))",
+    # ("panels are 6.3 not 3.6" is read as the number corrected)
+    r"(\d{1,2}(?:\.\d+)?)(?![\d.]|\s*(?:kwh|%|percent|panels?|years?|yrs?|y/?o|cents?|¢|\$|a\s+month|/|(?:kw\s*)?,?\s*not\b))",
     re.I,
 )
 

@@ -250,7 +250,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         when_to_run=params.appliance is not None
         and _WHEN_TO_RUN.search(message) is not None
         and not _WHY.match(message),
-        home_battery_charge=battery_charge and find_vehicle(message) is None,
+        home_battery_charge=(battery_charge or _BATTERY_RUNTIME.search(message) is not None)
+        and find_vehicle(message) is None,
         # "is charging at night cheaper": the appliance question asked of the car
         when_to_charge=not battery_charge
         and _WHEN_TO_CHARGE.search(message) is not None
@@ -1116,6 +1117,15 @@ _POINTS_BACK = re.compile(
 _HOME_BATTERY_CHARGE = re.compile(
     r"\bcharg\w*\s+(?:up\s+)?(?:the|my|our|a)?\s*(?:power\s*walls?|home\s+batter(?:y|ies)|batter(?:y|ies)\s+(?:bank|storage)|"
     r"enphase|franklin|encharge|base\s+power)\b|\b(?:power\s*walls?|home\s+batter(?:y|ies))\b[^.?!]{0,30}\bcharg",
+    re.I,
+)
+# "how long will a 13.5 kwh battery run the fridge", "how long would one run the house overnight":
+# what a home battery keeps going, explained (no car's plan, no appliance's verdict)
+_BATTERY_RUNTIME = re.compile(
+    r"\bhow\s+long\s+(?:will|would|could|can|does|do|might|'?ll)\s+(?:a|an|the|my|our|one|two|2)?\s*(?:[\d.]+\s*kwh\s+)?"
+    r"(?:(?:home\s+)?batter(?:y|ies)|power\s*walls?)\s+(?:run|last|power|keep|back\s*up|cover)\b|"
+    r"\bhow\s+long\s+(?:will|would|could|can|does|might|'?ll)\s+(?:one|it|that|they|those)\s+(?:run|power|keep|last)\s+"
+    r"(?:(?:the|my|our)\s+)?(?:house|home|fridge|freezer|essentials|lights|well\s+pump|through|overnight|in\s+an?\s+outage)\b",
     re.I,
 )
 _TIME_IN_PLACE = re.compile(
