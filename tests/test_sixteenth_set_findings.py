@@ -273,3 +273,20 @@ def test_what_a_home_battery_keeps_running_is_explained(text: str, known: dict[s
 def test_how_long_a_car_takes_or_an_appliance_runs_stays_live() -> None:
     assert _read("how long will it take to charge my leaf").intent == "live_data"
     assert _read("how long does the dishwasher run").intent == "live_data"
+
+
+def test_near_or_outside_a_town_is_not_in_it() -> None:
+    assert "location.city" not in _facts("we live near austin")
+    facts = _facts("got a silverado ev, we're outside austin but on pedernales not austin energy")
+    assert "location.city" not in facts
+    assert facts["location.utility_provider"] == "Pedernales Electric Cooperative"
+
+
+def test_a_skip_that_names_another_question_is_kept_and_the_state_price_used(runtime) -> None:
+    user = new_user(runtime)
+    service = runtime.service
+    service.handle_turn(user, "s1", "anyway when should i charge")
+    service.handle_turn(user, "s1", "skip the utility, i'll check the bill later. it's a kia ev6")
+    reply = service.handle_turn(user, "s1", "asheville")
+    assert "Which electric utility" not in reply.text
+    assert "NC" in reply.text and "$" in reply.text  # priced at the state's average, said so

@@ -121,7 +121,7 @@ def test_reliant_as_an_ordinary_word_is_no_utility() -> None:
         ("Delaware Electric Cooperative", "Delaware Electric Co-op", True),
         ("EWEB", "EWEB", True),
         ("Coast Electric", "Singing River Electric", False),
-        ("Pedernales Electric Cooperative", "Pedernales Co-op", False),
+        ("Kootenai Electric Cooperative", "Kootenai Co-op", False),
     ],
 )
 def test_the_bench_takes_a_utilitys_shorter_name_as_the_same(expected: str, got: str, same: bool) -> None:

@@ -241,6 +241,11 @@ _TABLE: list[Utility] = [
         name="TNMP", states=("TX",), aliases=("tnmp", "texas-new mexico power", "texas new mexico power")
     ),
     Utility(name="Austin Energy", states=("TX",), aliases=("austin energy",)),
+    Utility(
+        name="Pedernales Electric Cooperative",
+        states=("TX",),
+        aliases=("pedernales", "pedernales electric", "pedernales co-op", "pedernales electric co-op", "pec"),
+    ),
     Utility(name="CPS Energy", states=("TX",), aliases=("cps energy", "cps")),
     Utility(name="El Paso Electric", states=("TX", "NM"), aliases=("el paso electric", "epe")),
     Utility(

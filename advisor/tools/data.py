@@ -30,7 +30,7 @@ from advisor.energy.state_prices import (
 from advisor.energy.tariff import TIERED_NOTE_PREFIX, Tariff, flat_tariff
 from advisor.energy.utilities import utility_named
 from advisor.energy.vehicles import vehicle_spec
-from advisor.places import STATE_TIMEZONES, find_city, zip_state
+from advisor.places import STATE_TIMEZONES, find_city, find_town, zip_state
 from advisor.tools.http import ApiClient, ApiError, TurnBudget, data_budget
 from advisor.tools.open_meteo import OpenMeteoClient
 from advisor.tools.openei import NoMatch, OpenEiClient, TariffMatch
@@ -283,7 +283,7 @@ def _flat_from(profile: UserProfile) -> tuple[float, str, str, bool] | None:
     if location is not None and location.zip_code:
         state = zip_state(location.zip_code)
     if state is None and location is not None and location.city:
-        place = find_city(location.city)
+        place = find_city(location.city) or find_town(location.city)  # "Asheville": any US town
         state = place.state if place else None
     if state is None and location is not None:
         state = utility_state(location.utility_provider)  # "rather not say where i live", "fpl"

@@ -533,7 +533,8 @@ _PLACE_LEAD = re.compile(
     r"\b(?:live|living|located|based|moved|relocated|reside|residing|renting|rent|i'm|im|i\s+am|we're|we\s+are|home\s+is|here|"
     r"(?<!we\s)(?<!they\s)(?<!you\s)(?<!i\s)were)"  # "no wait were in clovis": "we're" typed without the apostrophe
     r"(?:\s+(?:here\s+)?from\s+[A-Za-z .'-]+?(?=\s+to\b))?"  # "moved from fresno to clovis"
-    r"\s+(?:(?:now|actually|really|currently|still|just|all)\s+)?(?:in|to|near|outside(?:\s+of)?)\s+(?P<place>[A-Za-z][A-Za-z .'-]*(?:,\s*[A-Za-z]{2,}(?:\s+[A-Za-z]+)?)?)",
+    # ("we're outside austin", "out near glenwood springs": near a town is not in it, so not saved)
+    r"\s+(?:(?:now|actually|really|currently|still|just|all)\s+)?(?:in|to)\s+(?P<place>[A-Za-z][A-Za-z .'-]*(?:,\s*[A-Za-z]{2,}(?:\s+[A-Za-z]+)?)?)",
     re.I,
 )
 
@@ -693,7 +694,7 @@ def _city(
     beside = _towns_beside_zip(text) + _towns_with_state(text)
     weak = [
         m.group("place")
-        for m in re.finditer(r"\b(?:in|near|from|of)\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})", text)
+        for m in re.finditer(r"\b(?:in|from|of)\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})", text)
         if not _NOT_HOME_BEFORE.search(text[: m.end("place") - len(m.group("place"))].rstrip())
     ]
     # a bare list: "zip is 80302, boulder" / "chicago, comed"
@@ -896,6 +897,7 @@ _SWITCH_FROM = re.compile(
     r"(?P<current>[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:to|for)\b",
     re.I,
 )
+_NOT_BEFORE = re.compile(r"\b(?:not|isn'?t|aren'?t|never)\s+(?:with\s+|on\s+|the\s+)?$", re.I)
 _COMPARED = re.compile(r"\b(?:or|vs\.?|versus|compared\s+(?:to|with))\b", re.I)
 
 
@@ -944,6 +946,9 @@ def _utility(text: str, *, pending_slot: str | None, region: str | None = None) 
         # named the way utilities are, kept as said
         if (shaped := utility_by_shape(scope)) is not None:
             yield Reading("location.utility_provider", shaped[0], said=shaped[1])
+        return
+    if found is not None and _NOT_BEFORE.search(scope[: scope.lower().find(found[1].lower())]):
+        # "on pedernales not austin energy": the utility said after "not" is the one they are not with
         return
     if found is not None:
         utility, words = found

@@ -745,6 +745,27 @@ def _unsure_detail_for_last_answer(intent: str, values: Values, context: Reading
     )
 
 
+# "skip the utility", "pass on the plan": a skip that names the question it skips
+_SKIP_NAMED = re.compile(
+    r"\b(?:skip|pass\s+on|forget\s+about|never\s*mind)\s+(?:the|my|our)\s+(?P<what>utility|power\s+company|plan|rate|zip|"
+    r"location|address|car|ev|solar|panels?|system\s+size)\b",
+    re.I,
+)
+_SKIPPED_SLOT = {
+    "utility": "utility",
+    "power": "utility",
+    "plan": "rate_schedule",
+    "rate": "rate_schedule",
+    "zip": "location",
+    "location": "location",
+    "address": "location",
+    "car": "ev",
+    "ev": "ev",
+    "solar": "solar_size",
+    "panels": "solar_size",
+    "panel": "solar_size",
+    "system": "solar_size",
+}
 _BARE_SKIP = re.compile(
     r"^\W*(?:ok(?:ay)?\W+)?(?:skip|pass|no\s+thanks|rather\s+not|i'?ll\s+pass|nah)"
     r"(?:\s+(?:that|that\s+one|it|this\s+one|for\s+now|on\s+that))?\W*$",
@@ -784,6 +805,16 @@ def _slot_answer(prediction: Prediction, values: Values, context: ReadingContext
         # cannot keep is a "not sure" (however unsure the model was that it answered at all)
         status = "skipped"
     other = _other_slot_named(values, slot)
+    skip = _SKIP_NAMED.search(values.message)
+    named_skip = _SKIPPED_SLOT[skip.group("what").lower().split()[0]] if skip else None
+    if (
+        named_skip
+        and named_skip != slot
+        and not any(f.field in SLOT_FIELDS[named_skip] for f in values.facts)
+    ):
+        # "skip the utility, i'll check the bill later. it's a kia ev6" when we asked for the ZIP:
+        # that question is skipped (and the car saved); ours still stands
+        return SlotAnswer(slot=named_skip, status="skipped")  # type: ignore[arg-type]
     if status == "skipped" and other is not None and not (values.facts or values.mentions):
         # "idk who my utility is, i just moved" when we asked for the ZIP: the utility is what they
         # don't know; our question still stands
