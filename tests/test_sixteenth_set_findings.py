@@ -290,3 +290,16 @@ def test_a_skip_that_names_another_question_is_kept_and_the_state_price_used(run
     reply = service.handle_turn(user, "s1", "asheville")
     assert "Which electric utility" not in reply.text
     assert "NC" in reply.text and "$" in reply.text  # priced at the state's average, said so
+
+
+def test_run_one_means_the_appliance_the_last_question_named() -> None:
+    reading = _read(
+        "ok when's cheapest to run one today",
+        last_intent="knowledge",
+        last_topic="home",
+        last_question="are space heaters cheaper than the baseboards",
+    )
+    assert reading.params.task == "appliance" and reading.params.appliance == "space heater"
+    assert (
+        _read("when should i run it").params.appliance is None
+    )  # nothing named before: no appliance made up

@@ -182,6 +182,14 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     plain = _plain_answer(message, context, found, facts)
     facts = facts + _utility_as_said(message, context, plain, facts)
     params = read_params(message)
+    if params.appliance is None and _RUN_ONE.search(message):
+        # "ok when's cheapest to run one today" after "are space heaters cheaper than the
+        # baseboards": the appliance the last question named
+        earlier = (context.last_params.appliance if context.last_params else None) or (
+            read_params(context.last_question).appliance if context.last_question else None
+        )
+        if earlier:
+            params = params.model_copy(update={"appliance": earlier})
     if _DURATION_ASKED.search(message):
         params = params.model_copy(update={"duration": True})
     answered = _zip_answering_our_question(mentions, facts, context)
@@ -466,6 +474,7 @@ _HOW_TO = re.compile(
     r"use|enable|configure)\s+(?:my|our|the|a|an)\s|(?:know|find\s+out|find|check|tell|look\s+up|see|figure\s+out)\b)",
     re.I,
 )
+_RUN_ONE = re.compile(r"\b(?:run|use|turn\s+on)\s+(?:one|it|them|that|those|mine|ours)\b", re.I)
 # "how do i pick a plan in texas": how to choose (with no plan named to compare for them)
 _HOW_TO_CHOOSE = re.compile(
     r"^\W*how\s+(?:do|can|should|would)\s+(?:i|we|you|one)\s+(?:pick|choose|select|shop\s+for|find)\s+"
