@@ -303,3 +303,29 @@ def test_run_one_means_the_appliance_the_last_question_named() -> None:
     assert (
         _read("when should i run it").params.appliance is None
     )  # nothing named before: no appliance made up
+
+
+def test_a_level_to_charge_to_is_the_cars_even_beside_a_heat_pump() -> None:
+    reading = _read(
+        "we got a 2022 ioniq 5 and a heat pump. whens the best time to charge it tonight, need like 70% by 7:15"
+    )
+    assert reading.params.task == "charging_plan" and reading.params.appliance is None
+    assert {f.field for f in reading.facts} >= {"equipment.ev_model", "equipment.heating_type"}
+
+
+def test_a_doubt_at_the_end_is_the_last_parts() -> None:
+    facts = _facts("hey! just moved to spokane, avista is our utilty i think")
+    assert facts.get("location.city") == "Spokane" and "location.utility_provider" not in facts
+
+
+def test_a_changed_level_while_we_wait_for_the_zip_changes_the_waiting_request(runtime) -> None:
+    user = new_user(runtime)
+    service = runtime.service
+    service.handle_turn(
+        user, "s1", "we got a 2022 ioniq 5. whens the best time to charge it tonight, need like 70% by 7:15"
+    )
+    asked = service.handle_turn(user, "s1", "wait its actually 80% not 70")
+    assert "ZIP" in asked.text and "I don't have a source" not in asked.text
+    service.handle_turn(user, "s1", "99201")
+    reply = service.handle_turn(user, "s1", "avista")
+    assert "to 80%" in reply.text or "from 30% to 80%" in reply.text

@@ -210,6 +210,11 @@ def _replan_after_correction(understanding: Understanding, last: dict[str, Any])
 
 def reading_context(state: AdvisorState) -> ReadingContext:
     last = state.get("last_request") or {}
+    waiting = state.get("pending_request") or {}
+    if state.get("pending_slot") and waiting.get("intent") == "live_data" and waiting.get("params"):
+        # the request waiting for our onboarding answer is the last thing they asked: "wait its
+        # actually 80% not 70" while we wait for their ZIP changes that request
+        last = {**waiting, "question": waiting.get("question") or state.get("pending_question")}
     params = last.get("params") or {}
     recent = [
         f"{'advisor' if isinstance(message, AIMessage) else 'user'}: {str(message.content)[:300]}"

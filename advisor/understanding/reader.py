@@ -845,6 +845,14 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
     task = prediction.task
     if values.params.appliance_kw is not None and values.params.appliance is not None:
         task = "appliance"  # a run with the power they gave: priced from their figures
+    elif (
+        (values.signals.charge_level or values.signals.miles)
+        and _CHARGE_WORD.search(values.message)
+        and not values.home_battery_charge
+    ):
+        # "we got an ioniq 5 and a heat pump. whens the best time to charge it, need like 70% by
+        # 7:15": a level to reach is the car's; the heat pump is a fact about the home
+        return values.params.model_copy(update={"task": "charging_plan", "appliance": None})
     elif values.when_to_run:
         task = "appliance"  # "is it cheaper to run my dryer at night": a verdict, whatever else it mentions
     elif values.when_to_charge:
@@ -855,6 +863,7 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
     return values.params.model_copy(update={"task": task})
 
 
+_CHARGE_WORD = re.compile(r"\bcharg(?:e|ed|ing)\b", re.I)
 # what makes a question lean on the last answer: "and", "what about", "instead", "it", "that" …
 _FOLLOW_CUE = re.compile(
     r"^\W*(?:and|but|so|or)\b|\b(?:what\s+about|how\s+about|what\s+if|wait|instead|then|too|also|again|same|"

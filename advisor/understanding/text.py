@@ -33,6 +33,9 @@ _JOINT = re.compile(
     # "electric baseboard in a brooklyn co-op, anything we can do": the request put last is its own clause
     r",\s+(?=(?:(?:so|and|is\s+there)\s+)?(?:(?:anything|something)\s+(?:i|we|you)\s+(?:can|could|should)\s+do|"
     r"any\s+(?:tips|ideas|advice|way\s+to))\b)|"
+    # "just moved to spokane, avista is our utility i think": a doubt said at the end is the last
+    # part's, not the town's before the comma
+    r",\s+(?=[^,]*?\b(?:i\s+think|i\s+believe|i\s+guess|probably)\W*$)|"
     # "sold the leaf last month, got a rivian": a new verb after the comma is the next statement
     r",\s+(?=(?:got|bought|leased|picked\s+up|put\s+in|installed|added|replaced|switched|moved|now\s+(?:have|drive|on|in))\b)|"
     # "ugh scratch that its 32 amps": what is withdrawn, then what is true
