@@ -329,3 +329,30 @@ def test_a_changed_level_while_we_wait_for_the_zip_changes_the_waiting_request(r
     service.handle_turn(user, "s1", "99201")
     reply = service.handle_turn(user, "s1", "avista")
     assert "to 80%" in reply.text or "from 30% to 80%" in reply.text
+
+
+def test_a_count_of_people_is_no_solar_size_while_we_wait_for_one() -> None:
+    facts = _facts("hmm actually we're 3 adults now, my mom moved in", pending_slot="solar_size")
+    assert "equipment.solar_capacity_kw" not in facts
+    assert _facts("checked the app its 5.6", pending_slot="solar_size")["equipment.solar_capacity_kw"] == 5.6
+
+
+def test_a_size_of_solar_asked_about_with_its_unit_beside_it() -> None:
+    reading = _read("ok and if we did solar, like 8kw, what would that make")
+    assert reading.intent == "live_data" and reading.params.system_kw == 8.0
+
+
+@pytest.mark.parametrize(
+    ("text", "miles"),
+    [
+        ("what would charging cost us per month, we drive maybe 1000 mi", 1000),
+        ("we drive 12k miles a year", 1000),
+        ("how much weekly if we drive 200 mi", 867),
+    ],
+)
+def test_miles_driven_take_the_period_asked(text: str, miles: int) -> None:
+    assert _read(text).params.ev_miles_per_month == miles
+
+
+def test_miles_without_a_period_are_no_monthly_figure() -> None:
+    assert _read("we drive 30 mi to work").params.ev_miles_per_month is None

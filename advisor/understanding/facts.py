@@ -1576,7 +1576,12 @@ def _lone_size(text: str) -> str | None:
     """The one number in an answer to the size question, without a unit of its own ("6.5",
     "checked the app its 5.6"): the kW we asked for."""
     # "7.6k": kilowatts said the short way
-    numbers = re.findall(r"(?<![\w.])(\d{1,3}(?:\.\d+)?)(?:k\b)?(?![\w.%])", text)
+    # (a number that counts something else is no size: "we're 3 adults now", "2 of us")
+    numbers = re.findall(
+        r"(?<![\w.])(\d{1,3}(?:\.\d+)?)(?:k\b)?(?![\w.%])(?!\s+(?!kw\b|kilowatts?\b|k\b|i\b|we\b|or\b|maybe\b)[a-z])",
+        text,
+        re.I,
+    )
     if len(numbers) != 1 or not 0.3 <= float(numbers[0]) <= 100:
         return None
     if re.search(r"\b(?:kwh|amps?|miles?|years?|yrs?|panels?|watts?|w|percent|months?|days?)\b", text, re.I):

@@ -122,8 +122,17 @@ _APPLIANCES = re.compile(
     re.I,
 )
 _MILES = re.compile(
-    r"\b(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(?:k\s*)?(?:miles?|mi)\s*(?:a|an|per|/|each|every)\s*(?P<unit>day|week|month|year)\b",
+    r"\b(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(?P<k>k\s*)?(?:miles?|mi)\s*(?:a|an|per|/|each|every)\s*(?P<unit>day|week|month|year)\b",
     re.I,
+)
+# "we drive maybe 1000 mi" asked with "what would charging cost us per month": the question's period
+_MILES_DRIVEN = re.compile(
+    r"\b(?:drive|driving|do|put\s+on)\s+(?:about\s+|around\s+|maybe\s+|like\s+|roughly\s+|~)?"
+    r"(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(?P<k>k\s*)?(?:miles?|mi)\b(?!\s*(?:a|an|per|/|each|every)\s)",
+    re.I,
+)
+_PERIOD_ASKED = re.compile(
+    r"\b(?:(?:a|per|each|every)\s+(?P<unit>day|week|month|year)|(?P<ly>daily|weekly|monthly|yearly))\b", re.I
 )
 _HOUSE_KWH = re.compile(
     r"\b(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*kwh\s*(?:a|per|/|each|every)\s*(?P<unit>month|year)\b", re.I
@@ -475,9 +484,15 @@ _BARE_TARGET = re.compile(r"\b(?:get|charge|go)\s+(?:it\s+)?to\s+(\d{1,3})\b(?!\
 def _usage(text: str) -> dict[str, object]:
     """Miles driven and kWh used a month, and the car's share of a stated total."""
     data: dict[str, object] = {}
+    unit = None
     if miles := _MILES.search(text):
+        unit = miles.group("unit").lower()
+    elif (miles := _MILES_DRIVEN.search(text)) and (period := _PERIOD_ASKED.search(text)):
+        unit = (period.group("unit") or period.group("ly")[:-2].replace("dai", "day")).lower()
+    if miles is not None and unit is not None:
+        thousands = 1000 if miles.group("k") else 1  # "12k miles a year"
         data["ev_miles_per_month"] = round(
-            float(miles.group("n").replace(",", "")) * _PER_MONTH[miles.group("unit").lower()]
+            float(miles.group("n").replace(",", "")) * thousands * _PER_MONTH[unit]
         )
     house = _HOUSE_KWH.search(text)
     if house is None:
@@ -557,9 +572,17 @@ def _solar_size(lowered: str) -> dict[str, object]:
     size = _SYSTEM_SIZE.search(lowered)
     if (
         size is None
-        and typical
-        and re.search(r"\b(?:make|makes|produce|produces|generate|generates)\b", lowered)
+        and (
+            typical
+            # a size of solar asked about, not theirs and not a day's forecast
+            or (
+                re.search(r"\b(?:solar|panels?|pv)\b", lowered)
+                and not re.search(r"\b(?:our|my|we\s+have|i\s+have|today|tomorrow|tmrw|tonight)\b", lowered)
+            )
+        )
+        and re.search(r"\b(?:make|makes|produce|produces|generate|generates)\b(?!\s+sense)", lowered)
     ):
+        # ("if we did solar, like 8kw, what would that make": the size of solar asked about)
         # "one guy says 8.4kw. what would that make a yr": the one size the message names, asked about
         sizes = _ANY_KW.findall(lowered)
         size = _ANY_KW.search(lowered) if len(set(sizes)) == 1 and not _NOT_SOLAR_KW.search(lowered) else None
