@@ -3,6 +3,8 @@ rule over any wording, checked on phrasings beside the ones that failed and on l
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 import pytest
@@ -356,3 +358,24 @@ def test_miles_driven_take_the_period_asked(text: str, miles: int) -> None:
 
 def test_miles_without_a_period_are_no_monthly_figure() -> None:
     assert _read("we drive 30 mi to work").params.ev_miles_per_month is None
+
+
+def test_the_size_their_use_needs_is_worked_out_not_asked(runtime) -> None:
+    user = new_user(runtime)
+    service = runtime.service
+    service.handle_turn(user, "s1", "92503, sce")
+    reply = service.handle_turn(user, "s1", "what size solar system would cover our 900 kwh a month")
+    assert "How big is your solar system" not in reply.text
+    assert "900 kWh a month" in reply.text and "kW of panels" in reply.text
+    # the size is their year's use over what 1 kW makes there, in panels of 400 W
+    per_kw = float(
+        re.search(r"Each kW of panels \S+ makes about ([\d,]+) kWh", reply.text).group(1).replace(",", "")
+    )
+    size = float(re.search(r"about ([\d.]+) kW of panels, roughly (\d+) panels", reply.text).group(1))
+    panels = int(re.search(r"roughly (\d+) panels of 400 W", reply.text).group(1))
+    assert size == round(900 * 12 / per_kw, 1) and panels == math.ceil(size * 1000 / 400)
+    assert stored(runtime, user, "equipment.solar_capacity_kw") is None
+    asked = service.handle_turn(
+        new_user(runtime, **{"location.zip_code": "80203"}), "s2", "how big a system should we get"
+    )
+    assert "kWh you use a month" in asked.text

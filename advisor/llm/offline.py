@@ -192,6 +192,11 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
         )
     if tool == "get_typical_solar_production" and params.get("system_kw") is not None:
         args["system_kw"] = params["system_kw"]
+    elif tool == "get_typical_solar_production" and params.get("size_needed"):
+        # "how many panels do i need, we use about 900 kwh a month": the size that makes their use
+        args["size_needed"] = True
+        if params.get("house_kwh_per_month") is not None:
+            args["house_kwh_per_month"] = params["house_kwh_per_month"]
     if tool == "get_tariff_prices" and params.get("ready_by_day") and not params.get("day"):
         args["day"] = params["ready_by_day"]  # "and friday?" after a prices answer: that day's prices
     if tool in ("get_tariff_prices", "get_solar_forecast") and params.get("day") in ("today", "tomorrow"):

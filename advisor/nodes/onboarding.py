@@ -214,8 +214,9 @@ def _ask(
     """The first slot the answer needs and the profile lacks (one question at a time)."""
     intent, topic, params = update["intent"], update["topic"], update["params"]
     needed = missing_slots(profile, intent, topic, task=params.task)
-    if params.system_kw is not None:
-        needed = [slot for slot in needed if slot != "solar_size"]  # the size they asked about
+    if params.system_kw is not None or params.size_needed:
+        # the size they asked about, or the size they need (what they ask is the size)
+        needed = [slot for slot in needed if slot != "solar_size"]
     if params.monthly:
         needed = [slot for slot in needed if slot != "ev"]  # a month's cost stands on miles, not the car
     if params.duration and params.task == "charging_plan":

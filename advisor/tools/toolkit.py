@@ -9,6 +9,7 @@ recommend node explains it, so a turn needs two LLM calls, not four.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
@@ -152,10 +153,17 @@ def build_tools(data: DataSources) -> list[BaseTool]:
 
     @_tool(return_direct=True)
     def get_typical_solar_production(
-        runtime: ToolRuntime[TurnContext, Any], system_kw: float | None = None
+        runtime: ToolRuntime[TurnContext, Any],
+        system_kw: float | None = None,
+        size_needed: bool = False,
+        house_kwh_per_month: float | None = None,
     ) -> str:
         """Typical yearly and monthly output of the user's solar panels (PVWatts), or of a system of
-        system_kw kW when the user asks about a size (e.g. one they are thinking of buying)."""
+        system_kw kW when the user asks about a size (e.g. one they are thinking of buying).
+        size_needed: the user asks what size they need ("how many panels do i need"); with
+        house_kwh_per_month (their use, as said) the size that makes that much in a typical year."""
+        if size_needed and system_kw is None:
+            return solar_size_needed(data, runtime.context, house_kwh_per_month).model_dump_json()
         return typical_solar(data, runtime.context, system_kw).model_dump_json()
 
     @_tool(return_direct=True)
@@ -910,6 +918,57 @@ def typical_solar(data: DataSources, context: TurnContext, system_kw: float | No
             "panels tilted 20° facing south",
             "14 % system losses plus a 96 % efficient inverter (PVWatts defaults)",
         ],
+        warnings=["PVWatts answered from an earlier cached copy."] if result.stale else [],
+    )
+
+
+PANEL_W = 400  # a common rating for a home solar panel today, said as the assumption it is
+
+
+def solar_size_needed(data: DataSources, context: TurnContext, kwh_per_month: float | None) -> Observation:
+    """The size that makes their use in a typical year: PVWatts' output of 1 kW here, scaled. Without
+    their use, what each kW makes here and what to tell us."""
+    name = "get_typical_solar_production"
+    where = _location(context)
+    if where is None:
+        return _failed(name, "I need your location to size a solar system.", context)
+    try:
+        estimate, result = data.pvwatts.typical_production(system_kw=1.0, lat=where[0], lon=where[1])
+    except ApiError as exc:
+        return _failed(
+            name, "The typical-year estimate (PVWatts) is unavailable right now.", context, [exc.said]
+        )
+    per_kw = estimate.ac_annual_kwh
+    each = f"Each kW of panels {_where(context)} makes about {per_kw:,.0f} kWh in a typical year."
+    assumptions = [
+        "panels tilted 20° facing south",
+        "14 % system losses plus a 96 % efficient inverter (PVWatts defaults)",
+    ]
+    if not kwh_per_month or per_kw <= 0:
+        summary = (
+            f"{each} Tell me how many kWh you use a month (it's on your bill) and I'll work out the size "
+            "that covers it."
+        )
+        facts: dict[str, Any] = {"kwh_per_kw_year": round(per_kw, 1)}
+    else:
+        size = round(kwh_per_month * 12 / per_kw, 1)
+        panels = math.ceil(size * 1000 / PANEL_W)
+        summary = (
+            f"To make your {kwh_per_month:,.0f} kWh a month ({kwh_per_month * 12:,.0f} a year) you'd need about "
+            f"{size:g} kW of panels, roughly {panels} panels of {PANEL_W} W. {each} Your roof's direction and "
+            "shade, and what your utility pays for power you send back, can make a smaller system the better buy."
+        )
+        facts = {"kwh_per_kw_year": round(per_kw, 1), "size_kw": size, "panels": panels}
+        assumptions.append(f"{PANEL_W} W a panel (a common rating today)")
+        assumptions.append(f"your use as you said it: {kwh_per_month:,.0f} kWh a month")
+    return Observation(
+        tool=name,
+        summary=summary,
+        facts={"solar_size_needed": facts},
+        source="NREL PVWatts v8 (typical meteorological year)",
+        as_of=result.fetched_at,
+        is_mock=result.is_mock,
+        assumptions=assumptions,
         warnings=["PVWatts answered from an earlier cached copy."] if result.stale else [],
     )
 

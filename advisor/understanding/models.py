@@ -115,6 +115,9 @@ class RequestParams(BaseModel):
         le=100,
         description="size of a solar system asked about ('what would 6 kW make'), never saved",
     )
+    size_needed: bool | None = Field(
+        None, description="the solar size their use needs is asked ('how many panels do i need')"
+    )
     place: str | None = Field(
         None,
         max_length=80,

@@ -280,6 +280,8 @@ def read_params(text: str) -> RequestParams:
     lowered = text.lower()
     data.update(_days(lowered))
     data.update(_solar_size(lowered))
+    if "system_kw" not in data and _SIZE_NEEDED.search(lowered):
+        data["size_needed"] = True  # "how many panels do i need", "what size system would cover us"
     if _ONE_SESSION.search(lowered):
         data["one_session"] = True
     if _A_MONTH.search(lowered) and _COST.search(lowered):
@@ -597,6 +599,13 @@ def _solar_size(lowered: str) -> dict[str, object]:
     return data
 
 
+# the size their use needs, asked: "how many solar panels do i need", "what size system would cover
+# our 900 kwh a month", "how big a system should we get"
+_SIZE_NEEDED = re.compile(
+    r"\bhow\s+many\s+(?:solar\s+)?(?:panels|kw|kilowatts)\s+(?:of\s+(?:solar|panels)\s+)?(?:do|would|will|should|shall)\s+(?:i|we)\b|"
+    r"\b(?:what|which)\s+size\s+(?:of\s+)?(?:solar\s+)?(?:system|array|solar)\b|"
+    r"\bhow\s+(?:big|large)\s+(?:of\s+)?(?:a\s+)?(?:solar\s+)?(?:system|array)\s+(?:do|would|should|will)\s+(?:i|we)\b"
+)
 _SUPPOSED_SIZE = re.compile(
     r"\b(?:what\s+if|if|suppose|say)\s+(?:it|that|we|i|ours|mine|the\s+(?:system|array|solar))\s+"
     r"(?:was|were|is|had|have|got)\s+(?:a\s+)?(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)"

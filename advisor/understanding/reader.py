@@ -323,6 +323,8 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
     explanation the model took for a live request)."""
     if values.asks_action and not (values.facts or values.named):
         return "off_topic"  # "can you set my thermostat for me", "can you pay my bill": not ours to do
+    if values.params.size_needed and prediction.intent in ("knowledge", "live_data", "profile_statement"):
+        return "live_data"  # "how many solar panels do i need, we use about 900 kwh a month": sized here
     if prediction.intent == "live_data" and _only_their_day(values):
         # "i work nights, usually home by 8am. my car is a 2018 bolt": when they get home, said
         # with their facts, is no request
@@ -843,6 +845,8 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
     if intent != "live_data":
         return values.params
     task = prediction.task
+    if values.params.size_needed:
+        return values.params.model_copy(update={"task": "typical_solar"})  # the size their use needs
     if values.params.appliance_kw is not None and values.params.appliance is not None:
         task = "appliance"  # a run with the power they gave: priced from their figures
     elif (
