@@ -1592,7 +1592,7 @@ def _lone_size(text: str) -> str | None:
 _HOME_WORDS = re.compile(
     r"\b(?:the\s+house|the\s+home|our\s+place|here|upstairs|downstairs|bedrooms?|heat\s+is|cooling\s+is|"
     r"for\s+(?:heating|cooling|heat|ac)|(?:house|home|place)\s+(?:has|is)|in\s+the\s+(?:house|home)|heating\s+is|"
-    r"(?:handles?|does|do)\s+(?:both\s+)?(?:the\s+|our\s+)?(?:cooling|heating|heat)|with\s+(?:a|an)\s+(?:heat\s+pump|gas\s+furnace|mini))\b|"
+    r"(?:handles?|does|do)\s+(?:both\s+)?(?:the\s+|our\s+)?(?:cooling|heating|heat(?!\s*pumps?))|with\s+(?:a|an)\s+(?:heat\s+pump|gas\s+furnace|mini))\b|"
     # a bare item of a statement: "also gas furnace", "ducted heat pump does heat and ac"
     r"(?:^|,)\s*(?:(?:also|and|plus|just|only)\s+)?(?:a\s+|an\s+|two\s+|\d\s+)?(?:(?:old|new|ducted|central)\s+)?"
     r"(?:baseboard\s+|forced[-\s]air\s+)?(?:gas|electric|central|mini|ductless|heat\s+pump)"
