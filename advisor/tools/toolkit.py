@@ -342,6 +342,17 @@ def _capitalized(name: str) -> str:
     return name[:1].upper() + name[1:] if name.islower() else name
 
 
+def _one_price(tariff: Tariff, *, lower: bool = False) -> str:
+    """ "Your price is the same every hour" only when it is theirs; an average we assumed for them
+    says so (their plan may have cheaper hours)."""
+    said = (
+        "At the one average price I used, every hour costs the same"
+        if tariff.illustrative
+        else "Your price is the same every hour"
+    )
+    return said[0].lower() + said[1:] if lower else said
+
+
 def _a(noun: str) -> str:
     """ "an AC", "a dryer", "an 8.2": the article as it is said aloud."""
     shown = "AC" if noun.lower() == "ac" else noun
@@ -563,8 +574,8 @@ def plan_charging(
         # one price all day: no window is cheaper than another, so none is offered as the cheapest
         summary = (
             f"Needs {energy.grid_kwh:.1f} kWh from the grid ({energy.battery_kwh_added:.1f} kWh into the battery) "
-            f"at {power:g} kW: {charge_duration_h(energy.grid_kwh, power):.1f} h. Your price is the same every "
-            f"hour, so this charge costs about ${plan.cost_usd:.2f} whenever it runs before "
+            f"at {power:g} kW: {charge_duration_h(energy.grid_kwh, power):.1f} h. {_one_price(tariff)}, "
+            f"so this charge costs about ${plan.cost_usd:.2f} whenever it runs before "
             f"{_deadline_label(deadline, now_local)}; {_charging_at_once(when, gerund=True)} is fine."
         )
     else:
@@ -1154,7 +1165,7 @@ def advise_appliance(
         prices = hourly_prices(tariff, now_local, 24, zone_name)
         current = prices[0]
         if len({slot.usd_per_kwh for slot in prices}) <= 1:
-            offer = f"every hour costs the same (${current.usd_per_kwh:.2f}/kWh), so it doesn't matter when it runs."
+            offer = f"{_one_price(tariff, lower=True)} (${current.usd_per_kwh:.2f}/kWh), so it doesn't matter when it runs."
         else:
             runs = cheapest_windows(prices)
             windows = ", ".join(
