@@ -379,3 +379,19 @@ def test_the_size_their_use_needs_is_worked_out_not_asked(runtime) -> None:
         new_user(runtime, **{"location.zip_code": "80203"}), "s2", "how big a system should we get"
     )
     assert "kWh you use a month" in asked.text
+
+
+def test_a_correction_that_says_the_true_value_never_undoes_an_earlier_change(runtime) -> None:
+    """ "thats wrong, its gas actually" about a water heater we never saved had undone the first
+    turn's utility, town and heat pump (all true) and left the profile empty."""
+    user = new_user(runtime)
+    service = runtime.service
+    service.handle_turn(
+        user, "s1", "we just got a heat pump installed and our bill went up, columbus oh, aep ohio"
+    )
+    service.handle_turn(user, "s1", "we also have like a 50 gal electric water heater i think, not 100% sure")
+    reply = service.handle_turn(user, "s1", "thats wrong, its gas actually")
+    assert "Undone" not in reply.text
+    assert stored(runtime, user, "equipment.heating_type") == "heat_pump"
+    assert stored(runtime, user, "location.utility_provider") is not None
+    assert _read("wait thats wrong, undo that").undo  # a plain undo still undoes

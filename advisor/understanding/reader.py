@@ -300,7 +300,12 @@ def command_reading(
         if values.last_change or (
             # "actually its 50 miles not 35" that no request or fact holds: never a blind undo of
             # whatever changed last (the car saved two turns ago)
-            values.undo_cue and values.signals.words <= _UNDO_WORDS_AT_MOST and values.swapped is None
+            values.undo_cue
+            and values.signals.words <= _UNDO_WORDS_AT_MOST
+            and values.swapped is None
+            # "thats wrong, its gas actually" with nothing saved for gas: what is true is said, so
+            # never undo a whole earlier change for it (it had emptied a right profile)
+            and not _VALUE_SAID.search(values.message)
         ):
             return Understanding(intent="correction", undo=True, confidence=confidence)
         if values.undo_cue:
@@ -308,6 +313,13 @@ def command_reading(
             # long message says what is wrong; undoing a whole earlier turn for it is never right
             return Understanding(intent="correction", confidence=confidence)
     return None
+
+
+_VALUE_SAID = re.compile(
+    r"\b(?:it'?s|its|it\s+is|should\s+be|make\s+it)\s+(?:actually\s+|really\s+)?"
+    r"(?!(?:wrong|not|right|correct|fine|ok|okay|off|incorrect|all|that|this|me|my|mine)\b)[a-z0-9]",
+    re.I,
+)
 
 
 def _more_of_the_last_forget(values: Values, context: ReadingContext | None) -> bool:
