@@ -245,7 +245,8 @@ def _ask(
         # The user skipped something the answer cannot be estimated without: the general picture,
         # honestly labelled. (A skipped car is planned as a typical one, and the plan says so.)
         update["intent"] = "knowledge"
-        update["notices"].append("So instead of a plan, here's the general picture:")
+        # a sentence of its own: what follows may be an explanation or "I don't have a source"
+        update["notices"].append("Without that I can't work out a plan for your home.")
         return None
     if not missing:
         return None  # a greeting is greeted (chat), not questioned: onboarding asks what an answer needs
