@@ -401,6 +401,7 @@ def _patterns(answer: bool) -> list[tuple[re.Pattern[str], Utility, str]]:
     return [(re.compile(_alias_pattern(alias)), utility, alias) for alias, utility in entries]
 
 
+@lru_cache(maxsize=4096)  # asked per clause and per message of one reading: read once
 def find_utility(
     text: str, *, answer: bool = False, about_utility: bool = False, state: str | None = None
 ) -> tuple[Utility, str] | None:
@@ -508,6 +509,7 @@ _ACRONYM = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
 def utility_by_shape(text: str) -> tuple[str, str] | None:
     """A utility outside the table, named as theirs: ("Singing River Electric", "singing river
     electric"). The name is kept as said, capitalised; None when no such name is there."""

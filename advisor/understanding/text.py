@@ -21,6 +21,11 @@ _MARKUP = re.compile(r"[*_~`]+")
 
 # Sentence ends: . ! ? ; or a newline, but never the point inside "57.5" or "e.g.".
 _SENTENCE = re.compile(r"(?<=[!?;\n])\s*|(?<=[^\d\s.]\.)\s+|(?<=\d\.)\s+(?=[A-Za-z])|\n+|\s+[—–]\s+|\s+-\s+")
+# A request put last without its question mark: "anything we can do as renters", "any tips"
+REQUEST_WITHOUT_MARK = (
+    r"(?:(?:so|and|is\s+there)\s+)?(?:(?:anything|something)\s+(?:i|we|you)\s+(?:can|could|should)\s+do|"
+    r"any\s+(?:tips|ideas|advice|way\s+to))\b"
+)
 # Clause joints inside a sentence: ", and", " and ", " but ", ", so". Kept coarse on purpose: a
 # clause without its own subject inherits the previous one's ("...plan and drive a Model Y").
 _JOINT = re.compile(
@@ -31,8 +36,7 @@ _JOINT = re.compile(
     r",\s+(?=(?:(?:honestly|tbh|and|but|lol|so)\s+)?(?:not\s+sure|idk|no\s+idea|dunno|don'?t\s+know|no\s+clue)\s+"
     r"(?:what|which|abt|about|the|my|our|if|who|how)\b)|"
     # "electric baseboard in a brooklyn co-op, anything we can do": the request put last is its own clause
-    r",\s+(?=(?:(?:so|and|is\s+there)\s+)?(?:(?:anything|something)\s+(?:i|we|you)\s+(?:can|could|should)\s+do|"
-    r"any\s+(?:tips|ideas|advice|way\s+to))\b)|"
+    r",\s+(?=" + REQUEST_WITHOUT_MARK + r")|"
     # "just moved to spokane, avista is our utility i think": a doubt said at the end is the last
     # part's, not the town's before the comma
     r",\s+(?=[^,]*?\b(?:i\s+think|i\s+believe|i\s+guess|probably)\W*$)|"
@@ -605,11 +609,7 @@ _SHORT_CHOICE = re.compile(r"^\W*(?:[a-z]+\s+){0,2}[a-z]+\s+or\s+(?:[a-z]+\s+){0
 # "worth it with a pool and 2 kids home", "is it worth it": asks for a verdict without a question word
 _WORTH_IT = re.compile(r"^\W*(?:(?:is|r|are)\s+(?:it|they|those)\s+)?worth\s+(?:it|the\s+money)\b", re.I)
 # "…in a brooklyn co-op, anything we can do as renters", "any tips": a request put last, no mark
-_ASKED_LAST = re.compile(
-    r"(?:^|[,;:]\s*)(?:(?:so|and|is\s+there)\s+)?(?:(?:anything|something)\s+(?:i|we|you)\s+(?:can|could|should)\s+do|"
-    r"any\s+(?:tips|ideas|advice|way\s+to))\b[^,.;!?]*$",
-    re.I,
-)
+_ASKED_LAST = re.compile(r"(?:^|[,;:]\s*)" + REQUEST_WITHOUT_MARK + r"[^,.;!?]*$", re.I)
 
 
 def _short_choice(part: str) -> bool:

@@ -30,7 +30,14 @@ from advisor.understanding.facts import (
 from advisor.understanding.meaning import Signals
 from advisor.understanding.models import Mention, ReadingContext, RequestParams, StatedFact
 from advisor.understanding.params import only_when, read_params
-from advisor.understanding.text import FIRST_PERSON, QUESTION_START, Clause, clauses, clean
+from advisor.understanding.text import (
+    FIRST_PERSON,
+    QUESTION_START,
+    REQUEST_WITHOUT_MARK,
+    Clause,
+    clauses,
+    clean,
+)
 
 SLOT_FIELDS = {
     "location": ("location.zip_code", "location.city"),
@@ -346,6 +353,17 @@ _CHARGE_WORDS = re.compile(
 )
 
 
+def _car_said(spec: Any, words: str, message: str, *, confidence: float) -> StatedFact:
+    """The car a message names, as the user said it (a trim kept: "Leaf Plus")."""
+    return StatedFact(
+        field="equipment.ev_model",
+        value=as_said(spec.name, words),
+        said=words,
+        words=message[:500],
+        confidence=confidence,
+    )
+
+
 def _the_car_to_charge(
     message: str, facts: list[StatedFact], mentions: list[Mention], context: ReadingContext
 ) -> list[StatedFact]:
@@ -367,15 +385,7 @@ def _the_car_to_charge(
     asked = "?" in message or bool(re.search(r"\b(?:what|how|which|would|could|should|does|do|is)\b", before))
     if asked and re.search(rf"\b(?:a|an|any)\s+(?:\w+\s+)?{re.escape(words)}", message, re.I):
         return []  # "what would it cost to charge a model 3 here": a car asked about
-    return [
-        StatedFact(
-            field="equipment.ev_model",
-            value=as_said(spec.name, words),
-            said=words,
-            words=message[:500],
-            confidence=0.7,
-        )
-    ]
+    return [_car_said(spec, words, message, confidence=0.7)]
 
 
 def _asked_plan(mentions: list[Mention]) -> str | None:
@@ -533,7 +543,7 @@ EQUIPMENT_WORDS = re.compile(
 _ASKING = re.compile(
     r"^\s*any\b|\byes\s+or\s+no\b|\bor\s+not\b|\b(?:vs\.?|versus)\b|\b(?:cheaper|more\s+expensive)\b|^\s*generally\b|"
     # "…, anything we can do as renters": a request without its question mark
-    r"\b(?:anything|something|what)\s+(?:i|we|you)\s+(?:can|could|should)\s+do\b|\bany\s+(?:tips|ideas|advice|way)\b",
+    r"\bwhat\s+(?:i|we|you)\s+(?:can|could|should)\s+do\b|\bany\s+way\b|\b" + REQUEST_WITHOUT_MARK,
     re.I,
 )
 
@@ -1030,15 +1040,7 @@ def _the_car_they_got(message: str, context: ReadingContext) -> list[StatedFact]
         found = find_vehicle(earlier)
         if found is not None:
             spec, words = found
-            return [
-                StatedFact(
-                    field="equipment.ev_model",
-                    value=as_said(spec.name, words),
-                    said=words,
-                    words=message[:500],
-                    confidence=0.8,
-                )
-            ]
+            return [_car_said(spec, words, message, confidence=0.8)]
     return []
 
 
