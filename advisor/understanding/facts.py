@@ -153,7 +153,7 @@ def facts_in(
             message=message,
             pending_slot=pending_slot,
             about_charging=about_charging,
-            about_solar=about_solar or _solar_talk(message),
+            about_solar=about_solar or solar_talk(message),
             home_state=home_state,
         ):
             reason = _not_a_fact(clause, reading, pending_slot=pending_slot)
@@ -1523,7 +1523,7 @@ _SOLAR_GOT = re.compile(
 )
 
 
-def _solar_talk(message: str) -> bool:
+def solar_talk(message: str) -> bool:
     """The message is about their panels: "our solar", or panels named beside a kW with no other
     kW-rated equipment in it ("we added panels, we're at 8.4 kw now": the size is in its own clause)."""
     if _SOLAR_NAMED.search(message):
@@ -1748,7 +1748,8 @@ _PET = re.compile(
     re.I,
 )
 _LIST_LEAD = re.compile(
-    r"^(?:.*?\b(?:it'?s|its|it\s+is|house\s+is|home\s+is|household\s+is|family\s+is|we'?re|we\s+are)\s+)?"
+    r"^(?:.*?\b(?:it'?s|its|it\s+is|(?P<whole>house\s+is|home\s+is|household\s+is|family\s+is|we'?re|we\s+are|"
+    r"there\s+are|we\s+have|we'?ve\s+got))\s+)?"
     r"(?:(?:just|only)\s+)?(?P<rest>.*)$",
     re.I,
 )
@@ -1786,7 +1787,13 @@ def _couple_and_their_kids(message: str) -> Reading | None:
 def _member_count(piece: str) -> int | None:
     """ "me" 1, "my fiance" 1, "the twins" 2, "our 3 kids" 3, "a very loud dog" 0; None for
     anything that is not one of the household."""
-    piece = piece.strip(" .!")
+    # "1 toddler in 30306", "3 kids now": where they live or since when is not who
+    piece = re.sub(
+        r"\s+(?:now|here|at\s+home|in\s+(?:the\s+house|\d{5}|[a-z]+(?:\s+[a-z]+)?))$",
+        "",
+        piece.strip(" .!"),
+        flags=re.I,
+    )
     if re.fullmatch(r"me|myself|i|yours\s+truly", piece, re.I):
         return 1
     if re.fullmatch(
@@ -1800,7 +1807,15 @@ def _member_count(piece: str) -> int | None:
     if re.fullmatch(r"(?:(?:my|our|the)\s+)?(?:" + _PAIR + r")", piece, re.I):
         return 2
     counted = re.fullmatch(
-        r"(?:(?:my|our|the)\s+)?" + _COUNT + r"\s+(?:little\s+|young\s+)?(?:" + _PEOPLE + r")", piece, re.I
+        r"(?:(?:my|our|the)\s+)?"
+        + _COUNT
+        + r"\s+(?:little\s+|young\s+)?(?:"
+        + _PEOPLE
+        + r"|"
+        + _RELATIVE
+        + r"|adult)",
+        piece,
+        re.I,
     )
     if counted:
         return _count(counted.group(1))
@@ -1813,14 +1828,17 @@ def _listed_household(text: str) -> Reading | None:
     """ "its me and my fiance + a very loud dog" (2), "2 kids, wife and me" (4), "just me and the
     cat" (1): a list of who lives there, with the user in it, that ends the sentence; every item
     must be a person or a pet the count knows ("kids" with no number says no count)."""
-    for sentence in re.split(r"[.;!?]+", text):
+    sentences = re.split(r"[.;!?]+", text)
+    # "we're 2 adults and 1 toddler in 30306, georgia power": a list may end at a comma too
+    sentences += [s[: comma.start()] for s in sentences for comma in reversed(list(re.finditer(",", s)))]
+    for sentence in sentences:
         # "me, my mom and the twins so 4": the total they give is the count
         total = re.search(r"\s+so\s+" + _COUNT + r"\s*$", sentence, re.I)
         if total:
             sentence = sentence[: total.start()]
         pieces = re.split(r"\s*(?:,|\+|&|\band\b|\bplus\b|\bw/?\b|\bwith\b)\s*", sentence.strip())
         members: list[int] = []
-        opened = False
+        opened = whole = False
         for piece in reversed(pieces):
             count = _member_count(piece)
             if count is None:
@@ -1829,15 +1847,24 @@ def _listed_household(text: str) -> Reading | None:
                 if rest != piece and (count := _member_count(rest)) is not None:
                     members.append(count)
                     opened = True
+                    # "we're 2 adults and 1 toddler": a list that is the whole household has the user in it
+                    whole = bool(lead and lead.group("whole"))
                 break
             members.append(count)
         else:
             opened = True  # the whole sentence is the list
+            # "2 adults and a toddler": a list that counts the adults is the whole household
+            whole = any(re.search(r"\badults?\b", piece, re.I) for piece in pieces)
         listed = [piece for piece in pieces if piece][-len(members) :] if members else []
         if (
             opened
             and len(members) >= 2
-            and any(re.fullmatch(r"(?:.*\s)?(?:me|myself|i)", piece.strip(" .!"), re.I) for piece in listed)
+            and (
+                whole
+                or any(
+                    re.fullmatch(r"(?:.*\s)?(?:me|myself|i)", piece.strip(" .!"), re.I) for piece in listed
+                )
+            )
         ):
             count = _count(total.group(1)) if total else sum(members)
             first = listed[0].split()[-1] if _member_count(listed[0]) is None else listed[0]

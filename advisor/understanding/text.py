@@ -525,7 +525,12 @@ def clauses(text: str) -> list[Clause]:
             # … unless a clause there doubts itself already ("columbus 43215, aep i think? not 100%
             # sure"): the doubt said again is that clause's, the ZIP stands
             if not any(c.hedged and re.search(r"\w", c.text) for c in found[begin:end]):
-                found[begin:end] = [Clause(**{**c.__dict__, "hedged": True}) for c in found[begin:end]]
+                # "94110, i think we're on e-tou-c? not sure": the doubt is the "i think" clause's
+                soft = [c for c in found[begin:end] if _SOFT_HEDGE.search(c.text)]
+                found[begin:end] = [
+                    Clause(**{**c.__dict__, "hedged": True}) if not soft or c in soft else c
+                    for c in found[begin:end]
+                ]
         # "We're on EV2-A, not sure": a doubt on its own qualifies the clause before it.
         # (past a bare "?" of its own: "we're on tou-dr2?? not 100% sure")
         worded = [index for index, (part, _) in enumerate(parts) if re.search(r"\w", part)]
@@ -536,8 +541,12 @@ def clauses(text: str) -> list[Clause]:
         }
         previous: Clause | None = None
         start = len(found)
+        asking = sentence.rstrip().endswith("?")
+        worded_parts = [part for part, _ in parts if re.search(r"\w", part)]
+        if asking and worded_parts and _doubt_marked(worded_parts[-1]):
+            asking = len(worded_parts) == 1  # "30306 and maybe 8 kw of solar?": the mark is the doubt's
         for index, (part, stated) in enumerate(parts):
-            clause = _clause(part, previous, asking=sentence.rstrip().endswith("?") and not stated)
+            clause = _clause(part, previous, asking=asking and not stated)
             if stated and clause.question and not QUESTION_START.match(part):
                 clause = Clause(**{**clause.__dict__, "question": False})  # a stated list item
             if index in trailing_doubt:
@@ -623,6 +632,19 @@ def _choice_asked(part: str) -> bool:
     return bool(_CHOICE_ASKED.match(part)) and not FIRST_PERSON.search(part) and len(part.split()) <= 16
 
 
+# "maybe we should switch?", "probably better to wait?": advice asked for behind the doubt
+_ADVICE_ASKED = re.compile(
+    r"\b(?:should|could|would|can|worth|better|cheaper|ok|okay|fine|right|correct|normal|enough|too|peak|off-?peak)\b|"
+    r"\d\s*(?:-|to)\s*\d",
+    re.I,
+)
+
+
+def _doubt_marked(part: str) -> bool:
+    """ "i think the charger is 40 amps?", "and maybe 8 kw of solar?": the mark is the doubt's, no question."""
+    return bool(_HEDGE.search(part) or _SOFT_HEDGE.search(part)) and not _ADVICE_ASKED.search(part)
+
+
 def _clause(part: str, previous: Clause | None, *, asking: bool) -> Clause:
     """One clause's flags; `asking`: it sits in the question part of a sentence ending with "?"."""
     own_subject = bool(FIRST_PERSON.search(part)) or bool(_SOMEONE_ELSE.search(part))
@@ -630,12 +652,15 @@ def _clause(part: str, previous: Clause | None, *, asking: bool) -> Clause:
     someone_else = (bool(_SOMEONE_ELSE.search(part)) and not _first_person_leads(part)) or past_home
     if not own_subject and previous is not None and not past_home:
         someone_else = previous.someone_else
-    question = (
-        bool(QUESTION_START.match(part))
-        # "compare e-tou-c and e-elec for my usage", "difference between EV-TOU-5 and TOU-DR1?"
-        or (previous is not None and previous.question and not _SUBJECT_LEADS.match(part))
-        or (asking and not own_subject)
-        or (asking and previous is None)
+    doubt_marked = asking and _doubt_marked(part)
+    question = bool(QUESTION_START.match(part)) or (
+        not doubt_marked
+        and (
+            # "compare e-tou-c and e-elec for my usage", "difference between EV-TOU-5 and TOU-DR1?"
+            (previous is not None and previous.question and not _SUBJECT_LEADS.match(part))
+            or (asking and not own_subject)
+            or (asking and previous is None)
+        )
     )
     hypothetical = bool(_HYPOTHETICAL.search(part)) or (
         previous is not None and previous.hypothetical and not own_subject
@@ -648,7 +673,7 @@ def _clause(part: str, previous: Clause | None, *, asking: bool) -> Clause:
         someone_else=someone_else,
         negated=bool(NEGATION.search(_NOT_THE_OLD.sub("", _without_old_value(withdrawn))))
         or bool(WITHDRAWN.match(part)),
-        hedged=bool(_HEDGE.search(part)),
+        hedged=bool(_HEDGE.search(part)) or doubt_marked,
         household=bool(_HOUSEHOLD_MEMBER.search(part)),
     )
 

@@ -26,6 +26,7 @@ from advisor.understanding.facts import (
     facts_in,
     place_phrase,
     plan_named,
+    solar_talk,
 )
 from advisor.understanding.meaning import Signals
 from advisor.understanding.models import Mention, ReadingContext, RequestParams, StatedFact
@@ -173,6 +174,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         or about == "solar"
         # "8 kw" after "sunny enough for the panels?" (answered with the weather)
         or bool(re.search(r"\b(?:solar|panels?|pv|array)\b", context.last_question or "", re.I))
+        # "we have about 20 panels, not sure the kw" then "found the paperwork, 7.6 kw": their panels' size
+        or any(solar_talk(earlier) for earlier in context.said_before(message)[-2:])
         # "we upgraded, 10 kw now" with their panels saved: the size changed
         or ("equipment.solar_capacity_kw" in context.known_fields and bool(_CORRECTION_CUE.search(message))),
         home_state=_home_state(context),
