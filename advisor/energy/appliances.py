@@ -316,6 +316,16 @@ def stated_appliance(name: str, power_kw: float, hours: float | None, said_on: d
     )
 
 
+def run_for(row: Appliance | None, hours: float | None) -> Appliance | None:
+    """A typical row run for the user's hours ("the pool pump needs 8 hours"): an appliance priced per
+    hour runs that long at its sourced hourly energy; a load or a cycle is one run however long it takes."""
+    if row is None or hours is None or row.unit != "hour" or hours == row.duration_h:
+        return row
+    return row.model_copy(
+        update={"duration_h": hours, "basis": f"{row.basis}; run for the {hours:g} h you said"}
+    )
+
+
 def appliance_for(name: str | None) -> Appliance | None:
     """The table row for an appliance as the user named it, or None (no sourced figure)."""
     cleaned = re.sub(r"[^a-z ]+", " ", (name or "").lower())

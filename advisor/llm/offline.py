@@ -220,8 +220,8 @@ def _appliance_args(params: dict[str, Any]) -> dict[str, Any]:
     args: dict[str, Any] = {"appliance": params.get("appliance") or "dishwasher"}
     if params.get("appliance_kw") is not None:  # "a 1500w space heater for 8 hrs": their figures
         args["power_kw"] = params["appliance_kw"]
-        if params.get("run_hours") is not None:
-            args["hours"] = params["run_hours"]
+    if params.get("run_hours") is not None:  # "the pool pump needs 8 hours": their run time
+        args["hours"] = params["run_hours"]
     if params.get("start_hour") is not None:  # "run the dishwasher at 5pm?": that start, priced
         args["start_hour"] = int(params["start_hour"])
         if params.get("start_minute") is not None:

@@ -28,6 +28,7 @@ from advisor.energy.appliances import (
     appliance_verdict,
     cheapest_windows,
     run_cost,
+    run_for,
     stated_appliance,
 )
 from advisor.energy.ev import (
@@ -342,6 +343,10 @@ def _capitalized(name: str) -> str:
     return name[:1].upper() + name[1:] if name.islower() else name
 
 
+# what an assumed average price cannot say: which of their plan's hours are cheaper
+_HOURS_UNKNOWN = "I don't know your plan's hours, so I can't say which are cheaper."
+
+
 def _one_price(tariff: Tariff, *, lower: bool = False) -> str:
     """ "Your price is the same every hour" only when it is theirs; an average we assumed for them
     says so (their plan may have cheaper hours)."""
@@ -576,7 +581,13 @@ def plan_charging(
             f"Needs {energy.grid_kwh:.1f} kWh from the grid ({energy.battery_kwh_added:.1f} kWh into the battery) "
             f"at {power:g} kW: {charge_duration_h(energy.grid_kwh, power):.1f} h. {_one_price(tariff)}, "
             f"so this charge costs about ${plan.cost_usd:.2f} whenever it runs before "
-            f"{_deadline_label(deadline, now_local)}; {_charging_at_once(when, gerund=True)} is fine."
+            f"{_deadline_label(deadline, now_local)}"
+            # an average we assumed says nothing of their plan's hours: "now is fine" would be a guess
+            + (
+                f"; {_HOURS_UNKNOWN}"
+                if tariff.illustrative
+                else f"; {_charging_at_once(when, gerund=True)} is fine."
+            )
         )
     else:
         summary += (
@@ -1159,7 +1170,7 @@ def advise_appliance(
     row = (
         stated_appliance(said, power_kw, hours, now_local.date())
         if power_kw is not None
-        else appliance_for(appliance)
+        else run_for(appliance_for(appliance), hours)
     )
     if row is None:
         prices = hourly_prices(tariff, now_local, 24, zone_name)
@@ -1213,6 +1224,11 @@ def advise_appliance(
             f"Run it whenever suits you — every hour{window} costs the same (${verdict.usd_per_kwh_now:.2f}/kWh), "
             f"so your {row.name} costs about ${verdict.cost_now_usd:.2f} for {unit} at any time."
         )
+        if tariff.illustrative:  # an average we assumed: their plan's cheap hours are unknown, not absent
+            summary = (
+                f"At the average price I assumed (${verdict.usd_per_kwh_now:.2f}/kWh), your {row.name} costs about "
+                f"${verdict.cost_now_usd:.2f} for {unit}; {_HOURS_UNKNOWN}"
+            )
         if row.attended:
             summary += " Run it while someone is awake and home to keep an eye on it."
     elif verdict.verdict == "wait" and verdict.saving_usd < 0.01:

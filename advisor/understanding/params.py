@@ -219,6 +219,10 @@ _NOT_AN_APPLIANCE = re.compile(
 )
 
 
+# "in 3 hours", "within 2 hrs": when, not how long
+_DELAY_BEFORE = re.compile(r"\b(?:in|within|after|next)\s+(?:like\s+|about\s+|the\s+next\s+)?$", re.I)
+
+
 def _stated_run(text: str, *, known: bool) -> dict[str, object]:
     """An appliance's power and run time when the user gives them ("how much to run a 1500w space
     heater for like 8 hrs"): the run is priced from their figures. `known`: an appliance we know
@@ -238,7 +242,12 @@ def _stated_run(text: str, *, known: bool) -> dict[str, object]:
                 data["appliance"] = named.group(1).lower()
             elif not known:
                 return {}  # a power with nothing it belongs to
-    if data and (hours := _RUN_HOURS.search(text)):
+    # "the pool pump needs 8 hours": a run time said for an appliance we know prices that run
+    if (
+        (data or known)
+        and (hours := _RUN_HOURS.search(text))
+        and not _DELAY_BEFORE.search(text, 0, hours.start())
+    ):
         run = float(hours.group(1))
         if 0 < run <= 24:
             data["run_hours"] = run
