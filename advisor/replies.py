@@ -77,6 +77,7 @@ TOPIC_OF = {  # what a not-saved fact is about, in a few words
     "location.city": "the city",
     "location.utility_provider": "the utility",
     "location.rate_schedule": "the rate plan",
+    "location.flat_rate_usd_per_kwh": "your price per kWh",
     "household.occupants": "the household size",
     "household.work_schedule": "the work schedule",
     "household.typical_usage_pattern": "energy habits",
@@ -85,6 +86,8 @@ _REASONS = {
     "someone_else": "it sounds like it's about someone else's home, and I only keep facts about yours",
     "hypothetical": "it sounds like something you're considering, not something you have",
     "unverified": "you didn't sound sure; tell me once you've checked",
+    "part_of_day": "a price for part of the day isn't one price for every hour; tell me your rate plan's name "
+    "(it's on your bill) and I'll use its hours",
 }
 
 

@@ -136,3 +136,19 @@ def test_an_assumed_average_never_says_every_hour_of_their_plan_costs_the_same(r
     reply = runtime.service.handle_turn(user, f"s-{user}", message)
     assert "I don't know your plan's hours" in reply.text
     assert "Run it whenever suits you" not in reply.text and "is fine." not in reply.text
+
+
+# --- a price for part of the day, and a question beside a price ------------------------------------
+
+
+def test_a_price_for_part_of_the_day_is_said_back_not_saved(runtime) -> None:
+    user = new_user(runtime)
+    reply = runtime.service.handle_turn(user, "s-day-price", "i pay 19c/kwh during the day")
+    assert stored(runtime, user, "location.flat_rate_usd_per_kwh") is None
+    assert "price per kWh" in reply.text and "rate plan's name" in reply.text
+
+
+def test_a_plain_question_beside_a_saved_price_is_answered_too() -> None:
+    reading = understand("i'm paying 15 cents a kwh, is that high", ReadingContext())
+    assert {f.field: f.value for f in reading.facts} == {"location.flat_rate_usd_per_kwh": 0.15}
+    assert reading.intent != "profile_statement"

@@ -159,6 +159,8 @@ def facts_in(
             reason = _not_a_fact(clause, reading, pending_slot=pending_slot)
             if reason == "unverified" and suggested and suggested.get(reading.field) == reading.value:
                 reason = None
+            if reason is None and reading.assumption == PART_OF_DAY:
+                reason = "part_of_day"  # their price, but not for every hour: said, not saved
             if reason is not None:
                 mentions.append(Mention(field=reading.field, words=clause.text[:500], reason=reason))
                 continue
@@ -1073,6 +1075,9 @@ _FLAT_CENTS = re.compile(
 )
 
 
+PART_OF_DAY = "a price for part of the day"
+
+
 def _price(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     """'we pay about 30 cents a kWh' / '$0.28/kWh' -> 0.30 $/kWh (a flat price, said so)."""
     match = _CENTS_PRICE.search(text) or _FLAT_CENTS.search(text)
@@ -1089,8 +1094,12 @@ def _price(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         return
     if not (_PRICE_OWNER.search(text) or pending_slot == "rate_schedule" or _FIRST_PERSON_ON.search(text)):
         return
-    if re.search(r"\b(?:peak|off[-\s]?peak|night|day)\b", text, re.I):
-        return  # peak/off-peak prices need their hours: not one flat price
+    if re.search(r"\b(?:peak|off[-\s]?peak|nights?|days?|daytime|evenings?|mornings?)\b", text, re.I):
+        # "i pay 19c/kwh during the day": one period's price needs its hours, it is not one flat price
+        yield Reading(
+            "location.flat_rate_usd_per_kwh", round(value, 4), said=match.group(0), assumption=PART_OF_DAY
+        )
+        return
     yield Reading("location.flat_rate_usd_per_kwh", round(value, 4), said=match.group(0), unit="$/kWh")
 
 

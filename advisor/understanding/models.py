@@ -64,7 +64,9 @@ class Mention(BaseModel):
 
     field: str
     words: str = Field("", max_length=500)
-    reason: Literal["question", "hypothetical", "someone_else", "negated", "unverified", "second_value"]
+    reason: Literal[
+        "question", "hypothetical", "someone_else", "negated", "unverified", "second_value", "part_of_day"
+    ]
 
 
 class RequestParams(BaseModel):

@@ -527,8 +527,9 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         and all(fact.field == "location.city" for fact in values.facts)
     ):
         return "off_topic"  # "best pizza in brooklyn": a town in an off-topic question is not where they live
-    if values.facts and intent in _QUIET and intent != "goodbye":
-        return "profile_statement"  # "thanks! btw we got 6 kW of solar": the facts count
+    intent, settled = _facts_in_quiet_words(intent, values, context)
+    if settled:
+        return intent
     if (
         intent == "profile_statement"
         and values.thanks
@@ -586,6 +587,15 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     ):
         return "live_data"  # "we use about 600 kWh a month": the usage the last answer assumed, redo it
     return intent
+
+
+def _facts_in_quiet_words(intent: str, values: Values, context: ReadingContext) -> tuple[str, bool]:
+    """Facts in a message the model read as small talk or a statement count as a statement ("thanks!
+    btw we got 6 kW of solar"); a plain question beside them is still to be answered ("i'm paying 15
+    cents, is that high"). Returns the intent and whether it is settled."""
+    if not values.facts or intent not in _QUIET or intent == "goodbye":
+        return intent, False
+    return "profile_statement", not values.asks_plainly or bool(context.pending_slot)
 
 
 def _asked_after_all(

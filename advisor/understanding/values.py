@@ -945,13 +945,19 @@ def _asks_plainly(clause: Clause) -> bool:
         return False
     if _WH_START.match(text):
         return True
-    if "?" in text:
+    if "?" in text or _SUBJECT_ASKED.match(text):
+        # "…, is that high": a yes/no question with its subject asks without the mark
         return bool(QUESTION_START.match(text))
     return not QUESTION_START.match(
         text
     )  # a choice put last ("normal or broken"), not "is out the door by 8"
 
 
+_SUBJECT_ASKED = re.compile(
+    r"^\W*(?:is|are|was|does|do|did|should|can|could|will|would)\s+(?:that|it|this|there|i|we|those|these|they)\b"
+    r"(?!\s+(?:is|are|was|were|do|does|have|has)\b)",
+    re.I,
+)
 # a wish, a rhetorical "who else would it be?" or a joking "why, u gonna visit?": no question to answer
 _WISH = re.compile(r"^\W*(?:i|we)?\s*(?:would|'?d)\s+(?:love|like|want)\b|^\W*(?:who\s+else|why\s*,)", re.I)
 _CONSIDERING = re.compile(r"\btest[-\s]?drov?e\b|\bthinking\s+(?:of|about)\b|\bconsidering\b", re.I)
