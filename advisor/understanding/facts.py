@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -95,6 +95,13 @@ class Reading:
     assumption: str | None = None
 
 
+# "tampa, FPL... wait no, tampa electric": a value taken back inside the clause, the next one meant
+_TAKEN_BACK = re.compile(
+    r"(?:\.{2,}|[,;:]|\s)\s*(?:wait\s+no|no\s+wait|i\s+mean|i\s+meant|oops|scratch\s+that|my\s+bad)\b[\s,.:!-]*",
+    re.I,
+)
+
+
 def read_clause(
     clause: Clause,
     *,
@@ -106,12 +113,39 @@ def read_clause(
 ) -> Iterator[Reading]:
     """Every value the clause states, whoever it is about (the caller decides). `about_charging`:
     the conversation is about charging their car (a plain "regular outlet" is then the charger);
-    `home_state`: the state of the place the profile holds (a town in two states is the one there)."""
+    `home_state`: the state of the place the profile holds (a town in two states is the one there).
+    A value taken back inside the clause ("FPL... wait no, tampa electric") gives way to the next."""
+    options = {
+        "message": message,
+        "pending_slot": pending_slot,
+        "about_charging": about_charging,
+        "about_solar": about_solar,
+        "home_state": home_state,
+    }
+    back = _TAKEN_BACK.search(clause.text)
+    if back is None or back.start() == 0 or not clause.text[back.end() :].strip():
+        yield from _read_clause(clause, **options)
+        return
+    meant = list(_read_clause(replace(clause, text=clause.text[back.end() :]), **options))
+    fields = {reading.field for reading in meant}
+    before = _read_clause(replace(clause, text=clause.text[: back.start()]), **options)
+    yield from [reading for reading in before if reading.field not in fields] + meant
+
+
+def _read_clause(
+    clause: Clause,
+    *,
+    message: str,
+    pending_slot: str | None = None,
+    about_charging: bool = False,
+    about_solar: bool = False,
+    home_state: str | None = None,
+) -> Iterator[Reading]:
     text = clause.text
     yield from _zip(text, message=message, pending_slot=pending_slot)
     region = _region(message, home_state)
     yield from _city(text, message=message, pending_slot=pending_slot, region=region)
-    yield from _utility(text, pending_slot=pending_slot, region=region)
+    yield from _utility(text, pending_slot=pending_slot, region=region, message=message)
     yield from _plan(text, pending_slot=pending_slot)
     yield from _price(text, pending_slot=pending_slot)
     yield from _vehicle(text, pending_slot=pending_slot)
@@ -287,7 +321,9 @@ def _drop_one_of_two(facts: list[StatedFact], mentions: list[Mention]) -> None:
 # Words that say a value changed, so of two values for one field the later one is current
 _CHANGED = re.compile(
     r"\bfrom\b[^.;!?]{1,40}\bto\b|\b(?:now|anymore|any\s+more|no\s+more|no\s+longer|used\s+to|was|were|"
-    r"traded|swapped|replaced|switched|upgraded|moved|sold|instead|not|actually|really|still|take\s+back)\b|"
+    r"traded|swapped|replaced|switched|upgraded|moved|sold|instead|not|actually|really|still|take\s+back|"
+    # "a model 3, i mean a model y": the value said again, meant this time
+    r"i\s+mean|i\s+meant|wait\s+no|no\s+wait|oops|scratch\s+that|my\s+bad)\b|"
     r"\byou(?:'ve)?\s+(?:have|had|got|put)\s+(?:me|us)\b",
     re.I,
 )
@@ -903,14 +939,26 @@ _NOT_BEFORE = re.compile(r"\b(?:not|isn'?t|aren'?t|never)\s+(?:with\s+|on\s+|the
 _COMPARED = re.compile(r"\b(?:or|vs\.?|versus|compared\s+(?:to|with))\b", re.I)
 
 
-def _utility(text: str, *, pending_slot: str | None, region: str | None = None) -> Iterator[Reading]:
+_ABOUT_UTILITY = re.compile(
+    r"\b(?:utility|provider|customers?|power\s+company|electric\s+company|service\s+from)\b|"
+    r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\b[^,.;!?]{0,30}?\b(?:with|w/?|on)\s+\w",
+    re.I,
+)
+# "its dominion", "it's ace": a short clause that names the thing another clause spoke of
+_SHORT_NAMING = re.compile(
+    r"^\W*(?:(?:no|nope|oh|wait|sorry)\W+)*(?:it'?s|its|it\s+is|they'?re|we\s+have)\s+\w+(?:\s+\w+)?\W*$",
+    re.I,
+)
+
+
+def _utility(
+    text: str, *, pending_slot: str | None, region: str | None = None, message: str = ""
+) -> Iterator[Reading]:
     switched = _SWITCH_TO.search(text)
     scope = switched.group("rest") if switched and find_utility(switched.group("rest")) else text
-    about_utility = re.search(
-        r"\b(?:utility|provider|customers?|power\s+company|electric\s+company|service\s+from)\b|"
-        r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\b[^,.;!?]{0,30}?\b(?:with|w/?|on)\s+\w",
-        text,
-        re.I,
+    # "nope thats not my utility, its dominion": the clause beside the one that says "utility"
+    about_utility = _ABOUT_UTILITY.search(text) or (
+        _SHORT_NAMING.match(text) and _ABOUT_UTILITY.search(message)
     )
     found = find_utility(
         scope,
@@ -1060,6 +1108,8 @@ _FIRST_PERSON_ON = re.compile(r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\s+on\b", re.I)
 _PRICE_OWNER = re.compile(
     r"\b(?:i|we)\s+(?:\w+\s+)?(?:pay|paying|get\s+charged|are\s+charged)\b|\b(?:my|our)\s+(?:rate|price|electricity|power)\b|"
     r"^\s*(?:about|around|roughly|approximately|like|maybe)?\s*[$\d]|"
+    # "flat 11.5 cents a kwh", "flat rate, 10 cents/kwh from our co-op": a flat price stated as theirs
+    r"^\W*(?:it'?s\s+|its\s+|we'?re\s+|were\s+)?(?:on\s+)?(?:a\s+)?flat\b|\bfrom\s+(?:our|my)\s+(?:co-?op|utility|provider)\b|"
     r"(?:^|[,;]\s*)(?:and\s+)?(?:pay|paying)\b|"
     r"\bpaying\b|\b(?:flat\s+)?rate\b[^.?!]{0,25}\bis\b|\bbill\s+(?:says|shows|has)\b",  # "I'm in 02134 with Eversource and pay 31 cents per kWh": the clause's subject is the user
     re.I,
@@ -1167,7 +1217,7 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         yield Reading("equipment.ev_model", as_said(second[0].name, second[1]), said=second[1])
         return
     starts = (
-        r"^\s*(?:(?:actually|no\s+wait|no|nope|nah|naw|sorry|oops|wait|i\s+meant|correction|correct|for\s+(?:me|us))[,.!:]?\s+)?"
+        r"^\s*(?:(?:actually|no\s+wait|no|nope|nah|naw|sorry|oops|wait|i\s+meant|i\s+mean|meant|correction|correct|for\s+(?:me|us))[,.!:]?\s+)?"
         # "also its a leaf plus", "ok its a kia ev6": a filler only before "it's" ("and a model 3 would be nice" is not)
         r"(?:(?:also|and|oh|ok|okay|yeah|yes|yep|well|ah|um|btw)[,.!:]?\s+(?=(?:it'?s|its|it\s+is|that'?s)\s))?"
         r"(?:(?:it'?s|its|it\s+is|that'?s|ours\s+is|ours'?s|mine\s+is|mine'?s)\s+)?"
@@ -1448,6 +1498,7 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
                 _NUM + r"\s*-?\s*(?:a|amps?|amperes?)\b(?P<circuit>\s*(?:breaker|circuit))?", text, re.I
             )
             if not _PANEL_AFTER.match(text, found.end())  # "60 amp panel": the house's service, not a charger
+            and text[max(0, found.start() - 1) : found.start()] != ":"  # "by 5:30a" is a time
             # "old charger was 16 amps but i upgraded to a 48 amp one": the old value is not theirs now
             and not _OLD_VALUE_BEFORE.search(text[: found.start()])
         ),
@@ -1601,7 +1652,9 @@ def _lone_size(text: str) -> str | None:
 _HOME_WORDS = re.compile(
     r"\b(?:the\s+house|the\s+home|our\s+place|here|upstairs|downstairs|bedrooms?|heat\s+is|cooling\s+is|"
     r"for\s+(?:heating|cooling|heat|ac)|(?:house|home|place)\s+(?:has|is)|in\s+the\s+(?:house|home)|heating\s+is|"
-    r"(?:handles?|does|do)\s+(?:both\s+)?(?:the\s+|our\s+)?(?:cooling|heating|heat(?!\s*pumps?))|with\s+(?:a|an)\s+(?:heat\s+pump|gas\s+furnace|mini))\b|"
+    r"(?:handles?|does|do)\s+(?:both\s+)?(?:the\s+|our\s+)?(?:cooling|heating|heat(?!\s*pumps?))|(?:with|w/?)\s+(?:a\s+|an\s+)?(?:heat\s+pump|gas\s+furnace|mini|baseboard|electric\s+baseboard)|"
+    # "the furnace is gas": the house's own furnace, said by what it runs on
+    r"(?:the|our|my)\s+(?:furnace|boiler|heater|hvac)\s+(?:is|runs\s+on)\s+(?:all\s+)?(?:gas|electric|a\s+heat\s+pump))\b|"
     # a bare item of a statement: "also gas furnace", "ducted heat pump does heat and ac"
     r"(?:^|,)\s*(?:(?:also|and|plus|just|only)\s+)?(?:a\s+|an\s+|two\s+|\d\s+)?(?:(?:old|new|ducted|central)\s+)?"
     r"(?:baseboard\s+|forced[-\s]air\s+)?(?:gas|electric|central|mini|ductless|heat\s+pump)"
@@ -1793,6 +1846,10 @@ def _couple_and_their_kids(message: str) -> Reading | None:
     return Reading("household.occupants", 2 + _count(kids.group(1)), said=said, unit="people")
 
 
+# "3 kids + us two": the user and their partner
+_US_TWO = r"us\s+(?:two|2|both)|the\s+two\s+of\s+us|both\s+of\s+us"
+
+
 def _member_count(piece: str) -> int | None:
     """ "me" 1, "my fiance" 1, "the twins" 2, "our 3 kids" 3, "a very loud dog" 0; None for
     anything that is not one of the household."""
@@ -1805,6 +1862,8 @@ def _member_count(piece: str) -> int | None:
     )
     if re.fullmatch(r"me|myself|i|yours\s+truly", piece, re.I):
         return 1
+    if re.fullmatch(_US_TWO, piece, re.I):
+        return 2
     if re.fullmatch(
         r"(?:(?:my|our|the|a|one)\s+)?(?:(?:new|little|older|younger|oldest|youngest)\s+)?(?:"
         + _RELATIVE
@@ -1871,7 +1930,8 @@ def _listed_household(text: str) -> Reading | None:
             and (
                 whole
                 or any(
-                    re.fullmatch(r"(?:.*\s)?(?:me|myself|i)", piece.strip(" .!"), re.I) for piece in listed
+                    re.fullmatch(r"(?:.*\s)?(?:me|myself|i|" + _US_TWO + ")", piece.strip(" .!"), re.I)
+                    for piece in listed
                 )
             )
         ):

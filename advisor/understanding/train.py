@@ -106,8 +106,11 @@ CORPORA = (
     # the fifteenth held-out set (first run recorded at b8a277f)
     "fresh_h28_messages.jsonl",
     "fresh_h29_messages.jsonl",
+    # the sixteenth (2615795) and seventeenth (a4bd036) held-out sets
     "fresh_h30_messages.jsonl",
     "fresh_h31_messages.jsonl",
+    "fresh_h32_messages.jsonl",
+    "fresh_h33_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 
