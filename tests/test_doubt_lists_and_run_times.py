@@ -152,3 +152,77 @@ def test_a_plain_question_beside_a_saved_price_is_answered_too() -> None:
     reading = understand("i'm paying 15 cents a kwh, is that high", ReadingContext())
     assert {f.field: f.value for f in reading.facts} == {"location.flat_rate_usd_per_kwh": 0.15}
     assert reading.intent != "profile_statement"
+
+
+# --- conversations from the seventeenth fresh set (after its first run) ---------------------------
+
+
+def _turns(runtime, *messages: str, **profile: Any):
+    user = new_user(runtime, **profile)
+    replies = [runtime.service.handle_turn(user, f"s-{user}", message) for message in messages]
+    return user, replies
+
+
+def test_a_farewell_while_we_wait_for_a_place_is_a_farewell(runtime) -> None:
+    _, replies = _turns(runtime, "whats the weather this week", "gotta go")
+    assert "pin down where" not in replies[-1].text and replies[-1].intent == "goodbye"
+
+
+def test_a_charger_corrected_in_amps_while_held_in_kw(runtime) -> None:
+    user, replies = _turns(runtime, "we put in a 48 amp charger", "sorry its wired for 40 actually")
+    assert stored(runtime, user, "equipment.ev_charger_kw") == 9.6 and "was 11.52 kW" in replies[-1].text
+
+
+def test_a_kw_said_of_theirs_while_chargers_are_talked_about_is_the_charger(runtime) -> None:
+    user, _ = _turns(
+        runtime,
+        "how long does a level 2 charger take to fill a 77 kwh battery",
+        "ours is the 9.6 kw kind btw",
+    )
+    assert stored(runtime, user, "equipment.ev_charger_kw") == 9.6
+
+
+def test_a_town_corrected_beside_a_value_we_already_hold(runtime) -> None:
+    user, _ = _turns(
+        runtime,
+        "correction, it's elk grove not sacramento, still smud tho",
+        **{"location.city": "Sacramento", "location.utility_provider": "SMUD"},
+    )
+    assert stored(runtime, user, "location.city") == "Elk Grove"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("we live in tampa, FPL... wait no, tampa electric", "location.utility_provider", "TECO"),
+        ("we have a model 3, i mean a model y", "equipment.ev_model", "Tesla Model Y"),
+        ("nope thats not my utility, its dominion", "location.utility_provider", "Dominion Energy"),
+        ("gas stove, gas dryer, and the furnace is gas too", "equipment.heating_type", "gas"),
+        ("family of 5 in plano tx, all electric house w a heat pump", "equipment.heating_type", "heat_pump"),
+        ("ty that helps. oh also its 3 kids + us two", "household.occupants", 5),
+        (
+            "flat rate, 10 cents/kwh from our co-op. does it matter when i charge",
+            "location.flat_rate_usd_per_kwh",
+            0.1,
+        ),
+        ("we got 9.2kw installed in march", "equipment.solar_capacity_kw", 9.2),
+    ],
+)
+def test_values_said_the_way_the_seventeenth_set_said_them(text: str, field: str, value: Any) -> None:
+    assert _facts(text)[field] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("charge the lightning to 85 by 5:30a pls, it's at 22", "equipment.ev_charger_kw"),
+        ("we got 9.6kw installed in the garage for the tesla", "equipment.solar_capacity_kw"),
+    ],
+)
+def test_look_alikes_that_are_not_those_values(text: str, field: str) -> None:
+    assert field not in _facts(text)
+
+
+def test_a_question_opened_with_roughly_is_still_a_question_about_that_place() -> None:
+    reading = understand("roughly what would a 7 kw system make in a year in las vegas", ReadingContext())
+    assert reading.params.place == "Las Vegas, NV" and reading.params.system_kw == 7.0

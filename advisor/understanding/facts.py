@@ -1471,12 +1471,15 @@ def charger_readings(message: str) -> Iterator[Reading]:
     return _charger(message, message=message, about_charging=True)
 
 
+_THEIRS_IS = re.compile(r"\b(?:ours|mine)\s+(?:is|'s)\b|\b(?:we|i)\s+(?:have|got)\s+(?:a|the)\b", re.I)
+
+
 def _charger(text: str, *, message: str = "", about_charging: bool = False) -> Iterator[Reading]:
     named = _CHARGER_WORDS.search(text) or re.search(
         r"\bcharg\w*\b|\boutlet\b|\b120\s*v|\blevel\s*1\b", text, re.I
     )
     # "its a 48 amp" while we talk about charging their car: the charger's amps
-    if not named and not (about_charging and re.search(_NUM + r"\s*-?\s*(?:amps?|a)\b", text, re.I)):
+    if not named and not (about_charging and re.search(_NUM + r"\s*-?\s*(?:amps?|a|kw)\b", text, re.I)):
         return
     if re.search(
         _NUM
@@ -1488,7 +1491,8 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
     ):
         return  # "48 amp or 40 amp charger, does it matter": two options weighed, neither said to be theirs
     kw = _charger_kw(text)
-    if kw and _CHARGER_WORDS.search(text):
+    # "ours is the 9.6 kw kind" while we talk about chargers: the kW of theirs
+    if kw and (_CHARGER_WORDS.search(text) or (about_charging and _THEIRS_IS.search(text))):
         yield Reading("equipment.ev_charger_kw", float(kw.group(1)), said=kw.group(0), unit="kW")
         return
     amps = next(
@@ -1571,7 +1575,10 @@ _ROOFTOP = re.compile(
 _KW_SYSTEM = re.compile(r"\d\s*-?\s*kw\s+(?:solar\s+)?(?:system|array)\b", re.I)
 # "12.3 kw on the roof and 2 powerwalls": a kW said of the roof is the panels', whatever else is named
 _KW_ON_ROOF = re.compile(
-    r"\d\s*-?\s*kw\s+(?:up\s+)?on\s+(?:the|our|my)\s+(?:roof|garage|barn|carport|house)\b|\d\s*-?\s*kw\s+rooftop\b",
+    r"\d\s*-?\s*kw\s+(?:up\s+)?on\s+(?:the|our|my)\s+(?:roof|garage|barn|carport|house)\b|\d\s*-?\s*kw\s+rooftop\b|"
+    # "we got 9.2kw installed in march": kilowatts installed, with nothing else rated in kW named, are panels
+    r"\b(?:we|i)\s+(?:got|had|have|just\s+got)\s+(?:a\s+)?\d+(?:\.\d+)?\s*-?\s*kw\s+(?:installed|put\s+in)\b"
+    r"(?![^.;!?]*\b(?:garage|car|ev|truck|tesla|charg\w*|level\s*2|outlet|plug)\b)",
     re.I,
 )
 

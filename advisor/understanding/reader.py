@@ -819,7 +819,7 @@ def _slot_answer(prediction: Prediction, values: Values, context: ReadingContext
         return SlotAnswer(slot=slot, status="answered")
     if values.declines and set(values.named) & set(SLOT_FIELDS[slot]):
         return SlotAnswer(slot=slot, status="skipped")  # "Consumers Energy. Not giving you my address."
-    if values.plain_answer and prediction.slot != "skipped":
+    if values.plain_answer and prediction.slot != "skipped" and (slot != "location" or values.place_query):
         return SlotAnswer(slot=slot, status="answered")  # a place name to look up
     status = prediction.slot if prediction.slot != "answered" else "not_answered"
     if status == "skipped" and prediction.slot_p < _SKIP_AT_LEAST:

@@ -54,7 +54,8 @@ _JOINT = re.compile(
 
 QUESTION_START = re.compile(
     # a greeting or filler before the question word: "yo whats the low tonight in boise"
-    r"^\s*(?:(?:yo|hey|hi|hello|ok|okay|so|um+|uh+|also|quick\s+q(?:uestion)?|btw)[,!.:]?\s+)*"
+    r"^\s*(?:(?:yo|hey|hi|hello|ok|okay|so|um+|uh+|also|quick\s+q(?:uestion)?|btw|roughly|approximately|"
+    r"ballpark|honestly|just\s+curious|real\s+quick|curious)[,!.:]?\s+)*"
     r"(?:when|what|how|why|where|which|who|whats|what's|is(?!\s+\d)|are|r(?=\s+(?:there|u|you|they|we))|can|could|should(?!\s+be\b)|would|will|do|does|did|"
     r"tell\s+me|explain|give\s+me|plan(?!\s+(?:is|was|code|name)\b)|help|any(?=\s+(?!of\s+(?:us|them)\b)\w)|compare|"
     # an indirect question: "(I) want to know when to charge", "wondering if a heat pump is worth it"

@@ -21,6 +21,7 @@ from advisor.understanding import commands
 from advisor.understanding.facts import (
     JUST_ONE,
     POWERWALL_KWH,
+    VOLTS_L2,
     as_said,
     charger_readings,
     facts_in,
@@ -180,8 +181,12 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         or ("equipment.solar_capacity_kw" in context.known_fields and bool(_CORRECTION_CUE.search(message))),
         home_state=_home_state(context),
     )
-    facts = (
-        facts
+    # "correction, it's elk grove not sacramento, still smud tho": what they say we hold already is
+    # no change, so the correction is still looked for
+    held = [fact for fact in facts if context.known_fields.get(fact.field) == fact.value]
+    new = [fact for fact in facts if fact not in held]
+    facts = held + (
+        new
         or _corrected_number(message, context)
         or _value_in_place(message, context, mentions)
         or _the_car_they_got(message, context)
@@ -654,8 +659,16 @@ def _place_query(
     return phrase
 
 
+# "gotta go", "i have to run", "u there?": words a town's name is not made of
+_NO_TOWN_WORDS = re.compile(
+    r"\b(?:i|i'?m|im|we|we'?re|you|u|go|gotta|gonna|have\s+to|got\s+to|run|leave|leaving|later|brb|busy|"
+    r"need|want|think|know|sure|idk|dunno|there)\b",
+    re.I,
+)
+
+
 def _place_phrase_of(found: list[Clause], plain: bool, message: str, context: ReadingContext) -> str | None:
-    if plain and context.pending_slot == "location":
+    if plain and context.pending_slot == "location" and not _NO_TOWN_WORDS.search(message):
         return message.strip().strip(".!")
     return next(
         (
@@ -760,13 +773,27 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
         near = [
             name
             for name, value in known.items()
-            if name in _CORRECTABLE and value > 0 and 0.5 <= others[0] / value <= 2
+            if name in _CORRECTABLE and value > 0 and 0.5 <= _as_held(name, others[0], message) / value <= 2
         ]
         named = near if len(near) == 1 else []
     if len(named) != 1 or len(others) != 1:
         return []
     said = f"{others[0]:g}"
-    return [StatedFact(field=named[0], value=others[0], said=said, words=message[:500], confidence=0.8)]
+    value = _as_held(named[0], others[0], message)
+    unit = "A" if value != others[0] else None
+    return [
+        StatedFact(field=named[0], value=value, said=said, unit=unit, words=message[:500], confidence=0.8)
+    ]
+
+
+def _as_held(field: str, number: float, message: str) -> float:
+    """A number said for a held value, in the value's own unit: "wired for 40" is amps for a
+    charger held in kW (a charger above 24 kW is none a home has), 9.6 kW at 240 V."""
+    if field == "equipment.ev_charger_kw" and (
+        number > 24 or re.search(r"\bamps?\b|\d\s*a\b", message, re.I)
+    ):
+        return round(number * VOLTS_L2 / 1000, 2)
+    return number
 
 
 # "meant tempe not mesa", "its a bolt not a volt", "the solar is 6.6 not 6": the value meant, then the one it replaces
