@@ -12,7 +12,8 @@ A turn's reply kind is read from what the turn did, not from its words: the tool
 called (a charging plan, prices, ...), the onboarding slot it asked for, the command it ran, or
 an explanation from the knowledge base. A turn is handled when its kind is one the authors
 accepted (and, for a question, about a slot they accepted), every fact it had to save is in the
-profile afterwards, and no field it must not save changed. A conversation is handled when every
+profile afterwards, and no field it must not save changed (a field a forget or undo turn removes
+is not one saved: authors list what is forgotten there too). A conversation is handled when every
 turn is.
 """
 
@@ -197,8 +198,12 @@ def judge(expect: dict[str, Any], kind: str, reply: Any, before: Any, after: Any
     for name, value in (expect.get("saves") or {}).items():
         if not same_fact(name, value, profile_value(after, name)):
             problems.append(f"did not save {name}={value!r} (has {profile_value(after, name)!r})")
+    # a field removed by a turn the authors expected to forget or undo is not one "saved"
+    removing = bool({"forget", "undo"} & set(kinds))
     for name in expect.get("must_not_save") or []:
-        if profile_value(before, name) != profile_value(after, name):
+        if profile_value(before, name) != profile_value(after, name) and not (
+            removing and profile_value(after, name) is None
+        ):
             problems.append(
                 f"changed {name}: {profile_value(before, name)!r} -> {profile_value(after, name)!r}"
             )

@@ -226,3 +226,15 @@ def test_look_alikes_that_are_not_those_values(text: str, field: str) -> None:
 def test_a_question_opened_with_roughly_is_still_a_question_about_that_place() -> None:
     reading = understand("roughly what would a 7 kw system make in a year in las vegas", ReadingContext())
     assert reading.params.place == "Las Vegas, NV" and reading.params.system_kw == 7.0
+
+
+def test_a_level_said_roughly_now_changes_the_last_charge_and_keeps_its_day() -> None:
+    from advisor.understanding.models import RequestParams
+
+    last = RequestParams(task="charging_plan", miles_needed=200, ready_by_hour=7, ready_by_day="friday")
+    reading = understand(
+        "im at like 20% rn",
+        ReadingContext(last_intent="live_data", last_topic="ev_charging", last_params=last),
+    )
+    assert reading.params.current_soc_pct == 20.0 and reading.params.ready_by_day == "friday"
+    assert understand("at about 35% now", ReadingContext(last_params=last)).params.day is None

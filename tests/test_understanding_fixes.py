@@ -364,7 +364,7 @@ def test_someone_elses_or_a_wanted_car_in_a_list_is_not_saved(text: str) -> None
             "it's at 10% right now",
             "ev_charging",
             {"ready_by_hour": 7, "current_soc_pct": 20},
-            {"ready_by_hour": 7, "current_soc_pct": 10.0, "day": "today"},
+            {"ready_by_hour": 7, "current_soc_pct": 10.0},  # "right now" is the level's time, not a day
         ),
         ("same question", "rates", {"day": "tomorrow"}, {"day": "tomorrow"}),
     ],

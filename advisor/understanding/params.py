@@ -432,8 +432,12 @@ def _clock_time(match: re.Match[str]) -> bool:
     return 1 <= hour <= 12 if half else 0 <= hour <= 23
 
 
+_ROUGHLY = re.compile(r"\b(?:like|about|around|roughly|approximately|approx|maybe)\s+(?=\d)|~\s*(?=\d)", re.I)
+
+
 def _levels(text: str) -> dict[str, object]:
     """The charge level wanted and the level now ("from 30 to 80%", "need 80%, it's at 20")."""
+    text = _ROUGHLY.sub("", text)  # "im at like 20% rn": a level said roughly is the level
     data: dict[str, object] = {}
     target_span: tuple[int, int] | None = None
     if span := _FROM_TO.search(text):  # "from 10 to 80 percent", "charge from 20 to 100 percent by 10pm"
@@ -522,7 +526,11 @@ def _days(lowered: str) -> dict[str, object]:
     data: dict[str, object] = {}
     if re.search(r"\btomorrow\b", lowered):
         data["day"] = data["ready_by_day"] = "tomorrow"
-    elif re.search(r"\b(?:today|tonight|tonite|tonigh|now)\b", lowered):
+    elif re.search(r"\b(?:today|tonight|tonite|tonigh)\b", lowered) or (
+        # "at 35% now" says the level now, not the day of the request
+        re.search(r"\bnow\b", lowered)
+        and not re.search(r"(?:\d\s*(?:%|percent)?|\bat\s+\w+)\s+(?:right\s+)?now\b", lowered)
+    ):
         data["day"] = "today"
     if re.search(r"\b(?:tonight|tonite|tonigh)\b", lowered):
         data["tonight"] = True  # ready the morning after
