@@ -238,3 +238,25 @@ def test_a_level_said_roughly_now_changes_the_last_charge_and_keeps_its_day() ->
     )
     assert reading.params.current_soc_pct == 20.0 and reading.params.ready_by_day == "friday"
     assert understand("at about 35% now", ReadingContext(last_params=last)).params.day is None
+
+
+def test_a_held_value_said_to_be_not_theirs_at_all_is_forgotten_not_asked_for(runtime) -> None:
+    user, replies = _turns(
+        runtime,
+        "undo the solar thing entirely, that number was from the quote, nothing's installed yet",
+        **{"location.zip_code": "30318", "equipment.solar_capacity_kw": 7.6},
+    )
+    assert stored(runtime, user, "equipment.solar_capacity_kw") is None and "7.6 kW" in replies[-1].text
+    held = {"equipment.solar_capacity_kw": 7.6}
+    assert (
+        understand("the solar number is completely wrong", ReadingContext(known_fields=held)).intent
+        == "correction"
+    )
+
+
+def test_what_the_panels_make_is_asked_even_after_a_question_about_rates() -> None:
+    context = ReadingContext(
+        known_fields={"equipment.solar_capacity_kw": 9.2}, last_intent="knowledge", last_topic="rates"
+    )
+    assert understand("how much are we gonna make today", context).params.task == "solar_forecast"
+    assert understand("how much will we make in a year", context).params.task == "typical_solar"

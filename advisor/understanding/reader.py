@@ -267,6 +267,10 @@ def command_reading(
         )
     ):
         intent = "forget"  # "forget that i have gas heat": the imperative names what to remove
+    held = [field for field in values.named if context is not None and field in context.known_fields]
+    if intent == "correction" and held and not values.facts and _NOT_THEIRS.search(values.message):
+        # "undo the solar thing entirely, that number was from the quote": not theirs at all, it goes
+        return Understanding(intent="forget", forget=list(values.named), confidence=confidence)
     if intent == "forget" and not (
         values.removal_cue or values.forget_lead or values.forget_everything or values.last_change
     ):
@@ -550,10 +554,9 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     asked = _asked_after_all(intent, prediction, values, context)
     if asked is not None:
         return asked
-    if intent == "correction" and values.facts:
-        return "correction"
-    if intent == "forget" and {fact.field for fact in values.facts} & set(values.gone):
-        return "profile_statement"  # "sold the bolt, its just the mach-e now": the new car replaces it
+    command = _command_after_all(intent, values)
+    if command is not None:
+        return command
     if intent == "forget" and not (values.removal_cue or values.forget_everything or values.last_change):
         intent = "correction" if values.undo_cue else "profile_statement" if values.facts else "unclear"
     if intent == "correction" and not values.facts and not (values.undo_cue or values.last_change):
@@ -587,6 +590,24 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     ):
         return "live_data"  # "we use about 600 kWh a month": the usage the last answer assumed, redo it
     return intent
+
+
+# "that number was from the quote, nothing's installed yet", "that was my neighbors system": what
+# they named is not theirs at all, so it goes (not "what should it be?")
+_NOT_THEIRS = re.compile(
+    r"\b(?:not\s+(?:mine|ours)|neighbou?rs?'?|from\s+(?:the|a)\s+(?:quote|bid|proposal)|nothing'?s\s+installed|"
+    r"(?:don'?t|dont|do\s+not)\s+(?:have|own)|never\s+had|(?:undo|scratch|remove|drop)\b[^.,;]{0,30}\b(?:entirely|altogether))\b",
+    re.I,
+)
+
+
+def _command_after_all(intent: str, values: Values) -> str | None:
+    """What a correction or forget reading settles from the values."""
+    if intent == "correction" and values.facts:
+        return "correction"
+    if intent == "forget" and {fact.field for fact in values.facts} & set(values.gone):
+        return "profile_statement"  # "sold the bolt, its just the mach-e now": the new car replaces it
+    return None
 
 
 def _facts_in_quiet_words(intent: str, values: Values, context: ReadingContext) -> tuple[str, bool]:
@@ -881,6 +902,9 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
         return values.params.model_copy(update={"task": "charging_plan", "appliance": None})
     elif values.when_to_run:
         task = "appliance"  # "is it cheaper to run my dryer at night": a verdict, whatever else it mentions
+    elif _OUTPUT_ASKED.search(values.message) and task not in ("solar_forecast", "typical_solar"):
+        # "how much are we gonna make today" after a question about rates: what the panels make
+        task = "typical_solar" if values.params.typical_year else "solar_forecast"
     elif values.when_to_charge:
         task = "charging_plan"
     if task == "appliance" and values.params.appliance is None:
@@ -890,6 +914,12 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
 
 
 _CHARGE_WORD = re.compile(r"\bcharg(?:e|ed|ing)\b", re.I)
+_OUTPUT_ASKED = re.compile(
+    r"\b(?:how\s+much|what)\s+(?:will|are|is|would|do|does|did|can|should)\s+(?:we|it|they|i|(?:the|our|my)\s+"
+    r"(?:panels|system|solar|array))\s+(?:gonna\s+|going\s+to\s+)?(?:make|produce|generate|put\s+out)\b"
+    r"(?![^.?!]{0,20}\b(?:money|\$|dollars|bucks|back|credit|savings?)\b)",
+    re.I,
+)
 # what makes a question lean on the last answer: "and", "what about", "instead", "it", "that" …
 _FOLLOW_CUE = re.compile(
     r"^\W*(?:and|but|so|or)\b|\b(?:what\s+about|how\s+about|what\s+if|wait|instead|then|too|also|again|same|"
