@@ -260,3 +260,26 @@ def test_what_the_panels_make_is_asked_even_after_a_question_about_rates() -> No
     )
     assert understand("how much are we gonna make today", context).params.task == "solar_forecast"
     assert understand("how much will we make in a year", context).params.task == "typical_solar"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "grand rapids - my dad insists turning the heat down at night makes the furnace work harder. whos right",
+        "iowa farmhouse, propane is killing us. geothermal vs air source",
+        "anyone know a solar installer in tucson thats not pushy? tep customer",
+        "smud peak is 5-8pm, is precooling the house at 3pm actually worth it or just wasting energy earlier",
+    ],
+)
+def test_questions_without_the_usual_form_are_explained(text: str) -> None:
+    assert understand(text, ReadingContext()).intent == "knowledge"
+
+
+def test_two_things_weighed_inside_a_statement_are_no_question() -> None:
+    assert understand("we went with geothermal vs air source", ReadingContext()).intent != "knowledge"
+
+
+def test_an_unknown_appliance_at_an_assumed_price_does_not_say_when_it_runs_does_not_matter(runtime) -> None:
+    _, replies = _turns(runtime, "smud 95818. when should i run the space heater")
+    assert "doesn't matter when it runs" not in replies[-1].text
+    assert "I don't know your plan's hours" in replies[-1].text

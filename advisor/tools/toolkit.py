@@ -1175,7 +1175,9 @@ def advise_appliance(
     if row is None:
         prices = hourly_prices(tariff, now_local, 24, zone_name)
         current = prices[0]
-        if len({slot.usd_per_kwh for slot in prices}) <= 1:
+        if len({slot.usd_per_kwh for slot in prices}) <= 1 and tariff.illustrative:
+            offer = f"the average price I assumed is ${current.usd_per_kwh:.2f}/kWh, and {_HOURS_UNKNOWN}"
+        elif len({slot.usd_per_kwh for slot in prices}) <= 1:
             offer = f"{_one_price(tariff, lower=True)} (${current.usd_per_kwh:.2f}/kWh), so it doesn't matter when it runs."
         else:
             runs = cheapest_windows(prices)

@@ -429,6 +429,14 @@ def _nothing_of_the_task(prediction: Prediction, values: Values) -> bool:
     return not (values.signals.system_size or values.params.place or values.signals.day)
 
 
+# a practice weighed, not a run priced: "is precooling at 3pm worth it or just wasting energy"
+_PRACTICE = r"pre-?cool\w*|pre-?heat\w*"
+_WEIGHING = r"worth|help|helps|save|saves|waste|wasting|point|pointless|smart|dumb|myth"
+_PRACTICE_WEIGHED = re.compile(
+    rf"\b(?:{_PRACTICE})\b[^.?!]*\b(?:{_WEIGHING})\b|\b(?:{_WEIGHING})\b[^.?!]*\b(?:{_PRACTICE})\b", re.I
+)
+
+
 def _an_answer_after_all_read(prediction: Prediction, values: Values, context: ReadingContext) -> str | None:
     intent = prediction.intent
     if values.only_when and context.last_intent == "live_data" and not values.facts:
@@ -447,6 +455,10 @@ def _an_answer_after_all_read(prediction: Prediction, values: Values, context: R
         return "live_data"  # "nvm 80 is fine, trip got cancelled": the last plan with that level
     if intent == "profile_query" and values.signals.advice and prediction.runner_up in _ANSWERS:
         return prediction.runner_up  # "what plan should i be on": advice, not what we saved
+    if intent == "live_data" and _PRACTICE_WEIGHED.search(values.message):
+        return (
+            "knowledge"  # "is precooling the house at 3pm actually worth it": a practice weighed, explained
+        )
     if (
         intent in ("profile_query", "live_data")
         and (values.definition or values.how_to)

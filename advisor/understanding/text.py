@@ -56,7 +56,8 @@ QUESTION_START = re.compile(
     # a greeting or filler before the question word: "yo whats the low tonight in boise"
     r"^\s*(?:(?:yo|hey|hi|hello|ok|okay|so|um+|uh+|also|quick\s+q(?:uestion)?|btw|roughly|approximately|"
     r"ballpark|honestly|just\s+curious|real\s+quick|curious)[,!.:]?\s+)*"
-    r"(?:when|what|how|why|where|which|who|whats|what's|is(?!\s+\d)|are|r(?=\s+(?:there|u|you|they|we))|can|could|should(?!\s+be\b)|would|will|do|does|did|"
+    r"(?:when|what|how|why|where|which|who|whats|what's|who'?s|whos|hows|how's|wheres|where's|whys|why's|"
+    r"(?:does\s+)?(?:any\s?one|any\s?body)\s+know|is(?!\s+\d)|are|r(?=\s+(?:there|u|you|they|we))|can|could|should(?!\s+be\b)|would|will|do|does|did|"
     r"tell\s+me|explain|give\s+me|plan(?!\s+(?:is|was|code|name)\b)|help|any(?=\s+(?!of\s+(?:us|them)\b)\w)|compare|"
     # an indirect question: "(I) want to know when to charge", "wondering if a heat pump is worth it"
     r"(?:(?:i|we)\s+)?(?:really\s+)?(?:want|need|would\s+like|'?d\s+like)\s+to\s+(?:know|find\s+out|figure\s+out)|"
@@ -559,6 +560,7 @@ def clauses(text: str) -> list[Clause]:
                 and (
                     _choice_asked(part)
                     or _WORTH_IT.match(part)
+                    or (alone and _WEIGHED.match(part))
                     or _ASKED_LAST.search(part)
                     or (alone and _short_choice(part))
                 )
@@ -616,6 +618,10 @@ _CHOICE_ASKED = re.compile(
 
 # "… normal or broken", "legit or gimmick", "insulation or windows first": a short choice put last
 _SHORT_CHOICE = re.compile(r"^\W*(?:[a-z]+\s+){0,2}[a-z]+\s+or\s+(?:[a-z]+\s+){0,2}[a-z]+\W*$", re.I)
+# "geothermal vs air source", "heat pump vs furnace": two things weighed, put last, asks which
+_WEIGHED = re.compile(
+    r"^\W*(?:[\w'-]+\s+){0,3}[\w'-]+\s+(?:vs\.?|versus)\s+(?:[\w'-]+\s+){0,3}[\w'-]+\W*$", re.I
+)
 # "worth it with a pool and 2 kids home", "is it worth it": asks for a verdict without a question word
 _WORTH_IT = re.compile(r"^\W*(?:(?:is|r|are)\s+(?:it|they|those)\s+)?worth\s+(?:it|the\s+money)\b", re.I)
 # "…in a brooklyn co-op, anything we can do as renters", "any tips": a request put last, no mark
