@@ -283,3 +283,34 @@ def test_an_unknown_appliance_at_an_assumed_price_does_not_say_when_it_runs_does
     _, replies = _turns(runtime, "smud 95818. when should i run the space heater")
     assert "doesn't matter when it runs" not in replies[-1].text
     assert "I don't know your plan's hours" in replies[-1].text
+
+
+@pytest.mark.parametrize(
+    ("text", "heating"),
+    [
+        ("its got a gas furnace from like 1998 and central air", "gas"),
+        (
+            "i rent a 1 bedroom in portland, electric wall heaters, no ac. how do i keep my bill down",
+            "electric",
+        ),
+        ("we're on electric baseboard now, 1960s ranch", "electric"),
+        ("the apartment has electric baseboard heat", "electric"),
+        ("furnace is gas btw, like 20 yrs old", "gas"),
+        ("just a regular house in Springfield IL with gas heat. can this still help me?", "gas"),
+    ],
+)
+def test_the_homes_heat_said_of_the_dwelling_is_theirs(text: str, heating: str) -> None:
+    assert _facts(text)["equipment.heating_type"] == heating
+
+
+@pytest.mark.parametrize(
+    "text", ["my brother's house has a gas furnace", "is a heat pump better than a gas furnace"]
+)
+def test_heat_said_of_another_home_or_asked_about_is_not(text: str) -> None:
+    assert "equipment.heating_type" not in _facts(text)
+
+
+def test_panels_sized_in_the_wrong_unit_are_read_as_kw_and_said_so(runtime) -> None:
+    user, replies = _turns(runtime, "we have 8 kwh of panels on the roof")
+    assert stored(runtime, user, "equipment.solar_capacity_kw") == 8.0 and "sized in kW" in replies[-1].text
+    assert "equipment.solar_capacity_kw" not in _facts("we make 30 kwh of solar a day")

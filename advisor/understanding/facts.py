@@ -1454,6 +1454,14 @@ def _solar_kw(text: str) -> re.Match[str] | None:
     """The kW figure said of solar ("6 kw of panels", "a 5kw solar system", "solar: 4 kW"); any
     kW figure when no charger is named in the clause."""
     found = list(re.finditer(_NUM + r"\s*-?\s*(?:kw|kilowatts?|kwp)\b(?!h)", text, re.I))
+    # "8 kwh of panels on the roof": a size said in the wrong unit, the panels' all the same
+    # (energy made is not this: "we make 30 kwh of solar a day")
+    if not re.search(
+        r"\b(?:make|makes|made|produce[sd]?|generate[sd]?|get|got)\b|\b(?:a|per|each|every|/)\s*(?:day|week|month|year)\b",
+        text,
+        re.I,
+    ):
+        found += list(re.finditer(_NUM + r"\s*-?\s*kwh\s+(?:of\s+)?(?:solar|panels|pv)\b", text, re.I))
     # "upgraded from the 5kw array to 9.6 kw": the value the clause says it was is not the one now
     current = [m for m in found if not _OLD_VALUE_BEFORE.search(text[: m.start()])]
     found = current or found
@@ -1625,7 +1633,11 @@ def _solar(text: str, *, pending_slot: str | None, about_solar: bool = False) ->
         return
     kw = _solar_kw(text) or _SOLAR_IS.search(text)
     if kw:
-        yield Reading("equipment.solar_capacity_kw", float(kw.group(1)), said=kw.group(0), unit="kW")
+        # "8 kwh of panels": a panel array is sized in kW, said so when we read it that way
+        misnamed = "panels are sized in kW" if re.search(r"kwh", kw.group(0), re.I) else None
+        yield Reading(
+            "equipment.solar_capacity_kw", float(kw.group(1)), said=kw.group(0), unit="kW", assumption=misnamed
+        )
     elif pending_slot == "solar_size" and (bare := _lone_size(text)):
         yield Reading("equipment.solar_capacity_kw", float(bare), said=bare, unit="kW")
 
@@ -1660,6 +1672,12 @@ _HOME_WORDS = re.compile(
     r"\b(?:the\s+house|the\s+home|our\s+place|here|upstairs|downstairs|bedrooms?|heat\s+is|cooling\s+is|"
     r"for\s+(?:heating|cooling|heat|ac)|(?:house|home|place)\s+(?:has|is)|in\s+the\s+(?:house|home)|heating\s+is|"
     r"(?:handles?|does|do)\s+(?:both\s+)?(?:the\s+|our\s+)?(?:cooling|heating|heat(?!\s*pumps?))|(?:with|w/?)\s+(?:a\s+|an\s+)?(?:heat\s+pump|gas\s+furnace|mini|baseboard|electric\s+baseboard)|"
+    # "its got a gas furnace", "the apartment has electric baseboard heat", "we're on electric
+    # baseboard", "a regular house … with gas heat": the dwelling's own heat
+    r"(?:it'?s|its)\s+got|\bit\s+has|(?:apartment|apt|unit|condo|house|home|place|townhouse|rental|duplex)\b"
+    r"[^,.;!?]{0,30}?\s(?:has|came\s+with|with|w/)|\bwe'?re\s+on|\bwe\s+are\s+on|"
+    # "furnace is gas btw": the furnace, said bare, is theirs
+    r"^\W*(?:the\s+)?(?:furnace|boiler|heat|heating)\s+(?:is|runs\s+on)|"
     # "the furnace is gas": the house's own furnace, said by what it runs on
     r"(?:the|our|my)\s+(?:furnace|boiler|heater|hvac)\s+(?:is|runs\s+on)\s+(?:all\s+)?(?:gas|electric|a\s+heat\s+pump))\b|"
     # a bare item of a statement: "also gas furnace", "ducted heat pump does heat and ac"
@@ -1683,7 +1701,9 @@ _GAS_HEAT = re.compile(
     re.I,
 )
 _ELECTRIC_HEAT = re.compile(
-    r"\belectric\s+(?:baseboards?|heat(?:ing|ers)?|furnace|resistance)\b|\ball\s+electric\s+resistance\b|\bbaseboard\s+heat(?:ers|ing)?\b|\bheat\s+with\s+electricity\b",
+    r"\belectric\s+(?:baseboards?|heat(?:ing|ers)?|furnace|resistance)\b|\ball\s+electric\s+resistance\b|\bbaseboard\s+heat(?:ers|ing)?\b|\bheat\s+with\s+electricity\b|"
+    # "electric wall heaters" in a rental: the home's heat (a portable space heater is not)
+    r"\b(?:electric\s+)?wall\s+heat(?:ers?|ing)\b",
     re.I,
 )
 
