@@ -314,3 +314,31 @@ def test_panels_sized_in_the_wrong_unit_are_read_as_kw_and_said_so(runtime) -> N
     user, replies = _turns(runtime, "we have 8 kwh of panels on the roof")
     assert stored(runtime, user, "equipment.solar_capacity_kw") == 8.0 and "sized in kW" in replies[-1].text
     assert "equipment.solar_capacity_kw" not in _facts("we make 30 kwh of solar a day")
+
+
+@pytest.mark.parametrize(
+    ("text", "price"),
+    [
+        ("we're in 35242 on alabama power, 14 cents flat. what does charging the lightning cost me", 0.14),
+        ("bill says 11.2 cents per kwh, same all day", 0.112),
+        ("reliant, flat plan, like 14.5 cents", 0.145),
+        ("those arent my prices. im on the flat rate, 10 cents", 0.1),
+        ("we're on sac osage electric, bill says 12.5 cents", 0.125),
+        ("my rate isnt 14.9 anymore, renewed at 12.4 cents", 0.124),
+    ],
+)
+def test_a_bare_price_said_of_their_rate_or_bill_is_per_kwh(text: str, price: float) -> None:
+    assert _facts(text)["location.flat_rate_usd_per_kwh"] == price
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my brother pays 14 cents flat",
+        "my bill was 200, and gas is 12 cents more",
+        "im on the flat rate, 10 cents more than last year",
+        "we pay about 28 cents",
+    ],
+)
+def test_a_price_of_someone_else_a_difference_or_of_what_is_not_a_flat_rate(text: str) -> None:
+    assert "location.flat_rate_usd_per_kwh" not in _facts(text)

@@ -147,7 +147,7 @@ def _read_clause(
     yield from _city(text, message=message, pending_slot=pending_slot, region=region)
     yield from _utility(text, pending_slot=pending_slot, region=region, message=message)
     yield from _plan(text, pending_slot=pending_slot)
-    yield from _price(text, pending_slot=pending_slot)
+    yield from _price(text, pending_slot=pending_slot, message=message)
     yield from _vehicle(text, pending_slot=pending_slot)
     yield from _batteries(text, message=message, pending_slot=pending_slot, about_charging=about_charging)
     yield from _charger(text, message=message, about_charging=about_charging)
@@ -1101,7 +1101,11 @@ _CENTS_PRICE = re.compile(r"(?<![\w.])(-?\d{1,3}(?:\.\d+)?)\s*(?:cents?\b|¢|c\b
 # "$0.28/kWh", and "0.48/kwh" with the dollar sign left out (a figure under a dollar)
 _DOLLAR_PRICE = re.compile(r"(?:\$\s*(-?\d?\.\d{1,4}|\d)|(?<![\w.$])(0?\.\d{2,4}))\b" + _PER_KWH, re.I)
 # A price without "per kWh", read only as the answer to the rate-plan question (never per mile, therm or month)
-_NOT_PER_KWH = r"(?!\s*(?:a|an|per|/|each|every)\s*(?:mile|mi\b|therm|gallon|gal\b|month|mo\b|day|week|year|hour|minute|min\b|kw\b|load|cycle))"
+_NOT_PER_KWH = (
+    r"(?!\s*(?:a|an|per|/|each|every)\s*(?:mile|mi\b|therm|gallon|gal\b|month|mo\b|day|week|year|hour|minute|min\b|kw\b|load|cycle))"
+    # "12 cents more", "5 cents cheaper": a difference, not a price
+    r"(?!\s*(?:more|less|higher|lower|cheaper|extra|off|back|difference|increase|up|down)\b)"
+)
 _BARE_CENTS = re.compile(r"(?<![\w.$])(\d{1,2}(?:\.\d+)?)\s*(?:cents?\b|¢|c\b)" + _NOT_PER_KWH, re.I)
 _BARE_DOLLARS = re.compile(r"\$\s*(0?\.\d{1,4})\b" + _NOT_PER_KWH, re.I)
 _FIRST_PERSON_ON = re.compile(r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\s+on\b", re.I)
@@ -1128,23 +1132,45 @@ _FLAT_CENTS = re.compile(
 PART_OF_DAY = "a price for part of the day"
 
 
-def _price(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
+# what makes a bare "10 cents" a price per kWh: the message speaks of their rate or their bill
+_RATE_TALK = re.compile(
+    r"\bflat(?:\s+rate|\s+plan)?\b|\b(?:my|our)\s+(?:rate|bill)\b|\brate\s+is\b|\bbill\s*(?:says|shows|:)|"
+    r"\b(?:renewed|locked\s+in)\s+at\b|\bon\s+(?:my|our|the)\s+bill\b|\benergy\s+charge\b",
+    re.I,
+)
+# "same all day", "every hour": one price for the whole day (not a period's)
+_WHOLE_DAY = re.compile(
+    r"\b(?:same\s+)?all\s+day\b|\bevery\s+hour\b|\b24/7\b|\ball\s+(?:the\s+)?time\b", re.I
+)
+
+
+def _price(text: str, *, pending_slot: str | None, message: str = "") -> Iterator[Reading]:
     """'we pay about 30 cents a kWh' / '$0.28/kWh' -> 0.30 $/kWh (a flat price, said so)."""
+    rate_talk = _RATE_TALK.search(message or text) is not None
     match = _CENTS_PRICE.search(text) or _FLAT_CENTS.search(text)
     value = float(match.group(1) or match.group(2)) / 100 if match else None
     if match is None and (dollars := _DOLLAR_PRICE.search(text)):
         match, value = dollars, float(dollars.group(1) or dollars.group(2))
-    if match is None and pending_slot == "rate_schedule":
+    fuel = re.search(r"\b(?:gas|propane|oil|therms?|gallons?|gal)\b", text, re.I)
+    if match is None and (pending_slot == "rate_schedule" or rate_talk) and not fuel:
         # "idk, we pay about 28 cents" answering the rate-plan question: a price per kWh is what it asks for
+        # ("im on the flat rate, 10 cents", "bill says 12.5 cents": their rate, so per kWh)
         if bare := _BARE_CENTS.search(text):
             match, value = bare, float(bare.group(1)) / 100
         elif bare := _BARE_DOLLARS.search(text):
             match, value = bare, float(bare.group(1))
     if match is None or value is None:
         return
-    if not (_PRICE_OWNER.search(text) or pending_slot == "rate_schedule" or _FIRST_PERSON_ON.search(text)):
+    if not (
+        _PRICE_OWNER.search(text)
+        or pending_slot == "rate_schedule"
+        or _FIRST_PERSON_ON.search(text)
+        or rate_talk
+    ):
         return
-    if re.search(r"\b(?:peak|off[-\s]?peak|nights?|days?|daytime|evenings?|mornings?)\b", text, re.I):
+    if re.search(
+        r"\b(?:peak|off[-\s]?peak|nights?|days?|daytime|evenings?|mornings?)\b", text, re.I
+    ) and not (_WHOLE_DAY.search(text)):
         # "i pay 19c/kwh during the day": one period's price needs its hours, it is not one flat price
         yield Reading(
             "location.flat_rate_usd_per_kwh", round(value, 4), said=match.group(0), assumption=PART_OF_DAY
@@ -1636,7 +1662,11 @@ def _solar(text: str, *, pending_slot: str | None, about_solar: bool = False) ->
         # "8 kwh of panels": a panel array is sized in kW, said so when we read it that way
         misnamed = "panels are sized in kW" if re.search(r"kwh", kw.group(0), re.I) else None
         yield Reading(
-            "equipment.solar_capacity_kw", float(kw.group(1)), said=kw.group(0), unit="kW", assumption=misnamed
+            "equipment.solar_capacity_kw",
+            float(kw.group(1)),
+            said=kw.group(0),
+            unit="kW",
+            assumption=misnamed,
         )
     elif pending_slot == "solar_size" and (bare := _lone_size(text)):
         yield Reading("equipment.solar_capacity_kw", float(bare), said=bare, unit="kW")
