@@ -342,3 +342,26 @@ def test_a_bare_price_said_of_their_rate_or_bill_is_per_kwh(text: str, price: fl
 )
 def test_a_price_of_someone_else_a_difference_or_of_what_is_not_a_flat_rate(text: str) -> None:
     assert "location.flat_rate_usd_per_kwh" not in _facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "schedule"),
+    [
+        ("Dominion Energy, Richmond 23226, heat pump, two adults, both hybrid.", "Hybrid"),
+        ("i work second shift at the toyota plant and get home like 1am", "Second shift"),
+        ("wait actually im on days now, they moved me last month", "Day shift"),
+        ("i work from home mon and fri and go in the other days", "Hybrid"),
+        ("no wait, hybrid actually, in the office tue and thu", "Hybrid"),
+        (
+            "Hello! I'm Ruth, I'm 74 and new to this. Can you remember that I'm retired and home all day?",
+            "Retired",
+        ),
+    ],
+)
+def test_work_schedules_said_as_people_say_them(text: str, schedule: str) -> None:
+    assert _facts(text)["household.work_schedule"] == schedule
+
+
+@pytest.mark.parametrize("text", ["we have a plug-in hybrid", "its a hybrid, a prius", "rav4 hybrid"])
+def test_a_hybrid_car_is_no_work_schedule(text: str) -> None:
+    assert "household.work_schedule" not in _facts(text)

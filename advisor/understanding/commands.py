@@ -244,8 +244,15 @@ def _squashed(text: str) -> str:
 
 
 def remember_lead(text: str) -> str | None:
-    """The message without a leading "remember that", or None when it has none."""
-    match = REMEMBER.match(text)
-    if match is None or re.match(r"^\s*(?:do|did)\s+you\s+remember", text, re.I):
-        return None
-    return text[match.end() :]
+    """The message without a leading "remember that", or None when it has none ("hi, i'm ruth. can
+    you remember that i'm retired?": the lead may open a later sentence, what came before stays)."""
+    for start in (0, *(m.end() for m in re.finditer(r"[.!?]\s+", text))):
+        sentence = text[start:]
+        match = REMEMBER.match(sentence)
+        if match is None or re.match(r"^\s*(?:do|did)\s+you\s+remember", sentence, re.I):
+            continue
+        said = sentence[match.end() :]
+        # "can you remember that i'm retired?": the mark was the request's, the rest is a statement
+        said = said.rstrip(" ?") if re.match(r"\s*(?:can|could)\s", sentence, re.I) else said
+        return text[:start] + said
+    return None

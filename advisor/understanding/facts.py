@@ -200,9 +200,11 @@ def facts_in(
                 continue
             earlier = next((fact for fact in facts if fact.field == reading.field), None)
             if earlier is not None:
-                if {earlier.value, reading.value} == {"Retired", "WFH"}:
-                    # "we're both retired so we're home all day": being home all day is what retired says
-                    if reading.value == "Retired":
+                pair = {earlier.value, reading.value}
+                if pair in ({"Retired", "WFH"}, {"Hybrid", "WFH"}):
+                    # "we're both retired so we're home all day": being home all day is what retired says;
+                    # "i work from home mon and fri and go in the other days": from home some days, hybrid
+                    if reading.value in ("Retired", "Hybrid"):
                         facts.remove(earlier)
                     else:
                         continue
@@ -2138,13 +2140,30 @@ def _occupants(text: str) -> Iterator[Reading]:
             return
 
 
+_WEEKDAY = r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri)(?:day)?s?"
 _SCHEDULES = [
     (
         re.compile(
-            r"\b(?:office|in\s+person)\s+\w+\s+days?\s+a\s+week\b|\b\w+\s+days?\s+(?:a\s+week\s+)?(?:in\s+the\s+office|at\s+the\s+office)\b",
+            r"\b(?:office|in\s+person)\s+\w+\s+days?\s+a\s+week\b|\b\w+\s+days?\s+(?:a\s+week\s+)?(?:in\s+the\s+office|at\s+the\s+office)\b|"
+            # "in the office tue and thu", "wfh mon and fri and go in the other days"
+            rf"\bin\s+the\s+office\s+(?:on\s+)?{_WEEKDAY}\s+(?:and|&|\+)\s+{_WEEKDAY}\b|"
+            r"\bgo\s+in\s+(?:the\s+)?other\s+days\b|"
+            # "both hybrid", "hybrid actually": the word said of their work, alone
+            r"(?:^|,)\s*(?:both\s+|we'?re\s+both\s+)?hybrid(?:\s+actually)?\s*[.!]?\s*(?=$|,)|\bhybrid\s+actually\b",
             re.I,
         ),
         "Hybrid",
+    ),
+    (
+        re.compile(
+            r"\b(?:second|swing|evening|2nd)\s+shift\b",
+            re.I,
+        ),
+        "Second shift",
+    ),
+    (
+        re.compile(r"\b(?:day\s+shift|(?:i'?m|im|i\s+am|we'?re)\s+on\s+days)\b", re.I),
+        "Day shift",
     ),
     (re.compile(r"\b(?:retired|retiree)\b", re.I), "Retired"),  # "retired, home all day" is retired
     (
@@ -2192,7 +2211,9 @@ def _schedule(text: str) -> Iterator[Reading]:
         return
     part_time = re.search(
         r"\b(?:on\s+(?:mon|tues|wednes|thurs|fri)days?|some\s+days|(?:one|two|three|four|\d)\s+days?\s+a\s+week|twice\s+a\s+week|"
-        r"part\s+of\s+the\s+week)\b",
+        r"part\s+of\s+the\s+week|"
+        # "wfh mon and fri": some weekdays only
+        rf"{_WEEKDAY}\s+(?:and|&|\+|,)\s+{_WEEKDAY})\b",
         text,
         re.I,
     )
