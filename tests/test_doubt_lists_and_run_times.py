@@ -365,3 +365,18 @@ def test_work_schedules_said_as_people_say_them(text: str, schedule: str) -> Non
 @pytest.mark.parametrize("text", ["we have a plug-in hybrid", "its a hybrid, a prius", "rav4 hybrid"])
 def test_a_hybrid_car_is_no_work_schedule(text: str) -> None:
     assert "household.work_schedule" not in _facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we don't have panels, just curious",
+        "my neighbor has two and swears by them",
+        "we're getting quotes from a couple installers next week",
+        "we dont have one, just a portable gen",
+    ],
+)
+def test_an_aside_after_an_explanation_is_acknowledged_not_explained_again(text: str) -> None:
+    context = ReadingContext(last_intent="knowledge", last_topic="solar", last_question="is solar worth it")
+    assert understand(text, context).intent == "profile_statement"
+    assert understand("what about for lfp batteries", context).intent == "knowledge"

@@ -131,6 +131,8 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     detail = _detail_for_last_explanation(intent, prediction, values, context)
     if detail:
         intent = "knowledge"  # "we have a 50 gallon electric tank now" after "would a hpwh save me money"
+    elif _aside_after_explanation(intent, values, context):
+        intent = "profile_statement"  # "my neighbor has two and swears by them": said, not asked
     unsure = _unsure_detail_for_last_answer(intent, values, context)
     if unsure:
         intent = "live_data"  # "e-26 i think? not 100%" after a plan that assumed one: answered again
@@ -784,6 +786,20 @@ def _detail_for_last_explanation(
         and bool(context.last_question)
         # nothing to save and on its topic; or facts said as context for it (saved too)
         and ((not values.facts and prediction.topic == context.last_topic) or values.adds_context)
+        and not values.aside
+    )
+
+
+def _aside_after_explanation(intent: str, values: Values, context: ReadingContext) -> bool:
+    """A statement after an explanation that says nothing of their own home as it is ("we don't have
+    panels, just curious", "my neighbor has two", "we're getting quotes next week"): acknowledged,
+    not the explanation again."""
+    return (
+        intent == "knowledge"
+        and values.aside
+        and not (values.question or values.asking or values.what_about)
+        and context.pending_slot is None
+        and context.last_intent == "knowledge"
     )
 
 

@@ -112,6 +112,8 @@ class Values:
     leaving: bool = False  # "gotta run", "gtg", "good night", "thats it for today": the chat ends
     # "we heat with baseboard heaters if that matters": said as context for the question before
     adds_context: bool = False
+    # nothing said of their own home as it is: someone else's, what they don't have, what they might get
+    aside: bool = False
     first_person: bool = False  # the user speaks of themself ("i", "we", "our", "here")
     asking: bool = False  # asks, even without a question word ("heat pump dryers worth it", "any rebates")
     bare_number: float | None = None  # "and 10?", "what about 12 kw": a number and nothing else
@@ -253,6 +255,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         points_back=bool(_POINTS_BACK.search(message)),
         asks_action=bool(_ASKS_ACTION.match(message)),
         asks_plainly=any(_asks_plainly(clause) for clause in found),
+        aside=_aside(found, facts),
         setpoint_asked=bool(_SETPOINT_ASKED.search(message)),
         sun_words=bool(_SUN_WORDS.search(message)),
         charge_duration=bool(_CHARGE_DURATION.search(message)),
@@ -962,6 +965,19 @@ _WH_START = re.compile(
     r"^\W*(?:(?:so|ok|and|but|also)\W+)?(?:what|whats|what's|how|why|when|where|which)\b", re.I
 )
 _SOFT_DOUBT = re.compile(r"\b(?:i\s+think|maybe|probably|i\s+guess|not\s+sure)\b", re.I)
+
+
+_JUST_CURIOUS = re.compile(r"\b(?:just\s+)?curious\b|\bjust\s+wondering\b|\bjust\s+asking\b", re.I)
+
+
+def _aside(found: list[Clause], facts: list[StatedFact]) -> bool:
+    """Every clause is about someone else, negated, considered or idle curiosity, and nothing is saved."""
+    worded = [clause for clause in found if re.search(r"\w", clause.text)]
+    return (
+        not facts
+        and bool(worded)
+        and all(c.someone_else or c.negated or c.hypothetical or _JUST_CURIOUS.search(c.text) for c in worded)
+    )
 
 
 def _asks_plainly(clause: Clause) -> bool:
