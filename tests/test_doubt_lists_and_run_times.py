@@ -380,3 +380,8 @@ def test_an_aside_after_an_explanation_is_acknowledged_not_explained_again(text:
     context = ReadingContext(last_intent="knowledge", last_topic="solar", last_question="is solar worth it")
     assert understand(text, context).intent == "profile_statement"
     assert understand("what about for lfp batteries", context).intent == "knowledge"
+
+
+def test_a_skipped_size_stays_skipped_while_we_ask_for_the_place(runtime) -> None:
+    _, replies = _turns(runtime, "whats my solar gonna make this year", "dont know the size", "lubbock")
+    assert replies[-1].asked_for is None and "typical year" in replies[-1].text and "7 kW" in replies[-1].text

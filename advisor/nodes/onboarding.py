@@ -68,7 +68,7 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
             # this turn's view only: nothing is saved
             profile = update["user_profile"] = rough[0]
             update["notices"] = [n for n in update["notices"] if n not in skip_notice] + [rough[1]]
-            update["skipped_slots"] = skipped = [slot for slot in skipped if slot != "solar_size"]
+            # (the skip stays in the thread: asked for the ZIP next, the answer still stands on it)
         other_car = _asked_car(profile, request)
         if other_car is not None:
             profile = update["user_profile"] = other_car[0]  # this turn's view only: nothing is saved

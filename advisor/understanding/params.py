@@ -584,7 +584,10 @@ def _solar_size(lowered: str) -> dict[str, object]:
     """A typical year asked about, and a system size asked about ("what would 6 kW make")."""
     typical = bool(
         re.search(
-            r"\b(?:typical|per\s+(?:year|yr)|yearly|annual(?:ly)?|a\s+(?:year|yr)|average\s+year)\b", lowered
+            r"\b(?:typical|per\s+(?:year|yr)|yearly|annual(?:ly)?|a\s+(?:year|yr)|average\s+year|"
+            # "what will my solar make this year", "over a year", "in 12 months": a year's output
+            r"(?:this|next|over\s+a|in\s+a|the)\s+(?:year|yr)|12\s+months)\b",
+            lowered
         )
     )
     data: dict[str, object] = {"typical_year": True} if typical else {}

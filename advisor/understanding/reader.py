@@ -935,6 +935,8 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
         task = "typical_solar" if values.params.typical_year else "solar_forecast"
     elif values.when_to_charge:
         task = "charging_plan"
+    if task == "solar_forecast" and values.params.typical_year:
+        task = "typical_solar"  # "what will my solar make this year": a year's output, not a day's
     if task == "appliance" and values.params.appliance is None:
         # "when's peak tomorrow": an appliance verdict needs an appliance; the next likeliest kind
         task = next((name for name in prediction.tasks if name != "appliance"), task)
