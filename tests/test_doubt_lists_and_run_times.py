@@ -385,3 +385,13 @@ def test_an_aside_after_an_explanation_is_acknowledged_not_explained_again(text:
 def test_a_skipped_size_stays_skipped_while_we_ask_for_the_place(runtime) -> None:
     _, replies = _turns(runtime, "whats my solar gonna make this year", "dont know the size", "lubbock")
     assert replies[-1].asked_for is None and "typical year" in replies[-1].text and "7 kW" in replies[-1].text
+
+
+@pytest.mark.parametrize("text", ["no sorry its lubbock", "its lubbock", "sorry, lubbock"])
+def test_a_town_answer_with_words_around_it(text: str) -> None:
+    assert _facts(text, pending_slot="location")["location.city"] == "Lubbock"
+
+
+def test_a_town_said_while_we_wait_for_another_answer_is_their_place() -> None:
+    assert _facts("lubbock", pending_slot="solar_size")["location.city"] == "Lubbock"
+    assert "location.city" not in _facts("the bolt", pending_slot="ev")

@@ -702,6 +702,19 @@ _OWN_EQUIPMENT_BEFORE = re.compile(
 )
 
 
+# "no sorry its lubbock", "ok, plano": the words around a short answer that are not the answer
+_ANSWER_LEAD = re.compile(
+    r"^\W*(?:(?:no|nope|sorry|oops|wait|actually|ok|okay|yeah|yes|yep|oh|um|uh|its|it'?s|it\s+is|thats|that'?s|"
+    r"we'?re\s+in|we\s+are\s+in|i'?m\s+in|im\s+in|in)\b[\s,.:!-]*)+",
+    re.I,
+)
+
+
+def answer_words(text: str) -> str:
+    """A short answer without the words around it ("no sorry its lubbock" -> "lubbock")."""
+    return _ANSWER_LEAD.sub("", text).strip(" .!")
+
+
 def _city(
     text: str, *, message: str = "", pending_slot: str | None, region: str | None = None
 ) -> Iterator[Reading]:
@@ -729,8 +742,13 @@ def _city(
             or text[: m.start()].rstrip().endswith(",")
         ):
             strong.append(m.group("place"))
-    if pending_slot == "location":
-        strong.append(text)
+    bare = answer_words(text)
+    if pending_slot == "location" or (
+        # "lubbock" while we wait for the system's size: a town on its own answers the place question
+        # ahead (only a town known by its name alone; "bolt" or "leaf" is none)
+        pending_slot is not None and re.fullmatch(r"[A-Za-z][A-Za-z .'-]{2,30}", bare) and find_town(bare)
+    ):
+        strong.append(bare)
     beside = _towns_beside_zip(text) + _towns_with_state(text)
     weak = [
         m.group("place")

@@ -587,7 +587,7 @@ def _solar_size(lowered: str) -> dict[str, object]:
             r"\b(?:typical|per\s+(?:year|yr)|yearly|annual(?:ly)?|a\s+(?:year|yr)|average\s+year|"
             # "what will my solar make this year", "over a year", "in 12 months": a year's output
             r"(?:this|next|over\s+a|in\s+a|the)\s+(?:year|yr)|12\s+months)\b",
-            lowered
+            lowered,
         )
     )
     data: dict[str, object] = {"typical_year": True} if typical else {}

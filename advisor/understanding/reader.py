@@ -820,8 +820,9 @@ def _unsure_detail_for_last_answer(intent: str, values: Values, context: Reading
 
 # "skip the utility", "pass on the plan": a skip that names the question it skips
 _SKIP_NAMED = re.compile(
-    r"\b(?:skip|pass\s+on|forget\s+about|never\s*mind)\s+(?:the|my|our)\s+(?P<what>utility|power\s+company|plan|rate|zip|"
-    r"location|address|car|ev|solar|panels?|system\s+size)\b",
+    r"\b(?:skip|pass\s+on|forget\s+about|never\s*mind|(?:i\s+)?(?:don'?t|dont|do\s+not)\s+know|idk|not\s+sure\s+(?:of|about))"
+    r"\s+(?:the|my|our)\s+(?P<what>utility|power\s+company|plan|rate|zip|"
+    r"location|address|car|ev|solar|panels?|system\s+size|size)\b",
     re.I,
 )
 _SKIPPED_SLOT = {
@@ -837,6 +838,7 @@ _SKIPPED_SLOT = {
     "solar": "solar_size",
     "panels": "solar_size",
     "panel": "solar_size",
+    "size": "solar_size",
     "system": "solar_size",
 }
 _BARE_SKIP = re.compile(

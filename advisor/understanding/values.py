@@ -22,6 +22,7 @@ from advisor.understanding.facts import (
     JUST_ONE,
     POWERWALL_KWH,
     VOLTS_L2,
+    answer_words,
     as_said,
     charger_readings,
     facts_in,
@@ -672,7 +673,7 @@ _NO_TOWN_WORDS = re.compile(
 
 def _place_phrase_of(found: list[Clause], plain: bool, message: str, context: ReadingContext) -> str | None:
     if plain and context.pending_slot == "location" and not _NO_TOWN_WORDS.search(message):
-        return message.strip().strip(".!")
+        return answer_words(message) or message.strip().strip(".!")
     return next(
         (
             phrase
