@@ -395,3 +395,39 @@ def test_a_town_answer_with_words_around_it(text: str) -> None:
 def test_a_town_said_while_we_wait_for_another_answer_is_their_place() -> None:
     assert _facts("lubbock", pending_slot="solar_size")["location.city"] == "Lubbock"
     assert "location.city" not in _facts("the bolt", pending_slot="ev")
+
+
+@pytest.mark.parametrize(
+    "text", ["Thank you. That's everything.", "That's all. Thank you.", "ok thats all", "thanks, thats it"]
+)
+def test_thats_all_ends_the_chat(text: str) -> None:
+    assert understand(text, ReadingContext(last_intent="knowledge")).intent == "goodbye"
+
+
+@pytest.mark.parametrize(
+    ("text", "task"),
+    [
+        ("sorry, fat thumbs. when's peak today", "prices"),
+        ("sorry cat walked on the keyboard. how windy is it gonna be today", "weather"),
+    ],
+)
+def test_an_apology_before_a_question_leaves_the_question(text: str, task: str) -> None:
+    assert understand(text, ReadingContext()).params.task == task
+    assert _facts("sorry, its 94107")["location.zip_code"] == "94107"
+
+
+def test_the_size_they_chose_and_had_installed_is_their_panels() -> None:
+    from advisor.understanding.models import RequestParams
+
+    context = ReadingContext(
+        last_intent="live_data",
+        last_topic="solar",
+        last_params=RequestParams(task="typical_solar", system_kw=8),
+    )
+    assert (
+        _facts("ok we went w the 10, got installed last month", **dict(context))[
+            "equipment.solar_capacity_kw"
+        ]
+        == 10
+    )
+    assert "equipment.solar_capacity_kw" not in _facts("we went with the 10", **dict(context))

@@ -82,7 +82,23 @@ class LearnedReader:
         return read(text, context, model, encoder)
 
 
+# "sorry, fat thumbs. when's peak today": an apology or an aside before the question, nothing in it
+_ASIDE_FIRST = re.compile(
+    r"^\W*(?:sorry|oops|whoops|my\s+bad|ugh|lol|haha|ignore\s+that)\b[^.!?\d]*[.!?]+\s+(?P<rest>\S.*)$",
+    re.I | re.S,
+)
+
+
+def _past_an_aside(text: str) -> str:
+    """The message after a leading apology or aside, when what follows is a question."""
+    aside = _ASIDE_FIRST.match(text)
+    if aside is None or not QUESTION_START.match(aside.group("rest")):
+        return text
+    return aside.group("rest")
+
+
 def read(text: str, context: ReadingContext, model: MeaningModel, encoder: SentenceEncoder) -> Understanding:
+    text = _past_an_aside(text)
     values = read_values(text, context)
     prediction = model.predict(
         features(encoder.encode(values.message), values.signals, context, values.message)

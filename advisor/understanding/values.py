@@ -193,6 +193,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         or _corrected_number(message, context)
         or _value_in_place(message, context, mentions)
         or _the_car_they_got(message, context)
+        or _the_size_they_chose(message, context)
         or _just_one_powerwall(message, context)
         or _trim_of_their_car(message, context)
     )
@@ -885,6 +886,9 @@ _ADDS_CONTEXT = re.compile(
 _LEAVING = re.compile(
     r"\b(?:got+a|have\s+to|gotta)\s+(?:run|go|bounce|jet)\b|\bgtg\b|\bg2g\b|\bgood\s*night\b|\bnight\s+night\b|"
     r"\b(?:that'?s|thats)\s+(?:it|all)\s+for\s+(?:today|now|tonight)\b|\bsigning\s+off\b|\btalk\s+(?:to\s+you\s+)?later\b|"
+    # "Thank you. That's everything.", "ok thats all", "thanks, thats it": said as the end of the chat
+    r"(?:^|[,.!]\s*)(?:ok(?:ay)?\W+|thanks?\W+|thank\s+you\W+)?(?:that'?s|thats)\s+(?:it|all|everything)"
+    r"(?:\W+(?:thanks?|thank\s+you|thx|ty)(?:\s+so\s+much)?)?[\s.!]*$|"
     r"(?:^|[,.!]\s*)(?:later|night|nite|g'?night|nighty\s+night)\W*$|\bcya\b|"
     # "k later", "ok by": a short leave-taking after an ok (and "bye" typed "by")
     r"^\W*(?:k|kk|ok(?:ay)?|thx|thanks|cool)\W+(?:later|by+e?)\W*$|\bttyl\b|\b(?:good\s*)?bye\b|\bsee\s+(?:ya|you)\b|\bhasta\s+(?:luego|la\s+vista|pronto)\b|"
@@ -1095,6 +1099,40 @@ def _the_car_they_got(message: str, context: ReadingContext) -> list[StatedFact]
             spec, words = found
             return [_car_said(spec, words, message, confidence=0.8)]
     return []
+
+
+_CHOSE_SIZE = re.compile(
+    r"\b(?:went|go|going|gone)\s+(?:w/?|with)\s+(?:the\s+)?(?P<n>\d{1,2}(?:\.\d+)?)\s*(?:kw)?\b(?!\s*(?:amps?|a\b|kwh|%))",
+    re.I,
+)
+_INSTALLED_NOW = re.compile(
+    r"\binstall(?:ed|er\s+finished)|\bput\s+in\b|\bfinished\b|\bup\s+and\s+running\b|\bwent\s+live\b|"
+    r"\bturned\s+on\b|\bpto\b|\bdone\b",
+    re.I,
+)
+
+
+def _the_size_they_chose(message: str, context: ReadingContext) -> list[StatedFact]:
+    """ "what would 8 or 10 kw make" then "ok we went w the 10, got installed last month": the size
+    they chose, installed, is their panels' (only while solar is what was talked about)."""
+    chose = _CHOSE_SIZE.search(message)
+    if chose is None or not _INSTALLED_NOW.search(message):
+        return []
+    solar_talk = context.last_topic == "solar" or (
+        context.last_params is not None and context.last_params.system_kw is not None
+    )
+    if not solar_talk:
+        return []
+    return [
+        StatedFact(
+            field="equipment.solar_capacity_kw",
+            value=float(chose.group("n")),
+            said=chose.group(0),
+            unit="kW",
+            words=message[:500],
+            confidence=0.8,
+        )
+    ]
 
 
 def _asked_place(found: list[Clause], facts: list[StatedFact]) -> str | None:
