@@ -431,3 +431,10 @@ def test_the_size_they_chose_and_had_installed_is_their_panels() -> None:
         == 10
     )
     assert "equipment.solar_capacity_kw" not in _facts("we went with the 10", **dict(context))
+
+
+def test_equipment_coming_next_month_is_not_theirs_yet() -> None:
+    assert "equipment.ev_charger_kw" not in _facts(
+        "fyi we're swapping the wall connector for a 40A unit next month"
+    )
+    assert _facts("we put in a 48 amp charger")["equipment.ev_charger_kw"] == 11.52

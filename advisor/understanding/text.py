@@ -82,7 +82,9 @@ _HYPOTHETICAL = re.compile(
     r"(?:it|you|that|this|the\s+app|my\s+profile)\s+(?:says?|said|shows?|thinks?)\s+(?:that\s+)?(?:i|we)|"
     # "a neighbor tells me a heat pump would save us money": a claim reported, and what it would do
     r"(?:tells|told|says?|said|swears?|claims?)\s+(?:me|us)\b|would\s+(?:save|cut|lower|pay\s+(?:off|for))|"
-    r"break[-\s]?even|pay\s*back)\b",
+    r"break[-\s]?even|pay\s*back|"
+    # "we're swapping the wall connector for a 40A unit next month", "install is in 2 wks": not yet theirs
+    r"next\s+(?:week|month|year|spring|summer|fall|autumn|winter)|in\s+(?:a|one|two|three|a\s+few|\d+)\s+(?:weeks?|wks?|months?|mos?))\b",
     re.I,
 )
 # Someone outside the household. A spouse, partner or kids share the home, so their car or their
