@@ -438,3 +438,21 @@ def test_equipment_coming_next_month_is_not_theirs_yet() -> None:
         "fyi we're swapping the wall connector for a 40A unit next month"
     )
     assert _facts("we put in a 48 amp charger")["equipment.ev_charger_kw"] == 11.52
+
+
+@pytest.mark.parametrize("text", ["rerun it", "ok redo the plan w/ that", "run it again"])
+def test_a_rerun_asks_the_last_request_again(text: str) -> None:
+    from advisor.understanding.models import RequestParams
+
+    context = ReadingContext(
+        last_intent="live_data",
+        last_topic="ev_charging",
+        last_params=RequestParams(task="charging_plan", ready_by_hour=7),
+    )
+    reading = understand(text, context)
+    assert reading.intent == "live_data" and reading.follow_up and reading.params.ready_by_hour == 7
+
+
+@pytest.mark.parametrize("text", ["ok read me back my profile", "and whats left?", "show me my info"])
+def test_a_read_back_is_what_we_hold(text: str) -> None:
+    assert understand(text, ReadingContext(last_intent="live_data")).intent == "profile_query"

@@ -563,10 +563,21 @@ _WHEN_WORD = re.compile(
 _RELATIVE = re.compile(r"later|now|early|late|earlier", re.I)
 
 
+_RERUN = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|so|k|pls|please|can\s+you|could\s+you)\W+)*(?:re-?run|redo|re-?do|re-?calc\w*|"
+    r"run\s+(?:it|that|the\s+(?:plan|numbers))\s+again|do\s+(?:it|that)\s+again|try\s+(?:it\s+|that\s+)?again|"
+    r"update\s+(?:it|the\s+(?:plan|numbers|answer)))\b(?:\s+(?:it|that|the\s+(?:plan|numbers|answer)))?"
+    r"(?:\s+(?:w/?|with)\s+(?:that|this|those|it|the\s+new\s+\w+))?(?:\s+(?:pls|please|now|then))?\W*$",
+    re.I,
+)
+
+
 def only_when(text: str) -> bool:
     """The message says nothing but a connective and a time, day, level or "here": it moves the last
     request ("and tmrw morning?" after a dishwasher verdict is that verdict for tomorrow; "how about
     here" after an estimate for another town is the estimate for theirs)."""
+    if _RERUN.match(text):
+        return True  # "rerun it", "ok redo the plan w/ that": the last request again, as it now stands
     words = [word.strip(".") for word in re.findall(r"[\w:%'.]+", text) if word.strip(".")]
     when = [word for word in words if _WHEN_WORD.fullmatch(word)]
     if len(words) == len(when) == 1 and _RELATIVE.fullmatch(when[0]):

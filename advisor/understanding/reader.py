@@ -447,6 +447,11 @@ def _nothing_of_the_task(prediction: Prediction, values: Values) -> bool:
     return not (values.signals.system_size or values.params.place or values.signals.day)
 
 
+_READ_BACK = re.compile(
+    r"\b(?:read|show|tell|give|list)\s+(?:me\s+)?(?:back\s+)?(?:my|the|your)\s+(?:profile|info|details|data|file)\b|"
+    r"\bread\s+(?:it\s+|that\s+)?(?:me\s+)?back\b|^\W*(?:and\s+|so\s+)?what'?s\s+left\W*$|^\W*(?:and\s+|so\s+)?whats\s+left\W*$",
+    re.I,
+)
 # a practice weighed, not a run priced: "is precooling at 3pm worth it or just wasting energy"
 _PRACTICE = r"pre-?cool\w*|pre-?heat\w*"
 _WEIGHING = r"worth|help|helps|save|saves|waste|wasting|point|pointless|smart|dumb|myth"
@@ -473,6 +478,8 @@ def _an_answer_after_all_read(prediction: Prediction, values: Values, context: R
         return "live_data"  # "nvm 80 is fine, trip got cancelled": the last plan with that level
     if intent == "profile_query" and values.signals.advice and prediction.runner_up in _ANSWERS:
         return prediction.runner_up  # "what plan should i be on": advice, not what we saved
+    if _READ_BACK.search(values.message) and not values.facts:
+        return "profile_query"  # "ok read me back my profile", "and whats left?": what we hold
     if intent == "live_data" and _PRACTICE_WEIGHED.search(values.message):
         return (
             "knowledge"  # "is precooling the house at 3pm actually worth it": a practice weighed, explained
