@@ -456,3 +456,47 @@ def test_a_rerun_asks_the_last_request_again(text: str) -> None:
 @pytest.mark.parametrize("text", ["ok read me back my profile", "and whats left?", "show me my info"])
 def test_a_read_back_is_what_we_hold(text: str) -> None:
     assert understand(text, ReadingContext(last_intent="live_data")).intent == "profile_query"
+
+
+# --- from a user-tester helper's three homeowners ---------------------------------------------------
+
+
+def test_not_knowing_the_plan_after_a_charging_plan_plans_again_not_a_comparison() -> None:
+    from advisor.understanding.models import RequestParams
+
+    context = ReadingContext(
+        last_intent="live_data",
+        last_topic="ev_charging",
+        last_params=RequestParams(task="charging_plan", target_soc_pct=80, ready_by_hour=7),
+    )
+    reading = understand("idk the plan", context)
+    assert reading.params.task == "charging_plan" and reading.params.target_soc_pct == 80
+
+
+def test_a_number_said_in_place_of_an_unsure_one_just_said_is_saved(runtime) -> None:
+    user, replies = _turns(
+        runtime,
+        "columbus oh 43215, aep. whens the best time to run the dryer tmrw",
+        "we pay like 14 cents i think",
+        "no wait its 13.5, checked the bill",
+    )
+    assert stored(runtime, user, "location.flat_rate_usd_per_kwh") == 0.135
+
+
+def test_a_dismissed_appliance_gives_way_to_the_next() -> None:
+    text = "actually forget the dryer, is it cheaper to run the dishwasher at night?"
+    assert understand(text, ReadingContext()).params.appliance == "dishwasher"
+
+
+def test_no_source_names_californias_rebates_only_to_someone_who_may_live_there(runtime) -> None:
+    from advisor.llm.offline import no_source_reply
+
+    assert "California" not in no_source_reply(outside_california=True)
+    assert "California's rebates" in no_source_reply(outside_california=False)
+    _, replies = _turns(runtime, "columbus oh 43215, aep. how do i get my bill down")
+    assert "California's rebates" not in replies[-1].text
+
+
+def test_a_charge_at_one_price_says_when_to_start_at_the_latest(runtime) -> None:
+    _, replies = _turns(runtime, "austin tx, austin energy, model y. need 80% by 7am")
+    assert "start by" in replies[-1].text and "at the latest" in replies[-1].text

@@ -281,7 +281,11 @@ def offline_answer(context: dict[str, Any]) -> str:
         )
         parts.append(f"Source: [1] {first['text'].split(' — ')[0]} ({first['source']}).")
     elif intent == "knowledge":
-        parts.append(NOTHING_MORE if context.get("nothing_more") else no_source_reply())
+        parts.append(
+            NOTHING_MORE
+            if context.get("nothing_more")
+            else no_source_reply(bool(context.get("outside_california")))
+        )
     if not observations and intent == "live_data":
         parts.append(NO_TOOL_CHOSEN)
     for error in context.get("errors") or []:
@@ -299,14 +303,19 @@ NOTHING_MORE = (
 )
 
 
-def no_source_reply() -> str:
+def no_source_reply(outside_california: bool = False) -> str:
     """An honest "I don't know": no passage answers it, so nothing is quoted or cited (the question
-    is not quoted back: the reader may have kept only a fragment of it)."""
+    is not quoted back: the reader may have kept only a fragment of it). California's rebates are
+    named only to someone who may live there."""
+    rebates = (
+        "and the federal tax credits"
+        if outside_california
+        else "California's rebates and the federal tax credits"
+    )
     return (
         "I don't have a source that answers that yet, so I won't guess. My sources cover how heat pumps, "
         "water heaters, insulation, rate plans and bills, solar, home batteries and EV charging work, "
-        "California's rebates and the federal tax credits; I can also work out your own prices, charging "
-        "plan or solar forecast."
+        f"{rebates}; I can also work out your own prices, charging plan or solar forecast."
     )
 
 

@@ -36,7 +36,7 @@ def make_recommend(model: BaseChatModel, *, history_tokens: int = 400):
         if _no_source(context) and not isinstance(model, OfflineChatModel):
             # a model given no passage answers from its own memory, uncited: the honest "no source"
             # needs no model (the offline template says the same words)
-            answer = NOTHING_MORE if context.nothing_more else no_source_reply()
+            answer = NOTHING_MORE if context.nothing_more else no_source_reply(context.outside_california)
             return {"response": answer, "messages": [AIMessage(answer)], "cited_passages": []}
         messages = [
             SystemMessage(RECOMMEND_SYSTEM),
@@ -120,6 +120,7 @@ def build_context(state: AdvisorState, *, history_tokens: int = 400) -> Recommen
             for index, doc in enumerate(state.get("retrieved_docs", []), start=1)
         ],
         nothing_more=bool(state.get("nothing_more")),
+        outside_california=where.known and "CA" not in where.states,
         previous=previous,
         earlier=[
             clip(note.content, 300)

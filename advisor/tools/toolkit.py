@@ -550,6 +550,7 @@ def plan_charging(
         f"Cheapest before {_deadline_label(deadline, now_local)}: {windows_text} ({', '.join(periods) or 'none'}) for ${plan.cost_usd:.2f}"
     )
     flat = len({period.usd_per_kwh for period in tariff.periods}) <= 1  # the plan, not just these hours
+    latest_start: datetime | None = None
     if energy.grid_kwh <= 0:
         summary = f"Nothing to charge: the car is at {current_soc_pct:g}%, already at or above the {target_soc_pct:g}% wanted."
     elif not plan.feasible:
@@ -577,17 +578,30 @@ def plan_charging(
         summary += f", vs ${baseline.cost_usd:.2f} if {_charging_at_once(when)} (saves ${comparison.savings_usd:.2f})."
     elif flat:
         # one price all day: no window is cheaper than another, so none is offered as the cheapest
-        summary = (
+        needs = (
             f"Needs {energy.grid_kwh:.1f} kWh from the grid ({energy.battery_kwh_added:.1f} kWh into the battery) "
-            f"at {power:g} kW: {charge_duration_h(energy.grid_kwh, power):.1f} h. {_one_price(tariff)}, "
-            f"so this charge costs about ${plan.cost_usd:.2f} whenever it runs before "
-            f"{_deadline_label(deadline, now_local)}"
-            # an average we assumed says nothing of their plan's hours: "now is fine" would be a guess
-            + (
-                f"; {_HOURS_UNKNOWN}"
-                if tariff.illustrative
-                else f"; {_charging_at_once(when, gerund=True)} is fine."
+            f"at {power:g} kW: {charge_duration_h(energy.grid_kwh, power):.1f} h. "
+        )
+        by = _deadline_label(deadline, now_local)
+        # one price all day: when to start is what is left to say (the latest start that still finishes)
+        latest = deadline - timedelta(hours=charge_duration_h(energy.grid_kwh, power))
+        latest_start = latest if latest.timestamp() > start.timestamp() else None
+        start_by = (
+            f" To be done by then, start by {_hm(latest)} {_day_label(latest, now_local)} at the latest.".replace(
+                " today at", " at"
             )
+            if latest_start is not None
+            else ""
+        )
+        summary = (
+            # an average we assumed says nothing of their plan's hours: "now is fine" would be a guess
+            needs
+            + f"At the average price I assumed ({prices[0].usd_per_kwh * 100:.2f}¢/kWh), this charge costs about "
+            f"${plan.cost_usd:.2f} before {by}; {_HOURS_UNKNOWN}{start_by}"
+            if tariff.illustrative
+            else needs
+            + f"{_one_price(tariff)}, so this charge costs about ${plan.cost_usd:.2f} whenever it runs "
+            f"before {by}; {_charging_at_once(when, gerund=True)} is fine.{start_by}"
         )
     else:
         summary += (
@@ -619,6 +633,7 @@ def plan_charging(
             "shortfall_kwh": plan.shortfall_kwh,
             "solar_first_cost_usd": comparison.solar_first_usd,
             "tariff": f"{tariff.utility} {tariff.name}",
+            "latest_start": latest_start.isoformat() if latest_start is not None else None,
         },
         source=tariff_source(lookup, tariff),
         as_of=tariff_as_of(tariff),

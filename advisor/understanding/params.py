@@ -223,6 +223,18 @@ _NOT_AN_APPLIANCE = re.compile(
 _DELAY_BEFORE = re.compile(r"\b(?:in|within|after|next)\s+(?:like\s+|about\s+|the\s+next\s+)?$", re.I)
 
 
+# "forget the dryer, is it cheaper to run the dishwasher at night": the one named after it is meant
+_DISMISSED = re.compile(r"\b(?:forget|never\s*mind|nvm|scratch|not)\s+(?:about\s+)?(?:the\s+|my\s+)?$", re.I)
+
+
+def _appliance_meant(text: str) -> re.Match[str] | None:
+    """The appliance the request is about: the first named, unless it is dismissed for another."""
+    named = list(_APPLIANCES.finditer(text))
+    if len(named) > 1 and _DISMISSED.search(text[: named[0].start()]):
+        return named[1]
+    return named[0] if named else None
+
+
 def _stated_run(text: str, *, known: bool) -> dict[str, object]:
     """An appliance's power and run time when the user gives them ("how much to run a 1500w space
     heater for like 8 hrs"): the run is priced from their figures. `known`: an appliance we know
@@ -274,7 +286,7 @@ def read_params(text: str) -> RequestParams:
     if (minutes := _minutes_from_now(text)) is not None:
         data["ready_in_minutes"] = minutes
     data.update(_levels(text))
-    if appliance := _APPLIANCES.search(text):
+    if appliance := _appliance_meant(text):
         data["appliance"] = (
             "water heater"
             if appliance.group("heat_water")

@@ -172,8 +172,10 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         # "what temp should i set the thermostat to save money", "is it better to charge as soon as
         # i get home": a comparison of rate plans answers neither; the question is explained
         intent, params = "knowledge", values.params
-    follow_up = unsure or _is_follow_up(
-        intent, params, context, prediction, values.only_when, _asks_anew(values.message)
+    follow_up = (
+        unsure
+        or _plan_unknown_after_answer(intent, values, context)
+        or _is_follow_up(intent, params, context, prediction, values.only_when, _asks_anew(values.message))
     )
     topic = TASK_TOPIC.get(params.task or "", prediction.topic)  # a live answer's topic is its tools'
     if (
@@ -1008,6 +1010,19 @@ def _asks_anew(message: str) -> bool:
     opens with its own question word and leans on nothing said before (no "and", "what about",
     "it", "that" …) starts a new request."""
     return bool(QUESTION_START.match(message)) and not _FOLLOW_CUE.search(message)
+
+
+def _plan_unknown_after_answer(intent: str, values: Values, context: ReadingContext) -> bool:
+    """ "idk the plan" after a charging plan: that plan again on the usual plan, not a comparison
+    of plans (which was then stuck to every follow-up)."""
+    return (
+        intent == "live_data"
+        and values.plan_unknown
+        and not values.question  # "idk the plan, which one should i be on" asks for a comparison
+        and context.last_intent == "live_data"
+        and context.last_params is not None
+        and context.last_params.task not in (None, "plan_comparison")
+    )
 
 
 def _is_follow_up(

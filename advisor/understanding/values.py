@@ -28,6 +28,7 @@ from advisor.understanding.facts import (
     facts_in,
     place_phrase,
     plan_named,
+    read_clause,
     solar_talk,
 )
 from advisor.understanding.meaning import Signals
@@ -781,6 +782,8 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
             if name in _CORRECTABLE and value > 0 and 0.5 <= _as_held(name, others[0], message) / value <= 2
         ]
         named = near if len(near) == 1 else []
+    if not named and len(others) == 1 and _JUST_SAID.search(message):
+        return _corrected_unsaved(others[0], message, context)
     if len(named) != 1 or len(others) != 1:
         return []
     said = f"{others[0]:g}"
@@ -789,6 +792,38 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
     return [
         StatedFact(field=named[0], value=value, said=said, unit=unit, words=message[:500], confidence=0.8)
     ]
+
+
+def _corrected_unsaved(number: float, message: str, context: ReadingContext) -> list[StatedFact]:
+    """ "we pay like 14 cents i think" (not saved: unsure) then "no wait its 13.5, checked the bill":
+    the number said in place of one they just said is that value, now sure (a price in cents is
+    read as cents)."""
+    said = context.said_before(message)
+    if not said:
+        return []
+    earlier = said[-1]
+    # (a bare "14 cents" is read as the plan question's answer would be: a price per kWh)
+    readings = [
+        reading
+        for clause in clauses(earlier)
+        for slot in (None, "rate_schedule")
+        for reading in read_clause(clause, message=earlier, pending_slot=slot)
+    ]
+    for reading in readings:
+        if reading.field not in _CORRECTABLE or not isinstance(reading.value, int | float):
+            continue
+        value = number / 100 if reading.field == "location.flat_rate_usd_per_kwh" and number >= 1 else number
+        if reading.value > 0 and 0.5 <= value / float(reading.value) <= 2:
+            return [
+                StatedFact(
+                    field=reading.field,
+                    value=value,
+                    said=f"{number:g}",
+                    words=message[:500],
+                    confidence=0.8,
+                )
+            ]
+    return []
 
 
 def _as_held(field: str, number: float, message: str) -> float:
