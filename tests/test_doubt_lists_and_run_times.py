@@ -500,3 +500,18 @@ def test_no_source_names_californias_rebates_only_to_someone_who_may_live_there(
 def test_a_charge_at_one_price_says_when_to_start_at_the_latest(runtime) -> None:
     _, replies = _turns(runtime, "austin tx, austin energy, model y. need 80% by 7am")
     assert "start by" in replies[-1].text and "at the latest" in replies[-1].text
+
+
+@pytest.mark.parametrize(
+    ("text", "utility"),
+    [
+        ("hi, were in omaha 68102, opdd. gas heat and a leaf", "OPPD"),
+        ("we're in 30306, gerogia power", "Georgia Power"),
+    ],
+)
+def test_a_utility_name_with_one_slip_in_their_state(text: str, utility: str) -> None:
+    assert _facts(text)["location.utility_provider"] == utility
+
+
+def test_a_word_one_slip_from_a_utility_outside_their_state_is_none() -> None:
+    assert "location.utility_provider" not in _facts("atlanta 30306 and we have solar")

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from advisor.energy.catalog import normalize_plan
-from advisor.energy.utilities import find_utility, is_word_alias, utility_by_shape
+from advisor.energy.utilities import Utility, find_utility, is_word_alias, utilities_in, utility_by_shape
 from advisor.energy.vehicles import find_vehicle, vehicle_spec
 from advisor.places import (
     STATE_NAMES,
@@ -971,6 +971,42 @@ _SHORT_NAMING = re.compile(
 )
 
 
+def _one_slip(typed: str, alias: str) -> bool:
+    """One letter swapped with the next, changed, added or left out ("opdd" for "oppd")."""
+    if typed == alias or abs(len(typed) - len(alias)) > 1:
+        return False
+    if len(typed) == len(alias):
+        diff = [i for i, (a, b) in enumerate(zip(typed, alias, strict=True)) if a != b]
+        swapped = (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and typed[diff[0]] == alias[diff[1]]
+            and typed[diff[1]] == alias[diff[0]]
+        )
+        return len(diff) == 1 or swapped
+    short, long = sorted((typed, alias), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def _misspelled_utility(text: str, region: str) -> tuple[Utility, str] | None:
+    """A utility's name with one slip ("opdd", "gerogia power"), of a utility serving the state their
+    place is in (only names of four letters or more: a slip in "pge" could be anything)."""
+    tokens = re.findall(r"[A-Za-z&]+", text.lower())
+    windows = {" ".join(tokens[i : i + n]) for n in (1, 2, 3) for i in range(len(tokens) - n + 1)}
+    matches = {
+        (utility.name, window): utility
+        for utility in utilities_in(region)
+        for alias in utility.aliases
+        if len(alias) >= 4 and not is_word_alias(alias)
+        for window in windows
+        if len(window) >= 4 and window.count(" ") == alias.count(" ") and _one_slip(window, alias.lower())
+    }
+    if len({name for name, _ in matches}) != 1:
+        return None  # none, or two utilities one slip away: not a guess we make
+    (_, word), utility = next(iter(matches.items()))
+    return utility, word
+
+
 def _utility(
     text: str, *, pending_slot: str | None, region: str | None = None, message: str = ""
 ) -> Iterator[Reading]:
@@ -1011,6 +1047,8 @@ def _utility(
             and (region in alone[0].states if region or is_word_alias(alone[1]) else True)
         ):
             found = alone
+    if found is None and region is not None:
+        found = _misspelled_utility(text, region)  # "omaha 68102, opdd": OPPD with two letters swapped
     if found is None:
         # "we're with singing river electric", "EWEB customer": a utility the table does not know,
         # named the way utilities are, kept as said
