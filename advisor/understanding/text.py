@@ -107,7 +107,10 @@ _SOMEONE_ELSE = re.compile(
     r"(?:my|our)\s+(?:moms?|mums?|dads?|mothers?|fathers?|parents|grandmas?|grandpas?|brothers?|sisters?)\b|"
     # "neighbor has 10kw and a battery", "bro just got a lightning": the person leads, no "my"
     r"^\W*(?:neighbou?rs?|friends?|bro|brother|sister|sis|moms?|mums?|dads?|parents|in-?laws?|cousins?|boss|"
-    r"co-?workers?)\s+(?:just\s+)?(?:has|have|had|got|gets|drives?|uses?|says?|said|swears?)\b)\b",
+    r"co-?workers?)\s+(?:just\s+)?(?:has|have|had|got|gets|drives?|uses?|says?|said|swears?)\b|"
+    # "tenant downstairs bought a model 3": another household's, wherever it lives
+    r"(?:the|my|our|a|\b)\s*tenants?\b(?:\s+(?:downstairs|upstairs|next\s+door|in\s+the\s+\w+))?\s+(?:just\s+)?"
+    r"(?:bought|has|have|had|got|gets|drives?|owns?|wants?|uses?|pays?))\b",
     re.I,
 )
 # Someone inside the household: their car or schedule counts, but a profile keeps one EV, so a

@@ -111,6 +111,9 @@ CORPORA = (
     "fresh_h31_messages.jsonl",
     "fresh_h32_messages.jsonl",
     "fresh_h33_messages.jsonl",
+    # the eighteenth held-out set (first run recorded at f6d801b)
+    "fresh_h34_messages.jsonl",
+    "fresh_h35_messages.jsonl",
 )
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
 
