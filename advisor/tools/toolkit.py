@@ -586,13 +586,8 @@ def plan_charging(
         # one price all day: when to start is what is left to say (the latest start that still finishes)
         latest = deadline - timedelta(hours=charge_duration_h(energy.grid_kwh, power))
         latest_start = latest if latest.timestamp() > start.timestamp() else None
-        start_by = (
-            f" To be done by then, start by {_hm(latest)} {_day_label(latest, now_local)} at the latest.".replace(
-                " today at", " at"
-            )
-            if latest_start is not None
-            else ""
-        )
+        day = "" if _day_label(latest, now_local) == "today" else f" {_day_label(latest, now_local)}"
+        start_by = f" To be done by then, start by {_hm(latest)}{day} at the latest." if latest_start else ""
         summary = (
             # an average we assumed says nothing of their plan's hours: "now is fine" would be a guess
             needs
@@ -1190,9 +1185,10 @@ def advise_appliance(
     if row is None:
         prices = hourly_prices(tariff, now_local, 24, zone_name)
         current = prices[0]
-        if len({slot.usd_per_kwh for slot in prices}) <= 1 and tariff.illustrative:
+        one_price = len({slot.usd_per_kwh for slot in prices}) <= 1
+        if one_price and tariff.illustrative:
             offer = f"the average price I assumed is ${current.usd_per_kwh:.2f}/kWh, and {_HOURS_UNKNOWN}"
-        elif len({slot.usd_per_kwh for slot in prices}) <= 1:
+        elif one_price:
             offer = f"{_one_price(tariff, lower=True)} (${current.usd_per_kwh:.2f}/kWh), so it doesn't matter when it runs."
         else:
             runs = cheapest_windows(prices)
