@@ -515,3 +515,10 @@ def test_a_utility_name_with_one_slip_in_their_state(text: str, utility: str) ->
 
 def test_a_word_one_slip_from_a_utility_outside_their_state_is_none() -> None:
     assert "location.utility_provider" not in _facts("atlanta 30306 and we have solar")
+
+
+def test_the_appliance_asked_about_is_the_one_after_the_question_words() -> None:
+    text = "hey im in knoxvile tn, kub. 2 adults 2 kids, heat pump. whens the cheapest time to run the dishwasher"
+    reading = understand(text, ReadingContext())
+    assert reading.params.appliance == "dishwasher"
+    assert {f.field: f.value for f in reading.facts}["equipment.heating_type"] == "heat_pump"

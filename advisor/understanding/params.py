@@ -227,12 +227,23 @@ _DELAY_BEFORE = re.compile(r"\b(?:in|within|after|next)\s+(?:like\s+|about\s+|th
 _DISMISSED = re.compile(r"\b(?:forget|never\s*mind|nvm|scratch|not)\s+(?:about\s+)?(?:the\s+|my\s+)?$", re.I)
 
 
+# where a request starts: "…, heat pump. whens the cheapest time to run the dishwasher"
+_ASKING_FROM = re.compile(
+    r"\b(?:when|whens|when's|what|whats|what's|should|shud|is\s+it|can\s+i|how\s+much|cheapest|best\s+time|ok\s+to)\b",
+    re.I,
+)
+
+
 def _appliance_meant(text: str) -> re.Match[str] | None:
-    """The appliance the request is about: the first named, unless it is dismissed for another."""
+    """The appliance the request is about: the first named after the words that ask (the heat pump
+    of "2 kids, heat pump. whens the cheapest time to run the dishwasher" is a fact), else the first
+    named, unless it is dismissed for another."""
     named = list(_APPLIANCES.finditer(text))
     if len(named) > 1 and _DISMISSED.search(text[: named[0].start()]):
         return named[1]
-    return named[0] if named else None
+    asking = _ASKING_FROM.search(text)
+    after = [match for match in named if asking is not None and match.start() > asking.start()]
+    return after[0] if after and len(named) > 1 else (named[0] if named else None)
 
 
 def _stated_run(text: str, *, known: bool) -> dict[str, object]:
