@@ -988,6 +988,17 @@ def _one_slip(typed: str, alias: str) -> bool:
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
+@lru_cache(maxsize=64)
+def _slip_aliases(region: str) -> tuple[tuple[str, int, Utility], ...]:
+    """The names a slip is looked for in, per state: (alias, its spaces, utility)."""
+    return tuple(
+        (alias.lower(), alias.count(" "), utility)
+        for utility in utilities_in(region)
+        for alias in utility.aliases
+        if len(alias) >= 4 and not is_word_alias(alias)
+    )
+
+
 def _misspelled_utility(text: str, region: str) -> tuple[Utility, str] | None:
     """A utility's name with one slip ("opdd", "gerogia power"), of a utility serving the state their
     place is in (only names of four letters or more: a slip in "pge" could be anything)."""
@@ -995,11 +1006,9 @@ def _misspelled_utility(text: str, region: str) -> tuple[Utility, str] | None:
     windows = {" ".join(tokens[i : i + n]) for n in (1, 2, 3) for i in range(len(tokens) - n + 1)}
     matches = {
         (utility.name, window): utility
-        for utility in utilities_in(region)
-        for alias in utility.aliases
-        if len(alias) >= 4 and not is_word_alias(alias)
+        for alias, words, utility in _slip_aliases(region)
         for window in windows
-        if len(window) >= 4 and window.count(" ") == alias.count(" ") and _one_slip(window, alias.lower())
+        if abs(len(window) - len(alias)) <= 1 and window.count(" ") == words and _one_slip(window, alias)
     }
     if len({name for name, _ in matches}) != 1:
         return None  # none, or two utilities one slip away: not a guess we make
