@@ -115,32 +115,20 @@ def read_clause(
     the conversation is about charging their car (a plain "regular outlet" is then the charger);
     `home_state`: the state of the place the profile holds (a town in two states is the one there).
     A value taken back inside the clause ("FPL... wait no, tampa electric") gives way to the next."""
-    options = {
-        "message": message,
-        "pending_slot": pending_slot,
-        "about_charging": about_charging,
-        "about_solar": about_solar,
-        "home_state": home_state,
-    }
     back = _TAKEN_BACK.search(clause.text)
-    if back is None or back.start() == 0 or not clause.text[back.end() :].strip():
-        yield from _read_clause(clause, **options)
+    if back is not None and back.start() > 0 and clause.text[back.end() :].strip():
+        options = {
+            "message": message,
+            "pending_slot": pending_slot,
+            "about_charging": about_charging,
+            "about_solar": about_solar,
+            "home_state": home_state,
+        }
+        meant = list(read_clause(replace(clause, text=clause.text[back.end() :]), **options))
+        fields = {reading.field for reading in meant}
+        before = read_clause(replace(clause, text=clause.text[: back.start()]), **options)
+        yield from [reading for reading in before if reading.field not in fields] + meant
         return
-    meant = list(_read_clause(replace(clause, text=clause.text[back.end() :]), **options))
-    fields = {reading.field for reading in meant}
-    before = _read_clause(replace(clause, text=clause.text[: back.start()]), **options)
-    yield from [reading for reading in before if reading.field not in fields] + meant
-
-
-def _read_clause(
-    clause: Clause,
-    *,
-    message: str,
-    pending_slot: str | None = None,
-    about_charging: bool = False,
-    about_solar: bool = False,
-    home_state: str | None = None,
-) -> Iterator[Reading]:
     text = clause.text
     yield from _zip(text, message=message, pending_slot=pending_slot)
     region = _region(message, home_state)
@@ -705,7 +693,7 @@ _OWN_EQUIPMENT_BEFORE = re.compile(
 # "no sorry its lubbock", "ok, plano": the words around a short answer that are not the answer
 _ANSWER_LEAD = re.compile(
     r"^\W*(?:(?:no|nope|sorry|oops|wait|actually|ok|okay|yeah|yes|yep|oh|um|uh|its|it'?s|it\s+is|thats|that'?s|"
-    r"we'?re\s+in|we\s+are\s+in|i'?m\s+in|im\s+in|in)\b[\s,.:!-]*)+",
+    r"we'?re\s+in|we\s+are\s+in|i'?m\s+in|im\s+in|in|they'?re|we\s+have)\b[\s,.:!-]*)+",
     re.I,
 )
 
@@ -964,11 +952,6 @@ _ABOUT_UTILITY = re.compile(
     r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\b[^,.;!?]{0,30}?\b(?:with|w/?|on)\s+\w",
     re.I,
 )
-# "its dominion", "it's ace": a short clause that names the thing another clause spoke of
-_SHORT_NAMING = re.compile(
-    r"^\W*(?:(?:no|nope|oh|wait|sorry)\W+)*(?:it'?s|its|it\s+is|they'?re|we\s+have)\s+\w+(?:\s+\w+)?\W*$",
-    re.I,
-)
 
 
 def _one_slip(typed: str, alias: str) -> bool:
@@ -1022,8 +1005,9 @@ def _utility(
     switched = _SWITCH_TO.search(text)
     scope = switched.group("rest") if switched and find_utility(switched.group("rest")) else text
     # "nope thats not my utility, its dominion": the clause beside the one that says "utility"
+    # ("its dominion": a short answer, without the words around it, of one or two words)
     about_utility = _ABOUT_UTILITY.search(text) or (
-        _SHORT_NAMING.match(text) and _ABOUT_UTILITY.search(message)
+        len(answer_words(text).split()) <= 2 and _ABOUT_UTILITY.search(message)
     )
     found = find_utility(
         scope,
