@@ -139,10 +139,10 @@ def read_clause(
     yield from _vehicle(text, pending_slot=pending_slot)
     yield from _batteries(text, message=message, pending_slot=pending_slot, about_charging=about_charging)
     yield from _charger(text, message=message, about_charging=about_charging)
-    yield from _solar(text, pending_slot=pending_slot, about_solar=about_solar)
+    yield from _solar(text, pending_slot=pending_slot, about_solar=about_solar, message=message)
     owns = bool(_OWN.search(message)) or bool(_HOME_WORDS.search(text))
-    yield from _heating(text, negated=clause.negated, owns=owns)
-    yield from _cooling(text, negated=clause.negated, owns=owns)
+    yield from _heating(text, negated=clause.negated, owns=owns, message=message)
+    yield from _cooling(text, negated=clause.negated, owns=owns, message=message)
     yield from _occupants(text)
     yield from _schedule(text)
     yield from _usage(text)
@@ -333,7 +333,8 @@ _PLAN_DOUBT = re.compile(
 
 # "youve got me as office 9-5", "you have me down as gas heat": what the advisor holds, quoted back
 _QUOTED_BACK = re.compile(
-    r"^\W*(?:you|u)\s*(?:'?ve|\s+have|\s+had|\s+got|'?d)?\s*(?:got\s+)?(?:me|us)\s+(?:down\s+|saved\s+|listed\s+)?"
+    # "wait you have me as a leaf?", "hmm why do you have us at 8 kw": a lead before it changes nothing
+    r"^\W*(?:(?:wait|hold\s+on|hmm+|huh|um+|uh+|so|ok|why\s+do|why\s+did|how\s+come)[,!.?]*\s+)*(?:you|u)\s*(?:'?ve|\s+have|\s+had|\s+got|'?d)?\s*(?:got\s+)?(?:me|us)\s+(?:down\s+|saved\s+|listed\s+)?"
     r"(?:as|for|at|with)\b",
     re.I,
 )
@@ -1186,7 +1187,10 @@ PART_OF_DAY = "a price for part of the day"
 # what makes a bare "10 cents" a price per kWh: the message speaks of their rate or their bill
 _RATE_TALK = re.compile(
     r"\bflat(?:\s+rate|\s+plan)?\b|\b(?:my|our)\s+(?:rate|bill)\b|\brate\s+is\b|\bbill\s*(?:says|shows|:)|"
-    r"\b(?:renewed|locked\s+in)\s+at\b|\bon\s+(?:my|our|the)\s+bill\b|\benergy\s+charge\b",
+    r"\b(?:renewed|locked\s+in)\s+at\b|\bon\s+(?:my|our|the)\s+bill\b|\benergy\s+charge\b|"
+    # "fixed w gexa at 13.9c", "new contract started, 15.2 cents now": a retail contract's price is
+    # per kWh ("we pay about 28 cents" alone is not said of what)
+    r"\bfixed\b|\bcontract\b",
     re.I,
 )
 # "same all day", "every hour": one price for the whole day (not a period's)
@@ -1294,7 +1298,7 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         yield Reading("equipment.ev_model", as_said(second[0].name, second[1]), said=second[1])
         return
     starts = (
-        r"^\s*(?:(?:actually|no\s+wait|no|nope|nah|naw|sorry|oops|wait|i\s+meant|i\s+mean|meant|correction|correct|for\s+(?:me|us))[,.!:]?\s+)?"
+        r"^\s*(?:(?:actually|no\s+wait|no|nope|nah|naw|sorry|oops|wait|i\s+meant|i\s+mean|meant|correction|correct|for\s+(?:me|us))[,.!:]?\s+)*"  # "wait no its the bolt euv": leads said one after another
         # "also its a leaf plus", "ok its a kia ev6": a filler only before "it's" ("and a model 3 would be nice" is not)
         r"(?:(?:also|and|oh|ok|okay|yeah|yes|yep|well|ah|um|btw)[,.!:]?\s+(?=(?:it'?s|its|it\s+is|that'?s)\s))?"
         r"(?:(?:it'?s|its|it\s+is|that'?s|ours\s+is|ours'?s|mine\s+is|mine'?s)\s+)?"
@@ -1687,7 +1691,9 @@ def solar_talk(message: str) -> bool:
     )
 
 
-def _solar(text: str, *, pending_slot: str | None, about_solar: bool = False) -> Iterator[Reading]:
+def _solar(
+    text: str, *, pending_slot: str | None, about_solar: bool = False, message: str = ""
+) -> Iterator[Reading]:
     """`about_solar`: the talk is about their panels ("ok found the paperwork, its 8.8 kw")."""
     other_kw = _CHARGER_WORDS.search(text) or _HOME_BATTERY_WORDS.search(text)
     solar_here = (
@@ -1706,9 +1712,17 @@ def _solar(text: str, *, pending_slot: str | None, about_solar: bool = False) ->
             "equipment.solar_capacity_kw", kw, said=said, unit="kW", assumption=f"{count} × {watts:g} W"
         )
         return
+    total = _SIZE_NOW_TOTAL.match(text)
+    if total and _ADDED_KW.search(message) and not re.search(r"\b(?:charger|battery|powerwall)\b", message, re.I):
+        # "we added 4 more kw so it's 10 total now": the size after the panels they added
+        yield Reading("equipment.solar_capacity_kw", float(total.group(1)), said=total.group(0).strip(), unit="kW")
+        return
     if not solar_here and pending_slot != "solar_size":
         return
     kw = _solar_kw(text) or _SOLAR_IS.search(text)
+    added = _ADDED_KW.search(text)
+    if kw and added and added.start() <= kw.start() < added.end():
+        return  # "added 3 kw more panels": what was added, not the size they have
     if kw:
         # "8 kwh of panels": a panel array is sized in kW, said so when we read it that way
         misnamed = "panels are sized in kW" if re.search(r"kwh", kw.group(0), re.I) else None
@@ -1722,6 +1736,15 @@ def _solar(text: str, *, pending_slot: str | None, about_solar: bool = False) ->
     elif pending_slot == "solar_size" and (bare := _lone_size(text)):
         yield Reading("equipment.solar_capacity_kw", float(bare), said=bare, unit="kW")
 
+
+_SIZE_NOW_TOTAL = re.compile(
+    r"^\W*(?:so\s+)?(?:now\s+)?(?:it'?s|its|it\s+is|that'?s|thats|we'?re\s+at|we\s+have)\s+(\d{1,3}(?:\.\d+)?)\s*(?:kw\s+)?"
+    r"(?:total|in\s+total|altogether|all\s+together|combined)\b",
+    re.I,
+)
+_ADDED_KW = re.compile(
+    r"\b(?:added|put\s+up|expanded\s+by)\s+(?:another\s+|an\s+extra\s+)?\d+(?:\.\d+)?\s*(?:more\s+)?kw\b(?:\s+(?:more|extra))?", re.I
+)
 
 # "ugh typo, solar's 6.7", "the system is 8.2": the size said right after the panels, its unit left out
 _SOLAR_IS = re.compile(
@@ -1777,7 +1800,7 @@ _HEAT_PUMP = re.compile(
 )
 _GAS_HEAT = re.compile(
     r"\bgas\s+(?:furnace|heat(?:ing|er)?|boiler)\b|\bheat(?:ing)?\s+(?:is\s+(?:by\s+)?|with\s+|w/?\s+|using\s+|by\s+|on\s+)(?:natural\s+)?gas\b|"
-    r"\bfurnace\s+(?:is|runs\s+on)\s+gas\b|\bnatural\s+gas\s+(?:furnace|heat)|\bgas\s+(?:forced[-\s]air|fired)\b|"
+    r"\b(?:furnace|boiler)\s+(?:is|runs\s+on)\s+(?:natural\s+)?gas\b|\bnatural\s+gas\s+(?:furnace|heat)|\bgas\s+(?:forced[-\s]air|fired)\b|"
     r"\bforced[-\s]air\s+gas\b",
     re.I,
 )
@@ -1789,7 +1812,20 @@ _ELECTRIC_HEAT = re.compile(
 )
 
 
-def _heating(text: str, *, negated: bool, owns: bool = False) -> Iterator[Reading]:
+# "which is cheaper to run, heat pump or gas furnace? ours is gas": theirs, said by what it runs on
+_OURS_RUNS_ON = re.compile(
+    r"^\W*(?:and\s+|but\s+)?(?:ours|mine)\s+(?:is|'s|are)\s+(?:all\s+)?(?P<fuel>gas|electric|a\s+heat\s*pump)\W*$", re.I
+)
+_HEAT_TALK = re.compile(r"\b(?:furnaces?|boilers?|heat(?:ing|ers?)?)\b", re.I)
+
+
+def _heating(text: str, *, negated: bool, owns: bool = False, message: str = "") -> Iterator[Reading]:
+    ours = _OURS_RUNS_ON.match(text)
+    if ours and _HEAT_TALK.search(message) and not negated:
+        fuel = ours.group("fuel").lower()
+        value = "heat_pump" if "pump" in fuel else fuel
+        yield Reading("equipment.heating_type", value, said=ours.group(0).strip())
+        return
     replaced = _REPLACED.search(text)
     scope = replaced.group("new") if replaced else text
     if re.search(r"\bwater\s+heater\b", scope, re.I) and not re.search(
@@ -1820,14 +1856,19 @@ def _possessed(text: str, at: int) -> bool:
     return re.search(r"\b(?:my|our)\s+(?:[\w.&/-]+\s+){0,2}$", text[:at], re.I) is not None
 
 
-def _cooling(text: str, *, negated: bool, owns: bool = False) -> Iterator[Reading]:
+# "no central air, just a couple window units": cooling all the same, of a kind the profile has no name for
+_WINDOW_UNITS = re.compile(r"\b(?:window|portable|wall)\s+(?:units?|ac|a/c|air\s+conditioners?|acs)\b", re.I)
+
+
+def _cooling(text: str, *, negated: bool, owns: bool = False, message: str = "") -> Iterator[Reading]:
     none = re.search(
         r"\b(?:no|don'?t\s+have(?:\s+any)?|do\s+not\s+have(?:\s+any)?|without(?:\s+any)?)\s+(?:central\s+)?(?:ac|a/c|air\s+con(?:ditioning|ditioner)?|aircon|air)\b",
         text,
         re.I,
     )
     if none:
-        yield Reading("equipment.cooling_type", "none", said=none.group(0))
+        if not _WINDOW_UNITS.search(message or text):
+            yield Reading("equipment.cooling_type", "none", said=none.group(0))
         return
     if negated:
         return

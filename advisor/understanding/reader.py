@@ -619,7 +619,8 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         intent == "live_data"
         and values.acquired
         and values.facts
-        and not (values.question or values.asking or values.params.said())
+        # ("… so it's 10 total now": a "now" is when it is so, not a day asked about)
+        and not (values.question or values.asking or set(values.params.said()) - {"day"})
     ):
         return "profile_statement"  # "put in a 40 amp charger last week": news of their home, saved
     if (

@@ -48,7 +48,11 @@ _JOINT = re.compile(
     r",\s+(?=the\s+(?:other|old|first|last|previous)\s+one\b)|"
     # "whens the cheapest time to run my dryer, xcel customer in 80203", "…, 4 people and we both work":
     # a self-description after a question's comma is a statement of its own
-    r",\s+(?=(?:[\w&.-]+\s+){1,2}customers?\b|(?:\d{1,2}|two|three|four|five|six|seven|eight)\s+(?:people|ppl|of\s+us)\b)",
+    r",\s+(?=(?:[\w&.-]+\s+){1,2}customers?\b|(?:\d{1,2}|two|three|four|five|six|seven|eight)\s+(?:people|ppl|of\s+us)\b)|"
+    # "would a free nights plan be cheaper, there's 6 of us", "which is cheaper, ours is gas", "…, most
+    # of our use is in the evening": what they say of their home after the question's comma
+    r",\s+(?=there(?:'?s|\s+(?:are|is))\s+(?:\d{1,2}|two|three|four|five|six|seven|eight|just)\b|(?:ours|mine)\s+(?:is|are|'s)\b|"
+    r"most\s+of\s+(?:our|my)\b)",
     re.I,
 )
 
@@ -98,6 +102,8 @@ _SOMEONE_ELSE = re.compile(
     # ("my landlord just put in a heat pump": in the home they live in)
     r"landlord(?!\s+(?:just\s+|finally\s+)?(?:put\s+in|installed|replaced|added|upgraded|switched|swapped)))|"
     r"(?:he|she|they)\s+(?:has|have|had|drives?|lives?|uses?|got|is|are|'s|'re)|"
+    # "she's got a gas furnace, we have a heat pump": hers, not the user's
+    r"(?:he|she)'?s\s+(?:got|on|in)\b|they'?(?:ve|re)\s+(?:got|on|in)\b|"
     r"(?:a|one)\s+(?:friend|neighbou?r|colleague)\s+of\s+mine|\w+\s+of\s+mine|borrow\w*|"
     r"(?:the|a|my|our)\s+(?:sales\s*(?:guy|man|person|rep)|salesman|installer|contractor|rep|tech|technician)\s+(?:said|says|told|claims?)|(?:a|my)\s+(?:friend|buddy|coworker|co-worker|colleague)\b|people\s+(?:who|with)|(?:someone|somebody)\s+(?:has|had|have|drives|owns|told|said|with)|next\s+door|"
     r"(?:the|a)\s+(?:guy|lady|woman|man|family|folks|people|couple)\s+(?:next|across|down|up|on)|"
@@ -121,7 +127,9 @@ _HOUSEHOLD_MEMBER = re.compile(
 )
 _SELF_DESCRIPTION = r"(?:[\w&.-]+\s+){1,2}customers?\b|(?:\d{1,2}|two|three|four|five|six|seven|eight)\s+(?:people|ppl|of\s+us)\b"
 _SUBJECT_LEADS = re.compile(
-    r"^\W*(?:(?:i|we|i'?m|im|we'?re|i'?ve|we'?ve|my|our|it'?s|its|it\s+is|that'?s)\b|"
+    r"^\W*(?:(?:i|we|i'?m|im|we'?re|i'?ve|we'?ve|my|our|it'?s|its|it\s+is|that'?s|ours|mine)\b|"
+    # "…, there's 6 of us", "…, most of our use is in the evening": their home, said after the question
+    r"there(?:'?s|\s+(?:are|is))\s+(?:\d{1,2}|two|three|four|five|six|seven|eight|just)\b|most\s+of\s+(?:our|my)\b|"
     + _SELF_DESCRIPTION
     + ")",
     re.I,

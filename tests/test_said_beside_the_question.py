@@ -1,0 +1,113 @@
+"""What homeowners say of their own home beside a question, in a correction or by reference
+("ours is gas"), from the misses of the h34/h35 conversations (session of 2026-11-27): each rule is
+a kind of sentence, tested with phrasings other than the one that showed it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from advisor.understanding.models import ReadingContext
+from advisor.understanding.reader import understand
+
+
+def _facts(text: str, **context: Any) -> dict[str, Any]:
+    return {fact.field: fact.value for fact in understand(text, ReadingContext(**context)).facts}
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("would a free nights plan be cheaper for us, there's 6 of us", "household.occupants", 6),
+        ("is a time of use plan smart for us, there are four of us", "household.occupants", 4),
+        (
+            "which plan is cheapest for us, most of our use is in the evening",
+            "household.typical_usage_pattern",
+            "evening_heavy",
+        ),
+    ],
+)
+def test_a_statement_after_the_question_comma_is_theirs(text: str, field: str, value: Any) -> None:
+    assert _facts(text)[field] == value
+
+
+def test_the_question_before_the_statement_is_still_answered() -> None:
+    reading = understand("would a free nights plan be cheaper for us, there's 6 of us", ReadingContext())
+    assert reading.asks and reading.intent == "live_data"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("which is cheaper to run, heat pump or gas furnace? ours is gas", "gas"),
+        ("how long do furnaces last? ours is electric", "electric"),
+    ],
+)
+def test_ours_is_names_their_heating_when_the_message_is_about_heat(text: str, value: str) -> None:
+    assert _facts(text)["equipment.heating_type"] == value
+
+
+def test_ours_is_without_heat_talk_saves_no_heating() -> None:
+    assert "equipment.heating_type" not in _facts("which stove is cheaper to cook on? ours is gas")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["she's got a gas furnace, we have a heat pump", "he's got a gas furnace but we have a heat pump"],
+)
+def test_someone_elses_heating_beside_theirs_keeps_only_theirs(text: str) -> None:
+    assert _facts(text)["equipment.heating_type"] == "heat_pump"
+
+
+@pytest.mark.parametrize(
+    ("text", "known", "car"),
+    [
+        ("wait you have me as a leaf? i drive a bolt", "Nissan Leaf", "Chevrolet Bolt EV"),
+        ("hmm why do you have us as a model 3? we drive a kia ev6", "Tesla Model 3", "Kia EV6"),
+        ("wait no its the bolt euv", "Chevrolet Bolt EV", "Chevrolet Bolt EUV"),
+        ("no wait, its the ioniq 6", "Hyundai Ioniq 5", "Hyundai Ioniq 6"),
+    ],
+)
+def test_a_car_corrected_after_quoting_ours_back_is_saved(text: str, known: str, car: str) -> None:
+    reading = understand(text, ReadingContext(known_fields={"equipment.ev_model": known}))
+    assert {f.field: f.value for f in reading.facts}["equipment.ev_model"] == car
+
+
+@pytest.mark.parametrize(
+    ("text", "price"),
+    [
+        ("houston, fixed w gexa at 13.9c, contract up in august", 0.139),
+        ("new contract started, 15.2 cents now", 0.152),
+        ("locked a 12 month fixed plan at 11.4 cents", 0.114),
+    ],
+)
+def test_a_retail_contract_price_is_their_price_per_kwh(text: str, price: float) -> None:
+    reading = understand(text, ReadingContext())
+    assert reading.intent == "profile_statement"
+    assert {f.field: f.value for f in reading.facts}["location.flat_rate_usd_per_kwh"] == price
+
+
+def test_a_bare_price_with_nothing_said_of_what_is_still_not_saved() -> None:
+    assert "location.flat_rate_usd_per_kwh" not in _facts("we pay about 28 cents")
+
+
+@pytest.mark.parametrize(
+    "text", ["we added 4 more kw so it's 10 total now", "added 3 kw more panels, we're at 9 kw total"]
+)
+def test_panels_added_save_the_new_total(text: str) -> None:
+    reading = understand(text, ReadingContext(known_fields={"equipment.solar_capacity_kw": 6.0}))
+    assert reading.intent == "profile_statement"
+    size = {f.field: f.value for f in reading.facts}["equipment.solar_capacity_kw"]
+    assert size in (10.0, 9.0) and size != 3.0 and size != 4.0
+
+
+def test_window_units_are_cooling_so_no_central_air_is_not_none() -> None:
+    facts = _facts("gas boiler for heat, no central air, just a couple window units")
+    assert facts["equipment.heating_type"] == "gas"
+    assert "equipment.cooling_type" not in facts
+
+
+@pytest.mark.parametrize("text", ["the boiler is gas, old radiators", "boiler runs on natural gas"])
+def test_a_boiler_said_by_its_fuel_is_their_heating(text: str) -> None:
+    assert _facts(text)["equipment.heating_type"] == "gas"
