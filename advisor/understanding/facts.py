@@ -1713,9 +1713,15 @@ def _solar(
         )
         return
     total = _SIZE_NOW_TOTAL.match(text)
-    if total and _ADDED_KW.search(message) and not re.search(r"\b(?:charger|battery|powerwall)\b", message, re.I):
+    if (
+        total
+        and _ADDED_KW.search(message)
+        and not re.search(r"\b(?:charger|battery|powerwall)\b", message, re.I)
+    ):
         # "we added 4 more kw so it's 10 total now": the size after the panels they added
-        yield Reading("equipment.solar_capacity_kw", float(total.group(1)), said=total.group(0).strip(), unit="kW")
+        yield Reading(
+            "equipment.solar_capacity_kw", float(total.group(1)), said=total.group(0).strip(), unit="kW"
+        )
         return
     if not solar_here and pending_slot != "solar_size":
         return
@@ -1743,7 +1749,8 @@ _SIZE_NOW_TOTAL = re.compile(
     re.I,
 )
 _ADDED_KW = re.compile(
-    r"\b(?:added|put\s+up|expanded\s+by)\s+(?:another\s+|an\s+extra\s+)?\d+(?:\.\d+)?\s*(?:more\s+)?kw\b(?:\s+(?:more|extra))?", re.I
+    r"\b(?:added|put\s+up|expanded\s+by)\s+(?:another\s+|an\s+extra\s+)?\d+(?:\.\d+)?\s*(?:more\s+)?kw\b(?:\s+(?:more|extra))?",
+    re.I,
 )
 
 # "ugh typo, solar's 6.7", "the system is 8.2": the size said right after the panels, its unit left out
@@ -1814,7 +1821,8 @@ _ELECTRIC_HEAT = re.compile(
 
 # "which is cheaper to run, heat pump or gas furnace? ours is gas": theirs, said by what it runs on
 _OURS_RUNS_ON = re.compile(
-    r"^\W*(?:and\s+|but\s+)?(?:ours|mine)\s+(?:is|'s|are)\s+(?:all\s+)?(?P<fuel>gas|electric|a\s+heat\s*pump)\W*$", re.I
+    r"^\W*(?:and\s+|but\s+)?(?:ours|mine)\s+(?:is|'s|are)\s+(?:all\s+)?(?P<fuel>gas|electric|a\s+heat\s*pump)\W*$",
+    re.I,
 )
 _HEAT_TALK = re.compile(r"\b(?:furnaces?|boilers?|heat(?:ing|ers?)?)\b", re.I)
 
