@@ -111,3 +111,31 @@ def test_window_units_are_cooling_so_no_central_air_is_not_none() -> None:
 @pytest.mark.parametrize("text", ["the boiler is gas, old radiators", "boiler runs on natural gas"])
 def test_a_boiler_said_by_its_fuel_is_their_heating(text: str) -> None:
     assert _facts(text)["equipment.heating_type"] == "gas"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we're retired down in naples fl, fpl, pool pump runs 8 hrs a day",
+        "upgraded to a 40 amp charger this weekend",
+        "we added a second powerwall last month, forgot to tell u",
+        "we actually have 5 kw already on the house",
+    ],
+)
+def test_their_home_described_with_nothing_asked_is_a_statement(text: str) -> None:
+    reading = understand(text, ReadingContext())
+    assert reading.intent == "profile_statement" and reading.facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "model y at 30%, need 80 by 6:30 tmrw, sdge ev-tou-5",
+        "60618 comed, prices tmrw",
+        "xcel customer in 80203, dishwasher tonight",
+        "pge 94110, bolt at 20% gotta be full by 7am",
+    ],
+)
+def test_a_request_typed_as_a_statement_is_still_a_request(text: str) -> None:
+    reading = understand(text, ReadingContext())
+    assert reading.intent == "live_data" and reading.asks

@@ -615,13 +615,7 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         # "and if we added a battery would that help with the peak", "what if i just use a
         # supercharger": equipment they might get is advice, not a figure from their own data
         return "knowledge"
-    if (
-        intent == "live_data"
-        and values.acquired
-        and values.facts
-        # ("… so it's 10 total now": a "now" is when it is so, not a day asked about)
-        and not (values.question or values.asking or set(values.params.said()) - {"day"})
-    ):
+    if intent == "live_data" and _described_not_asked(values):
         return "profile_statement"  # "put in a 40 amp charger last week": news of their home, saved
     if (
         intent in ("profile_statement", "correction")
@@ -639,6 +633,36 @@ _NOT_THEIRS = re.compile(
     r"(?:don'?t|dont|do\s+not)\s+(?:have|own)|never\s+had|(?:undo|scratch|remove|drop)\b[^.,;]{0,30}\b(?:entirely|altogether))\b",
     re.I,
 )
+
+
+# words that want something done, whatever the grammar: "need", "gotta", "pls", "plan"
+_WANTS_SOMETHING = re.compile(
+    r"\b(?:need|needs|want|wanna|gotta|got\s+to|have\s+to|has\s+to|must|should|help|tell|show|check|"
+    r"let\s+me\s+know|pls|plz|please|plan|figure|cheapest|best|"
+    # what an answer is made of, named alone: "60618 comed, prices", "8kw in 30306, production"
+    r"prices?|peak|off-?peak|forecast|weather|production|estimate|timing|when|how)\b",
+    re.I,
+)
+
+
+def _described_not_asked(values: Values) -> bool:
+    """ "pool pump runs 8 hrs a day", "upgraded to a 40 amp charger this weekend": their home
+    described, nothing asked of it. A request typed as a statement carries what it asks about (an
+    hour, a level, miles, a size, a day, an appliance to time: "dishwasher tonight"); a description
+    carries at most how long something runs, or a day the news happened on."""
+    signals, params = values.signals, values.params
+    return bool(
+        values.facts
+        and not (values.question or values.asking or values.asks_action or signals.question_clause)
+        and not (signals.deadline or signals.charge_level or signals.miles or signals.system_size)
+        and not _WANTS_SOMETHING.search(values.message)
+        # "and for a 10kw system", "and a 10kw one": the next size asked about, a follow-up
+        and not _SIZE_FOR.search(values.message)
+        and not re.match(r"\W*(?:and|&|or|what\s+about|how\s+about|same)\b", values.message, re.I)
+        and (params.appliance is None or params.run_hours is not None)
+        # ("added 4 more kw so it's 10 total now": a day beside news is when it happened)
+        and (params.day is None or values.acquired)
+    )
 
 
 def _command_after_all(intent: str, values: Values) -> str | None:
