@@ -139,3 +139,38 @@ def test_their_home_described_with_nothing_asked_is_a_statement(text: str) -> No
 def test_a_request_typed_as_a_statement_is_still_a_request(text: str) -> None:
     reading = understand(text, ReadingContext())
     assert reading.intent == "live_data" and reading.asks
+
+
+@pytest.mark.parametrize(
+    ("text", "utility"),
+    [
+        ("bellingham, PSE", "Puget Sound Energy"),
+        ("in tulsa w/ pso", "AEP"),
+        ("dairy farm in vermont, 2 powerwalls through gmp and 15 kw of panels", "Green Mountain Power"),
+    ],
+)
+def test_a_utilitys_initials_in_capitals_or_after_with_are_their_utility(text: str, utility: str) -> None:
+    assert _facts(text)["location.utility_provider"] == utility
+
+
+@pytest.mark.parametrize(
+    "text", ["we use ACE hardware", "got it from ace", "i work with TEP on a project", "my brother is with PSE"]
+)
+def test_initials_that_are_a_word_an_employer_or_someone_elses_are_no_utility(text: str) -> None:
+    assert "location.utility_provider" not in _facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("family of 5 in lubbock", "Lubbock"),
+        ("we have a mach e, keep it in the garage, up in bozeman", "Bozeman"),
+        ("2 of us in boise", "Boise"),
+    ],
+)
+def test_a_town_after_who_they_are_or_a_bare_up_in_is_theirs(text: str, city: str) -> None:
+    assert _facts(text)["location.city"] == city
+
+
+def test_someone_elses_town_after_up_in_is_not_theirs() -> None:
+    assert "location.city" not in _facts("my mom is up in bozeman")

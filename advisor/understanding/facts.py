@@ -704,6 +704,14 @@ def answer_words(text: str) -> str:
     return _ANSWER_LEAD.sub("", text).strip(" .!")
 
 
+_WHO_OR_UP_BEFORE = re.compile(
+    r"(?:\b(?:family|household|couple|retirees|retired\s+couple)(?:\s+of\s+(?:\d{1,2}|two|three|four|five|six|seven|eight))?|"
+    r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight)\s+(?:of\s+us|people|ppl|adults|folks)|"
+    r"(?:^|[,.;!])\s*(?:(?:we'?re|we\s+are|i'?m)\s+)?(?:up|down|out|over|way\s+out))\s*$",
+    re.I,
+)
+
+
 def _city(
     text: str, *, message: str = "", pending_slot: str | None, region: str | None = None
 ) -> Iterator[Reading]:
@@ -726,6 +734,9 @@ def _city(
             or re.search(r"\b(?:we'?re|i'?m|im|we\s+are|i\s+am)\b[^,.;!?]{0,30}$", before, re.I)
             # "we have central air in st louis": their own equipment, where it is
             or _OWN_EQUIPMENT_BEFORE.search(before)
+            # "family of 5 in lubbock", "keep it in the garage, up in bozeman": who they are, or
+            # a bare "up in <town>", just before "in"
+            or _WHO_OR_UP_BEFORE.search(before)
             # "…and no battery, in plano": a bare "in <town>" after their own statement
             or not text[: m.start()].strip(" -")
             or text[: m.start()].rstrip().endswith(",")
@@ -756,7 +767,7 @@ def _city(
     own_region = _place_region(text) or _utility_region(text)
     in_region = (listed if "," in text and own_region else []) + after_word if region is not None else []
     # "wichita, evergy": a town listed beside a utility that serves the town's state
-    utility = find_utility(text) or find_utility(message)
+    utility = find_utility(text) or find_utility(message) or acronym_utility(message or text)
     served = set(utility[0].states) if utility is not None else set()
     # "retired couple in roanoke, appalachian power": a town named after "in" in a state the
     # message's utility serves
@@ -1000,6 +1011,41 @@ def _misspelled_utility(text: str, region: str) -> tuple[Utility, str] | None:
     return utility, word
 
 
+_ACRONYM = re.compile(
+    r"(?P<cue>\b(?:w/\s*|with\s+|through\s+|thru\s+|from\s+|via\s+|by\s+))?(?<![\w&])(?P<name>[A-Za-z&]{2,4})(?![\w&])"
+)
+
+
+# short names that are words or brands first ("ACE hardware", "got it from ace", "the ui")
+_WORDS_NOT_INITIALS = frozenset({"ace", "les", "nes", "ui", "mea", "duke"})
+
+
+def acronym_utility(text: str, region: str | None = None) -> tuple[Utility, str] | None:
+    """ "bellingham, PSE", "in tulsa w/ pso", "2 powerwalls through gmp": a utility's initials, which
+    alone could be an ordinary word, written in capitals or after "with"/"through"/"from" (and, where
+    we know their state, one that serves it)."""
+    for match in _ACRONYM.finditer(text):
+        name = match.group("name")
+        if not (name.isupper() or match.group("cue")):
+            continue
+        if re.search(
+            r"\b(?:work(?:s|ed|ing)?|job|contract(?:or)?|intern(?:ship)?)\b[^,.;!?]{0,12}$",
+            text[: match.start("name")],
+            re.I,
+        ):
+            continue  # "i work with TEP on a project": an employer, not their utility
+        found = find_utility(name, answer=True, state=region)
+        if (
+            found is not None
+            and is_word_alias(found[1])
+            and found[1].lower() == name.lower()
+            and name.lower() not in _WORDS_NOT_INITIALS
+            and (region is None or region in found[0].states)
+        ):
+            return found
+    return None
+
+
 def _utility(
     text: str, *, pending_slot: str | None, region: str | None = None, message: str = ""
 ) -> Iterator[Reading]:
@@ -1041,6 +1087,8 @@ def _utility(
             and (region in alone[0].states if region or is_word_alias(alone[1]) else True)
         ):
             found = alone
+    if found is None:
+        found = acronym_utility(text, region)  # "bellingham, PSE", "in tulsa w/ pso"
     if found is None and region is not None:
         found = _misspelled_utility(text, region)  # "omaha 68102, opdd": OPPD with two letters swapped
     if found is None:
