@@ -154,7 +154,8 @@ def test_a_utilitys_initials_in_capitals_or_after_with_are_their_utility(text: s
 
 
 @pytest.mark.parametrize(
-    "text", ["we use ACE hardware", "got it from ace", "i work with TEP on a project", "my brother is with PSE"]
+    "text",
+    ["we use ACE hardware", "got it from ace", "i work with TEP on a project", "my brother is with PSE"],
 )
 def test_initials_that_are_a_word_an_employer_or_someone_elses_are_no_utility(text: str) -> None:
     assert "location.utility_provider" not in _facts(text)
