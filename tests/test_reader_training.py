@@ -46,3 +46,41 @@ def test_the_shipped_weights_are_those_of_the_shipped_corpora() -> None:
 def test_the_check_command_says_whether_the_weights_match(capsys) -> None:
     assert train.main(["--check"]) == 0
     assert "match" in capsys.readouterr().out
+
+
+def test_conversation_turns_teach_the_intent_their_replies_agree_on_in_the_context_before() -> None:
+    conversation = {
+        "id": "x-c1",
+        "turns": [
+            {
+                "user": "when should i charge",
+                "expect": {"kind": ["charging_plan", "ask"], "asks_for": ["location"]},
+            },
+            {"user": "94110", "expect": {"kind": ["ask"], "asks_for": "utility"}},
+            {"user": "pge", "expect": {"kind": ["charging_plan"]}},
+            {"user": "what about by 6", "expect": {"kind": ["charging_plan"]}},
+            {"user": "wait its 48 amps", "expect": {"kind": ["ack", "charging_plan"]}},
+            {"user": "is that bad for the battery", "expect": {"kind": ["explanation"]}},
+        ],
+    }
+    items = {item["text"]: item for item in train.conversation_items(conversation)}
+    assert "94110" not in items and "wait its 48 amps" not in items  # only a question, or two intents
+    assert items["when should i charge"]["intent"] == "live_data"
+    assert items["pge"]["context"]["pending_slot"] == "utility"
+    assert items["what about by 6"]["context"] == {
+        "pending_slot": None,
+        "last_intent": "live_data",
+        "last_topic": "ev_charging",
+    }
+    assert items["what about by 6"]["task"] == "charging_plan"
+    assert (
+        items["is that bad for the battery"]["intent"] == "knowledge"
+        and "task" not in items["is that bad for the battery"]
+    )
+
+
+def test_the_conversations_of_a_held_out_set_join_only_with_its_messages() -> None:
+    names = {path.name for path in train.corpus_paths()}
+    for name in names:
+        if name.startswith("fresh_h") and name.endswith("_conversations.jsonl"):
+            assert name.replace("_conversations", "_messages") in names

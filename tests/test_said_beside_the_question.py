@@ -175,3 +175,20 @@ def test_a_town_after_who_they_are_or_a_bare_up_in_is_theirs(text: str, city: st
 
 def test_someone_elses_town_after_up_in_is_not_theirs() -> None:
     assert "location.city" not in _facts("my mom is up in bozeman")
+
+
+@pytest.mark.parametrize("text", ["why is my dryer so slow", "how come the heat pump runs all night"])
+def test_why_something_happens_is_explained_not_timed(text: str) -> None:
+    assert understand(text, ReadingContext()).intent == "knowledge"
+
+
+def test_a_size_named_in_an_estimate_asked_for_is_the_size_asked_about() -> None:
+    from advisor.understanding.models import RequestParams
+
+    reading = understand(
+        "ok so what would 12 kw get me",
+        ReadingContext(
+            last_intent="live_data", last_topic="solar", last_params=RequestParams(task="typical_solar")
+        ),
+    )
+    assert reading.params.system_kw == 12 and not reading.facts

@@ -395,7 +395,6 @@ def test_prices_on_a_weekday_after_a_charging_plan_is_a_new_prices_question() ->
     assert reading.confidence >= 0.7 and reading.params.ready_by_day == "thursday"
 
 
-@pytest.mark.xfail(reason=MISREAD)
 def test_short_follow_ups_get_an_answer_not_the_clarifier(data_dir: Path) -> None:
     service = service_for(data_dir)
     service.handle_turn("T1-N", "t", "im on pge ev2a, zip 94110, its a tesla model 3")

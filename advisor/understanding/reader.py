@@ -47,6 +47,7 @@ _MILES_SAID = re.compile(
     re.I,
 )
 # what a run costs, asked ("how much to run…", "is it cheaper to run … at night")
+_WHY = re.compile(r"^\W*(?:why|how\s+come)\b", re.I)
 _COST_ASKED = re.compile(r"\b(?:how\s+much|cost|costs|costing|price|spend|add\s+to|cheaper|cheapest)\b", re.I)
 # a "statement" the model doubts that states nothing, while it is sure what answer it asks for
 _UNSURE_STATEMENT = 0.4
@@ -215,7 +216,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
             # "and for a 10kw system": the next size asked about, not theirs
             facts = [fact for fact in facts if fact.field != "equipment.solar_capacity_kw"]
     elif intent == "live_data":
-        params = with_household_usage(params, context)
+        params = _size_asked(with_household_usage(params, context), values, facts)
     taken = _taken_as_theirs(intent, params, values)
     if taken:
         facts = [*facts, *taken]
@@ -617,6 +618,9 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return "knowledge"
     if intent == "live_data" and _described_not_asked(values):
         return "profile_statement"  # "put in a 40 amp charger last week": news of their home, saved
+    explained = _explained_after_all(intent, values)
+    if explained is not None:
+        return explained
     if (
         intent in ("profile_statement", "correction")
         and values.signals.usage
@@ -645,6 +649,35 @@ _WANTS_SOMETHING = re.compile(
 )
 
 
+# "whats e-tou-c", "what does EV2-A mean": what a named plan is, asked with nothing else
+_WHAT_IS = re.compile(
+    r"^\W*(?:what'?s|whats|what\s+is|what\s+does)\s+(?:an?\s+|the\s+)?\S+(?:\s+\S+)?(?:\s+(?:mean|stand\s+for))?\W*$",
+    re.I,
+)
+
+
+def _explained_after_all(intent: str, values: Values) -> str | None:
+    """A question the model read as a live request that asks why or what, or a live cost the
+    model read as a general question."""
+    params = values.params
+    if intent == "live_data" and not (
+        values.when_to_run or values.when_to_charge or values.signals.deadline or values.signals.charge_level
+    ):
+        if _WHY.match(values.message):
+            return "knowledge"  # "why is my dryer so slow": a cause, not a time to run it
+        if params.plan is not None and _WHAT_IS.match(values.message):
+            return "knowledge"  # "whats e-tou-c": what the plan is
+    if (
+        intent == "knowledge"
+        and params.monthly
+        and _COST_ASKED.search(values.message)
+        and re.search(r"\bcharg", values.message, re.I)
+        and not values.how_to
+    ):
+        return "live_data"  # "how much would it cost us to charge one each month on duke": priced here
+    return None
+
+
 def _described_not_asked(values: Values) -> bool:
     """ "pool pump runs 8 hrs a day", "upgraded to a 40 amp charger this weekend": their home
     described, nothing asked of it. A request typed as a statement carries what it asks about (an
@@ -652,7 +685,7 @@ def _described_not_asked(values: Values) -> bool:
     carries at most how long something runs, or a day the news happened on."""
     signals, params = values.signals, values.params
     return bool(
-        values.facts
+        (values.facts or (values.mentions and values.hedged))  # "pge or smud, not sure": said, unsure
         and not (values.question or values.asking or values.asks_action or signals.question_clause)
         and not (signals.deadline or signals.charge_level or signals.miles or signals.system_size)
         and not _WANTS_SOMETHING.search(values.message)
@@ -798,6 +831,20 @@ def _number_changed_in_last_request(values: Values, context: ReadingContext) -> 
         follow_up=True,
         confidence=0.9,
     )
+
+
+def _size_asked(params: RequestParams, values: Values, facts: list[StatedFact]) -> RequestParams:
+    """ "ok so what would 12 kw get me": a size named in an estimate asked for, not said to be
+    theirs, is the size asked about."""
+    sized = _KW_SAID.search(values.message)
+    if (
+        params.task != "typical_solar"
+        or params.system_kw is not None
+        or sized is None
+        or _has(facts, "equipment.solar_capacity_kw")
+    ):
+        return params
+    return params.model_copy(update={"system_kw": float(sized.group(1))})
 
 
 def _taken_as_theirs(intent: str, params: RequestParams, values: Values) -> list[StatedFact]:
@@ -985,8 +1032,8 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
     elif _OUTPUT_ASKED.search(values.message) and task not in ("solar_forecast", "typical_solar"):
         # "how much are we gonna make today" after a question about rates: what the panels make
         task = "typical_solar" if values.params.typical_year else "solar_forecast"
-    elif values.when_to_charge:
-        task = "charging_plan"
+    elif values.when_to_charge or (values.params.monthly and _CHARGE_WORD.search(values.message)):
+        task = "charging_plan"  # ("what would charging one cost each month": the car's monthly cost)
     if task == "solar_forecast" and values.params.typical_year:
         task = "typical_solar"  # "what will my solar make this year": a year's output, not a day's
     if task == "appliance" and values.params.appliance is None:
@@ -1037,12 +1084,19 @@ def _asks_anew(message: str) -> bool:
     return bool(QUESTION_START.match(message)) and not _FOLLOW_CUE.search(message)
 
 
+_SKIPS = re.compile(
+    r"^\W*(?:ok(?:ay)?\W+)?(?:skip|pass|next)(?:\s+(?:it|that|this|that\s+one|this\s+one|for\s+now))?\W*$",
+    re.I,
+)
+
+
 def _plan_unknown_after_answer(intent: str, values: Values, context: ReadingContext) -> bool:
     """ "idk the plan" after a charging plan: that plan again on the usual plan, not a comparison
     of plans (which was then stuck to every follow-up)."""
     return (
         intent == "live_data"
-        and values.plan_unknown
+        # ("skip that one", "pass" after an answer that said it did not know their plan's hours)
+        and (values.plan_unknown or _SKIPS.match(values.message) is not None or values.declines)
         and not values.question  # "idk the plan, which one should i be on" asks for a comparison
         and context.last_intent == "live_data"
         and context.last_params is not None

@@ -30,6 +30,7 @@ from advisor.understanding.meaning import (
     HEAD_LABEL_KEY,
     HEADS,
     METADATA,
+    TASK_TOPIC,
     WEIGHTS,
     Head,
     Inputs,
@@ -115,7 +116,39 @@ CORPORA = (
     "fresh_h34_messages.jsonl",
     "fresh_h35_messages.jsonl",
 )
+# The conversations of the same held-out sets, turn by turn (their first runs are recorded too): a
+# turn whose acceptable replies all name one intent teaches that intent in the context the turns
+# before it set (the question we asked, the answer we gave). See `conversation_items`.
+CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 36)) + (
+    "reader_train_b_conversations.jsonl",
+    "reader_train_f_conversations.jsonl",
+)
 DEFAULT_CACHE = ROOT / ".cache" / "encoder-embeddings.sqlite3"
+# A reply kind a conversation turn accepts, as the intent of the message it answers, and the
+# request's task where one kind of live answer names it (a solar estimate is today's or a year's)
+_KIND_INTENT = {
+    "charging_plan": "live_data",
+    "prices": "live_data",
+    "appliance_timing": "live_data",
+    "solar_estimate": "live_data",
+    "weather": "live_data",
+    "plan_comparison": "live_data",
+    "explanation": "knowledge",
+    "ack": "profile_statement",
+    "undo": "correction",
+    "forget": "forget",
+    "profile_summary": "profile_query",
+    "offtopic": "off_topic",
+    "smalltalk": "smalltalk",
+    "goodbye": "goodbye",
+}
+_KIND_TASK = {
+    "charging_plan": "charging_plan",
+    "prices": "prices",
+    "appliance_timing": "appliance",
+    "weather": "weather",
+    "plan_comparison": "plan_comparison",
+}
 
 
 @dataclass(frozen=True)
@@ -140,7 +173,7 @@ MEMBERS = (
 
 
 def corpus_paths(data: Path = DATA) -> list[Path]:
-    return [data / name for name in CORPORA if (data / name).exists()]
+    return [data / name for name in (*CORPORA, *CONVERSATIONS) if (data / name).exists()]
 
 
 def corpora_hash(paths: list[Path]) -> str:
@@ -154,13 +187,58 @@ def corpora_hash(paths: list[Path]) -> str:
 def load_items(paths: list[Path]) -> list[dict[str, Any]]:
     items = []
     for path in paths:
-        for line in path.read_text().splitlines():
-            if line.strip():
-                item = json.loads(line)
-                if (follow := follow_label(item)) is not None:
-                    item["follow"] = follow
-                items.append(item)
+        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        if path.name.endswith("_conversations.jsonl"):
+            rows = [item for conversation in rows for item in conversation_items(conversation)]
+        for item in rows:
+            if (follow := follow_label(item)) is not None:
+                item["follow"] = follow
+            items.append(item)
     return items
+
+
+def conversation_items(conversation: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each turn whose acceptable replies all name one intent, as a labelled message in the context
+    the turn before set: our one question (`ask` with one slot) is the pending slot, a live answer
+    or an explanation is the last intent (with its topic when its task says it). Turns that accept
+    several intents ("ack" or a new plan after a correction) or only a question teach nothing."""
+    items: list[dict[str, Any]] = []
+    context: dict[str, Any] = {"pending_slot": None, "last_intent": None, "last_topic": None}
+    for number, turn in enumerate(conversation.get("turns", [])):
+        kinds = [kind for kind in turn["expect"]["kind"] if kind != "ask"]
+        intents = {_KIND_INTENT.get(kind) for kind in kinds}
+        if len(intents) == 1 and None not in intents:
+            item: dict[str, Any] = {
+                "id": f"{conversation['id']}#{number}",
+                "text": turn["user"],
+                "context": dict(context),
+                "intent": intents.pop(),
+            }
+            tasks = {_KIND_TASK.get(kind) for kind in kinds}
+            if item["intent"] == "live_data" and len(tasks) == 1 and None not in tasks:
+                item["task"] = tasks.pop()
+                item["topic"] = TASK_TOPIC[item["task"]]
+            items.append(item)
+        context = _context_after(turn["expect"], context)
+    return items
+
+
+def _context_after(expect: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
+    """The reading context the next turn meets after a turn answered as `expect` says."""
+    kinds = expect["kind"]
+    asked = expect.get("asks_for")
+    slots = [asked] if isinstance(asked, str) else list(asked or [])
+    if kinds == ["ask"] and len(slots) == 1:
+        return {**before, "pending_slot": slots[0]}
+    intents = {_KIND_INTENT.get(kind) for kind in kinds}
+    if intents == {"live_data"}:
+        tasks = {_KIND_TASK.get(kind) for kind in kinds}
+        topic = TASK_TOPIC[next(iter(tasks))] if len(tasks) == 1 and None not in tasks else None
+        topic = topic or ("solar" if set(kinds) == {"solar_estimate"} else None)
+        return {"pending_slot": None, "last_intent": "live_data", "last_topic": topic}
+    if intents == {"knowledge"}:
+        return {"pending_slot": None, "last_intent": "knowledge", "last_topic": None}
+    return {**before, "pending_slot": None}
 
 
 def follow_label(item: dict[str, Any]) -> str | None:
