@@ -192,3 +192,50 @@ def test_a_size_named_in_an_estimate_asked_for_is_the_size_asked_about() -> None
         ),
     )
     assert reading.params.system_kw == 12 and not reading.facts
+
+
+@pytest.mark.parametrize(
+    ("text", "pattern"),
+    [
+        ("we use most of our power 5-10pm, 5 people, WFH", "evening_heavy"),
+        ("most of our usage is between 4 and 9 pm", "evening_heavy"),
+        ("we use a ton of power first thing in the am, everyone showering", "morning_heavy"),
+    ],
+)
+def test_usage_said_in_hours_or_parts_of_the_day(text: str, pattern: str) -> None:
+    assert _facts(text)["household.typical_usage_pattern"] == pattern
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mini splits upstairs and down for heat and ac, no furnace at all",
+        "we've got mini splits in every room now, no more furnace, they heat and cool",
+    ],
+)
+def test_mini_splits_that_heat_are_a_heat_pump(text: str) -> None:
+    assert _facts(text)["equipment.heating_type"] == "heat_pump"
+
+
+@pytest.mark.parametrize(
+    "text", ["my neighbor has mini splits for heat", "thinking about mini splits for heat and ac"]
+)
+def test_mini_splits_someone_else_has_or_they_consider_are_not_their_heating(text: str) -> None:
+    assert "equipment.heating_type" not in _facts(text)
+
+
+def test_a_trim_said_beside_another_value_upgrades_the_car_they_have() -> None:
+    facts = _facts("and the leaf is a plus, 62 kwh", known_fields={"equipment.ev_model": "Nissan Leaf"})
+    assert facts == {"equipment.ev_model": "Nissan Leaf Plus", "equipment.ev_battery_kwh": 62.0}
+
+
+def test_a_held_number_corrected_by_its_fields_words() -> None:
+    facts = _facts(
+        "thats wrong, we added panels, its 8.4 now", known_fields={"equipment.solar_capacity_kw": 5.0}
+    )
+    assert facts == {"equipment.solar_capacity_kw": 8.4}
+
+
+@pytest.mark.parametrize("text", ["landlord pays the electric actually", "its included in the rent"])
+def test_someone_else_paying_is_no_utility_name(text: str) -> None:
+    assert "location.utility_provider" not in _facts(text, pending_slot="utility")

@@ -1875,7 +1875,25 @@ _OURS_RUNS_ON = re.compile(
 _HEAT_TALK = re.compile(r"\b(?:furnaces?|boilers?|heat(?:ing|ers?)?)\b", re.I)
 
 
+# "mini splits upstairs and down for heat and ac", "mini splits in every room, no more furnace, they
+# heat and cool": ductless heat pumps that heat the home (said anywhere in the message)
+_SPLITS = re.compile(r"\b(?:mini[-\s]?splits?|ductless)\b", re.I)
+_SPLITS_HEAT = re.compile(
+    r"\b(?:for\s+(?:the\s+)?heat(?:ing)?|heat\s+(?:and|&|\+)\s+(?:cool(?:ing)?|ac|a/c|air)|they\s+(?:both\s+)?heat|"
+    r"heats?\s+(?:and|&)\s+cools?|no\s+(?:more\s+)?furnace)\b",
+    re.I,
+)
+
+
 def _heating(text: str, *, negated: bool, owns: bool = False, message: str = "") -> Iterator[Reading]:
+    if (
+        _SPLITS.search(text)
+        and _SPLITS_HEAT.search(message or text)
+        and not negated
+        and (owns or _OWN.search(message or text) or _SPLITS.match(text.lstrip()))
+    ):
+        yield Reading("equipment.heating_type", "heat_pump", said=_SPLITS.search(text).group(0))
+        return
     ours = _OURS_RUNS_ON.match(text)
     if ours and _HEAT_TALK.search(message) and not negated:
         fuel = ours.group("fuel").lower()
@@ -2388,11 +2406,17 @@ _USAGE_WORDS = (
 _EVENING_TIME = (
     r"\b(?:evenings?|nights?|after\s+(?:dinner|supper|work|school|the\s+kids\s+get\s+home)|"
     r"after\s+(?:[3-9]|1[0-1])(?:\s*(?:pm|p\.m\.|o'?clock))?(?!\s*(?:am|a\.m\.|%|kw|miles?))\b|"
-    r"when\s+every(?:one|body)(?:'?s|\s+is|\s+gets)?\s+(?:home|back))"
+    r"when\s+every(?:one|body)(?:'?s|\s+is|\s+gets)?\s+(?:home|back)|"
+    # "most of our power 5-10pm", "between 4 and 9 pm": hours of the evening
+    r"(?:[3-9]|1[01])(?::\d\d)?\s*(?:pm\s*)?(?:-|–|to|and|til+|until)\s*(?:[5-9]|1[0-2])(?::\d\d)?\s*(?:pm|p\.m\.))"
 )
-_MORNING_TIME = r"\b(?:mornings?|before\s+(?:work|school))\b"
+_MORNING_TIME = (
+    r"\b(?:mornings?|before\s+(?:work|school)|first\s+thing(?:\s+in\s+the\s+(?:am|morning))?|in\s+the\s+am|"
+    r"[4-9](?::\d\d)?\s*(?:am\s*)?(?:-|–|to|and|til+|until)\s*(?:[6-9]|1[01])(?::\d\d)?\s*(?:am|a\.m\.))(?!\w)"
+)
 _HEAVY = re.compile(
-    r"\b(?:most|heaviest|heavy|mostly|peak|biggest|highest|the\s+bulk|a\s+lot|lots|main(?:ly)?)\b", re.I
+    r"\b(?:most|heaviest|heavy|mostly|peak|biggest|highest|the\s+bulk|a\s+lot|lots|a\s+ton|tons|main(?:ly)?)\b",
+    re.I,
 )
 
 

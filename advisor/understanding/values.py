@@ -189,6 +189,11 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     # no change, so the correction is still looked for
     held = [fact for fact in facts if context.known_fields.get(fact.field) == fact.value]
     new = [fact for fact in facts if fact not in held]
+    if new and not any(fact.field == "equipment.ev_model" for fact in new):
+        # "and the leaf is a plus, 62 kwh": the trim of the car they have, beside another value
+        trim = _trim_of_their_car(message, context)
+        held = [fact for fact in held if not (trim and fact.field == "equipment.ev_model")]
+        new = new + trim
     facts = held + (
         new
         or _corrected_number(message, context)
@@ -620,10 +625,17 @@ def _plain_answer(
     return plain and (slot == "location" or bool(_UTILITY_WORDS.search(short)))
 
 
+# "landlord pays the electric actually", "its included in the rent": no utility of theirs to name
+_SOMEONE_PAYS = re.compile(
+    r"\b(?:landlord|owner|hoa|building|management|roommate|parents?)\b|\bincluded\b|\b(?:pays?|covers?|handles?)\b",
+    re.I,
+)
+
+
 def _utility_as_said(
     message: str, context: ReadingContext, plain: bool, facts: list[StatedFact]
 ) -> list[StatedFact]:
-    if not plain or context.pending_slot != "utility" or facts:
+    if not plain or context.pending_slot != "utility" or facts or _SOMEONE_PAYS.search(message):
         return []
     name = _utility_name_as_said(message)
     return [
@@ -703,15 +715,17 @@ def _trim_of_their_car(message: str, context: ReadingContext) -> list[StatedFact
     on its own is read against the car they have (the vehicle table decides what is a trim)."""
     known = context.known_fields.get("equipment.ev_model")
     words = [word for word in re.findall(r"[\w.+-]+", message.lower().replace("'", "")) if len(word) >= 3]
+    have = find_vehicle(str(known)) if known else None
+    named = find_vehicle(message)
     if (
         not known
         or len(words) > 6
         or "?" in message
         or QUESTION_START.match(message)
-        or find_vehicle(message) is not None
+        # ("and the leaf is a plus" names the car they have, with its trim)
+        or (named is not None and (have is None or named[0] != have[0]))
     ):
         return []  # (a question is not a statement of the car: "what's the forecast" is no Model S)
-    have = find_vehicle(str(known))
     names = str(known).split()
     windows = [" ".join(words[i : i + n]) for n in (2, 1) for i in range(len(words) - n + 1)]
     for cut in range(len(names), 1, -1):
@@ -782,6 +796,10 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
             if name in _CORRECTABLE and value > 0 and 0.5 <= _as_held(name, others[0], message) / value <= 2
         ]
         named = near if len(near) == 1 else []
+    fields = [name for name in commands.named_fields(message) if name in known and name in _CORRECTABLE]
+    if not named and len(others) == 1 and len(fields) == 1:
+        # "thats wrong, we added panels, its 8.4 now": the one held number the words name
+        named = fields
     if not named and len(others) == 1 and _JUST_SAID.search(message):
         return _corrected_unsaved(others[0], message, context)
     if len(named) != 1 or len(others) != 1:
