@@ -239,3 +239,15 @@ def test_a_held_number_corrected_by_its_fields_words() -> None:
 @pytest.mark.parametrize("text", ["landlord pays the electric actually", "its included in the rent"])
 def test_someone_else_paying_is_no_utility_name(text: str) -> None:
     assert "location.utility_provider" not in _facts(text, pending_slot="utility")
+
+
+def test_their_panels_in_a_town_asked_about_today_get_the_forecast_for_their_town() -> None:
+    reading = understand("we have 10.2 kw of solar in phoenix, how much will it make today", ReadingContext())
+    facts = {f.field: f.value for f in reading.facts}
+    assert facts == {"location.city": "Phoenix", "equipment.solar_capacity_kw": 10.2}
+    assert reading.params.task == "solar_forecast" and reading.params.system_kw is None
+
+
+def test_a_size_asked_about_still_gets_a_typical_year() -> None:
+    reading = understand("what will a 7 kw system make in a year", ReadingContext())
+    assert reading.params.task == "typical_solar" and reading.params.system_kw == 7 and not reading.facts

@@ -684,7 +684,8 @@ def _region(message: str, home_state: str | None = None) -> str | None:
 
 _OWN_EQUIPMENT_BEFORE = re.compile(
     # "we have … in", or a clause that goes on from theirs with the equipment ("…furnace and central air in")
-    r"(?:\b(?:we|i)\s+(?:have|got|own|run|use|heat\s+with|cool\s+with)\b[^,.;!?]{0,40}|^\s*(?:an?\s+|the\s+)?)"
+    # ("we have 10.2 kw of solar in phoenix": a decimal point is no sentence's end)
+    r"(?:\b(?:we|i)\s+(?:have|got|own|run|use|heat\s+with|cool\s+with)\b(?:[^,.;!?]|(?<=\d)\.(?=\d)){0,40}|^\s*(?:an?\s+|the\s+)?)"
     r"\b(?:solar|panels?|kw|heat\s*pump|furnace|central\s+air|ac|a/c|mini[-\s]?splits?|boiler|baseboards?|"
     r"powerwalls?|battery|charger|ev|leaf|tesla|bolt|model\s+[3ysx])\b[^,.;!?]{0,20}$",
     re.I,

@@ -643,7 +643,19 @@ def _solar_size(lowered: str) -> dict[str, object]:
         sizes = _ANY_KW.findall(lowered)
         size = _ANY_KW.search(lowered) if len(set(sizes)) == 1 and not _NOT_SOLAR_KW.search(lowered) else None
     produce = _PRODUCE.search(lowered[size.end() :]) if size else None  # the size, then what it makes
-    if size and (produce or _HOW_MUCH_FROM.search(lowered) or typical):
+    day_of_theirs = (
+        size is not None
+        and not typical
+        and re.search(r"\b(?:today|tomorrow|tmrw|tonight|this\s+week)\b", lowered) is not None
+        and re.search(
+            r"\b(?:we|i)\s+(?:have|got|own)\b|\b(?:we'?ve|i'?ve)\s+got\b|\b(?:our|my)\b",
+            lowered[: size.start()],
+        )
+        is not None
+    )
+    if day_of_theirs:
+        pass  # "we have 10.2 kw of solar in phoenix, how much will it make today": theirs, that day's forecast
+    elif size and (produce or _HOW_MUCH_FROM.search(lowered) or typical):
         data["system_kw"] = float(next(group for group in size.groups() if group))
         data["typical_year"] = True  # a size asked about gets a typical-year estimate, not a forecast
     elif (supposed := _SUPPOSED_SIZE.search(lowered)) and not _NOT_SOLAR_KW.search(lowered):

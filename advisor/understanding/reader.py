@@ -1036,6 +1036,13 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
         task = "charging_plan"  # ("what would charging one cost each month": the car's monthly cost)
     if task == "solar_forecast" and values.params.typical_year:
         task = "typical_solar"  # "what will my solar make this year": a year's output, not a day's
+    elif (
+        task == "typical_solar"
+        and values.params.day is not None
+        and values.params.system_kw is None
+        and _OUTPUT_ASKED.search(values.message)
+    ):
+        task = "solar_forecast"  # "how much will it make today": that day's output, from the forecast
     if task == "appliance" and values.params.appliance is None:
         # "when's peak tomorrow": an appliance verdict needs an appliance; the next likeliest kind
         task = next((name for name in prediction.tasks if name != "appliance"), task)
