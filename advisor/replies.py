@@ -60,6 +60,7 @@ EMPTY_PROFILE = (
 SKIP_NOTE = {
     "location": "Without a ZIP code or city I can't look up your weather or solar; for prices your utility is enough.",
     "utility": "Without your utility I'll use your state's average price once I know where you are (no hour is cheaper at one price).",
+    "utility_placed": "Without your utility I'll use your state's average price (no hour is cheaper at one price).",
     "rate_schedule": "I'll use your utility's most common plan if I know it, else your state's average price, and say so.",
     "ev": "I'll plan for a typical EV and say so.",
     "solar_size": "Without your system's size I can't estimate what your panels make.",

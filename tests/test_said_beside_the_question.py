@@ -251,3 +251,35 @@ def test_their_panels_in_a_town_asked_about_today_get_the_forecast_for_their_tow
 def test_a_size_asked_about_still_gets_a_typical_year() -> None:
     reading = understand("what will a 7 kw system make in a year", ReadingContext())
     assert reading.params.task == "typical_solar" and reading.params.system_kw == 7 and not reading.facts
+
+
+def test_a_lowercase_in_after_a_town_is_a_word_not_indiana() -> None:
+    facts = _facts(
+        "also i said columbus but we actualy moved to dayton in sept, does that change anything?",
+        known_fields={"location.city": "Columbus"},
+    )
+    assert facts["location.city"] == "Dayton"
+    assert _facts("we live in fort wayne IN")["location.city"] == "Fort Wayne"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "is it worth charging my home battery from the grid at night on APS?",
+        "should i be charging the powerwall from the grid overnight or just let the panels do it",
+    ],
+)
+def test_charging_a_home_battery_from_the_grid_is_explained_not_a_car_plan(text: str) -> None:
+    reading = understand(text, ReadingContext())
+    assert reading.intent == "knowledge" and reading.params.task is None
+
+
+def test_an_unavailable_tool_is_said_without_a_capital_after_sorry() -> None:
+    from advisor.llm.offline import _lower_first
+
+    assert (
+        _lower_first("The solar forecast is unavailable right now.")
+        == "the solar forecast is unavailable right now."
+    )
+    assert _lower_first("I can only compare rate plans") == "I can only compare rate plans"
+    assert _lower_first("PG&E's plans are not in the catalog") == "PG&E's plans are not in the catalog"

@@ -249,6 +249,13 @@ def _recommend(messages: list[BaseMessage]) -> str:
     return offline_answer(context)
 
 
+def _lower_first(text: str) -> str:
+    """ "Sorry: the solar forecast is unavailable": a sentence's capital after the colon goes (an
+    acronym's stays: "Sorry: PG&E's …")."""
+    first = text.split(" ", 1)[0]
+    return text[0].lower() + text[1:] if text and first[1:].islower() else text
+
+
 def offline_answer(context: dict[str, Any]) -> str:
     """Write the answer from the structured context: observations, passages, stale facts."""
     intent = context.get("intent")
@@ -257,7 +264,9 @@ def offline_answer(context: dict[str, Any]) -> str:
     passages = context.get("passages") or []
     for observation in observations:
         parts.append(
-            observation["summary"] if observation.get("ok", True) else f"Sorry: {observation['summary']}"
+            observation["summary"]
+            if observation.get("ok", True)
+            else f"Sorry: {_lower_first(observation['summary'])}"
         )
         if observation.get("assumptions"):
             parts.append("Assumed: " + "; ".join(observation["assumptions"]) + ".")

@@ -176,7 +176,12 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
     if answer is None or answer.status != "skipped" or answer.slot in skipped:
         return skipped, []
     skipped += [answer.slot] + (["rate_schedule"] if answer.slot == "utility" else [])
-    return skipped, ["No problem, I'll skip that. " + SKIP_NOTE.get(answer.slot, "")]
+    profile = state.get("user_profile")
+    location = profile.location if profile is not None else None
+    placed = location is not None and bool(location.zip_code or location.city)
+    # ("…once I know where you are" to someone whose town we hold reads as if we forgot it)
+    note = SKIP_NOTE.get(f"{answer.slot}_placed" if placed else answer.slot) or SKIP_NOTE.get(answer.slot, "")
+    return skipped, ["No problem, I'll skip that. " + note]
 
 
 def _reask(state: AdvisorState, understanding: Understanding) -> dict[str, Any] | None:

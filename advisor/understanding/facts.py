@@ -647,8 +647,9 @@ _NOT_HOME_BEFORE = re.compile(
 
 
 @lru_cache(maxsize=512)
-def _place_region(message: str) -> str | None:
-    """The state a message places itself in (a ZIP's, a town's named with its state, a state's name)."""
+def _place_region(message: str, guess: bool = True) -> str | None:
+    """The state a message places itself in (a ZIP's, a town's named with its state, a state's name;
+    with `guess`, also a town of the curated table named alone)."""
     for code in re.findall(r"\b\d{5}\b", message):
         if (place := zip_place(code)) is not None:
             return place.state
@@ -658,6 +659,8 @@ def _place_region(message: str) -> str | None:
     named = re.search(r"\b(" + "|".join(sorted(STATE_NAMES, key=len, reverse=True)) + r")\b", message, re.I)
     if named:
         return STATE_NAMES[named.group(1).lower()]
+    if not guess:
+        return None
     # "family of 5 in raleigh, duke": a city of the curated table named after "in", or as a list item
     candidates = [m.group(1) for m in re.finditer(r"\bin\s+([a-z][a-z .'-]{1,30})", message, re.I)]
     candidates += re.split(r"\s*,\s*", message)
@@ -679,7 +682,14 @@ def _utility_region(message: str) -> str | None:
 def _region(message: str, home_state: str | None = None) -> str | None:
     """Where the message is: its own place words, else the home the profile holds, else its
     utility's state ("pge" said by someone in Portland, OR is Portland General Electric)."""
-    return _place_region(message) or home_state or _utility_region(message)
+    # ("i said columbus but we moved to dayton" from Ohio: a town named alone is looked for in the
+    # state they live in before the curated table's guess)
+    return (
+        _place_region(message, guess=False)
+        or home_state
+        or _place_region(message)
+        or _utility_region(message)
+    )
 
 
 _OWN_EQUIPMENT_BEFORE = re.compile(
@@ -924,7 +934,13 @@ def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tupl
         return None  # "western nebraska", "upstate new york": part of a state, not the town "Western"
     for size in range(min(len(words), 4), 0, -1):  # longest known city name first
         named = " ".join(words[:size])
-        with_state = " ".join(words[: size + 1]) if size < len(words) and len(words[size]) == 2 else named
+        last = words[size - 1]
+        if size > 1 and last.lower() in _WORD_LIKE_STATES and not last.isupper():
+            continue  # "dayton in": the town, then a word
+        code = words[size] if size < len(words) else ""
+        # ("moved to dayton in sept": a lowercase "in", "or", "me" is a word there, not Indiana)
+        word_like = code.lower() in _WORD_LIKE_STATES and not code.isupper()
+        with_state = " ".join(words[: size + 1]) if len(code) == 2 and not word_like else named
         place = find_city(with_state) or find_city(named)
         if place is None and towns:
             place = find_town(with_state) or find_town(named)

@@ -667,6 +667,9 @@ def _explained_after_all(intent: str, values: Values) -> str | None:
             return "knowledge"  # "why is my dryer so slow": a cause, not a time to run it
         if params.plan is not None and _WHAT_IS.match(values.message):
             return "knowledge"  # "whats e-tou-c": what the plan is
+        if values.home_battery_charge and params.vehicle is None:
+            # "is it worth charging my home battery from the grid at night": no car's plan answers it
+            return "knowledge"
     if (
         intent == "knowledge"
         and params.monthly

@@ -287,13 +287,16 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         home_battery_charge=(battery_charge or _BATTERY_RUNTIME.search(message) is not None)
         and find_vehicle(message) is None,
         # "is charging at night cheaper": the appliance question asked of the car
+        # (never a home battery's: "is it worth charging my home battery from the grid at night")
         when_to_charge=not battery_charge
-        and _WHEN_TO_CHARGE.search(message) is not None
-        or (
-            params.appliance is None
-            and _CHARGING.search(message) is not None
-            and _WHEN_TO_RUN.search(message) is not None
-            and not _WHY.match(message)
+        and (
+            _WHEN_TO_CHARGE.search(message) is not None
+            or (
+                params.appliance is None
+                and _CHARGING.search(message) is not None
+                and _WHEN_TO_RUN.search(message) is not None
+                and not _WHY.match(message)
+            )
         ),
         acquired=_ACQUIRED.search(message) is not None and _WANTS.search(message) is None,
         about_plans=_ABOUT_PLANS.search(message) is not None
