@@ -179,7 +179,14 @@ def facts_in(
             home_state=home_state,
         ):
             reason = _not_a_fact(clause, reading, pending_slot=pending_slot)
-            if reason == "unverified" and suggested and suggested.get(reading.field) == reading.value:
+            if (
+                reason == "unverified"
+                and suggested
+                and suggested.get(reading.field) == reading.value
+                # only a short answer ("sdge i guess", "comed i think?"), not an opinion ("I guess
+                # sdge is expensive")
+                and len(clause.text.split()) <= 4
+            ):
                 reason = None
             if reason is None and reading.assumption == PART_OF_DAY:
                 reason = "part_of_day"  # their price, but not for every hour: said, not saved

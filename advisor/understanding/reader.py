@@ -438,9 +438,24 @@ def _no_car_to_charge(prediction: Prediction, values: Values, context: ReadingCo
     )
 
 
+_PRICE_WORDS = re.compile(
+    r"\b(?:prices?|pric\w+|rates?|peak|off-?peak|cost\w*|cheap\w*|expensive|kwh|cents?|plan|tou|time[-\s]of[-\s]use|"
+    r"charge\w*|pay\w*|bill\w*|\$|now|today|tomorrow|tmrw|tonight|hours?)\b",
+    re.I,
+)
+
+
 def _nothing_of_the_task(prediction: Prediction, values: Values) -> bool:
     """A solar or weather answer the model guessed (unsure of the kind) with no word of panels,
     sun or weather and no size in the message."""
+    if prediction.task == "prices":
+        # "when is national grid going to restore power on my street": a utility named, nothing of
+        # a price, a rate, a peak or a cost in the words
+        return (
+            prediction.task_p < _SURE_REQUEST
+            and values.question is not None
+            and not _PRICE_WORDS.search(values.message)
+        )
     if prediction.task not in ("solar_forecast", "typical_solar", "weather"):
         return False
     if values.setpoint_asked:

@@ -167,8 +167,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         found,
         message=message,
         pending_slot=context.pending_slot,
-        # only a short answer ("sdge i guess"), not an opinion ("I guess sdge is expensive")
-        suggested={"location.utility_provider": usual} if usual and len(message.split()) <= 4 else None,
+        suggested={"location.utility_provider": usual} if usual else None,
         about_charging=context.last_topic == "ev_charging"
         or context.pending_slot == "ev"
         or context.pending_topic == "ev_charging"
