@@ -23,7 +23,7 @@ from advisor.understanding.meaning import TASK_TOPIC, MeaningModel, Prediction, 
 from advisor.understanding.models import ReadingContext, RequestParams, SlotAnswer, StatedFact, Understanding
 from advisor.understanding.params import follow_up_params, with_household_usage
 from advisor.understanding.text import QUESTION_START
-from advisor.understanding.values import EQUIPMENT_WORDS, SLOT_FIELDS, Values, read_values
+from advisor.understanding.values import EQUIPMENT_WORDS, SLOT_FIELDS, WHY, Values, read_values
 from knowledge.encoder import SentenceEncoder, sentence_encoder
 
 # Below this probability a reading torn between a live answer and an explanation is asked about
@@ -47,7 +47,6 @@ _MILES_SAID = re.compile(
     re.I,
 )
 # what a run costs, asked ("how much to run…", "is it cheaper to run … at night")
-_WHY = re.compile(r"^\W*(?:why|how\s+come)\b", re.I)
 _COST_ASKED = re.compile(r"\b(?:how\s+much|cost|costs|costing|price|spend|add\s+to|cheaper|cheapest)\b", re.I)
 # a "statement" the model doubts that states nothing, while it is sure what answer it asks for
 _UNSURE_STATEMENT = 0.4
@@ -447,7 +446,8 @@ _PRICE_WORDS = re.compile(
 
 def _nothing_of_the_task(prediction: Prediction, values: Values) -> bool:
     """A solar or weather answer the model guessed (unsure of the kind) with no word of panels,
-    sun or weather and no size in the message."""
+    sun or weather and no size in the message; a price answer guessed for a question with no word
+    of a price in it."""
     if prediction.task == "prices":
         # "when is national grid going to restore power on my street": a utility named, nothing of
         # a price, a rate, a peak or a cost in the words
@@ -678,7 +678,7 @@ def _explained_after_all(intent: str, values: Values) -> str | None:
     if intent == "live_data" and not (
         values.when_to_run or values.when_to_charge or values.signals.deadline or values.signals.charge_level
     ):
-        if _WHY.match(values.message):
+        if WHY.match(values.message):
             return "knowledge"  # "why is my dryer so slow": a cause, not a time to run it
         if params.plan is not None and _WHAT_IS.match(values.message):
             return "knowledge"  # "whats e-tou-c": what the plan is

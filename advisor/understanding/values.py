@@ -282,7 +282,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         only_when=only_when(message),
         when_to_run=params.appliance is not None
         and _WHEN_TO_RUN.search(message) is not None
-        and not _WHY.match(message),
+        and not WHY.match(message),
         home_battery_charge=(battery_charge or _BATTERY_RUNTIME.search(message) is not None)
         and find_vehicle(message) is None,
         # "is charging at night cheaper": the appliance question asked of the car
@@ -294,7 +294,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
                 params.appliance is None
                 and _CHARGING.search(message) is not None
                 and _WHEN_TO_RUN.search(message) is not None
-                and not _WHY.match(message)
+                and not WHY.match(message)
             )
         ),
         acquired=_ACQUIRED.search(message) is not None and _WANTS.search(message) is None,
@@ -965,7 +965,7 @@ _WHEN = (
     r"later|now|during\s+(?:the\s+)?(?:day|peak|off[-\s]?peak)|off[-\s]?peak|after\s+\d|before\s+\d|on\s+weekends?)"
 )
 # "is it cheaper to run the dishwasher at night", "is running the dryer at night cheaper"
-_WHY = re.compile(r"^\W*(?:why|how\s+come)\b", re.I)  # "why is charging at night cheaper?": an explanation
+WHY = re.compile(r"^\W*(?:why|how\s+come)\b", re.I)  # "why is charging at night cheaper?": an explanation
 _WHEN_TO_RUN = re.compile(
     r"\b(?:cheaper|better|cheapest|best|smarter|worth)\b[^.?!]{0,40}\b" + _WHEN + r"\b|"
     r"\b" + _WHEN + r"\b[^.?!]{0,20}\b(?:cheaper|cheapest|less\s+expensive|costs?\s+less)\b",
