@@ -283,3 +283,15 @@ def test_an_unavailable_tool_is_said_without_a_capital_after_sorry() -> None:
     )
     assert _lower_first("I can only compare rate plans") == "I can only compare rate plans"
     assert _lower_first("PG&E's plans are not in the catalog") == "PG&E's plans are not in the catalog"
+
+
+@pytest.mark.parametrize(
+    ("text", "plan"),
+    [("sdge, tou-dr1", "TOU-DR1"), ("we are on sdge tou-dr1", "TOU-DR1"), ("pge e-tou-c, 95112", "E-TOU-C")],
+)
+def test_a_code_said_right_after_their_utility_is_its_plan(text: str, plan: str) -> None:
+    assert _facts(text)["location.rate_schedule"] == plan
+
+
+def test_a_truck_after_a_utility_is_no_plan() -> None:
+    assert "location.rate_schedule" not in _facts("duke, f-150 lightning")

@@ -1205,19 +1205,36 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
             if re.search(r"\d|-", code) and not re.fullmatch(r"\d+-\d+", code) and not find_utility(code):
                 yield Reading("location.rate_schedule", code, said=code)  # kept as printed on the bill
                 return
-    if cued := _CUED_CODE.search(scope) or (switched and _CUED_CODE.search(text)):
-        code = cued.group("code")
-        plan_like = (
-            re.search(r"\d", code) or code.count("-") >= 2 or re.match(_PLAN_PREFIX, code, re.I)
-        ) and not re.search(r"-\d{3,}\b", code)  # "f-150" is a truck
-        if (
-            plan_like
-            and code.lower() not in _NOT_PLAN_CODES
-            and not find_utility(code)
-            and not find_vehicle(code)
-        ):
-            # "its tou-dr1 w sdge", "plan is tou-d-prime": a code typed in lowercase, as on the bill
-            yield Reading("location.rate_schedule", normalize_plan(code) or code.upper(), said=code)
+    cued = _CUED_CODE.search(scope) or (switched and _CUED_CODE.search(text)) or _code_after_utility(scope)
+    if cued and _plan_like(code := cued.group("code")):
+        # "its tou-dr1 w sdge", "plan is tou-d-prime", "sdge, tou-dr1": a code typed in lowercase, as
+        # on the bill
+        yield Reading("location.rate_schedule", normalize_plan(code) or code.upper(), said=code)
+
+
+def _plan_like(code: str) -> bool:
+    return bool(
+        (re.search(r"\d", code) or code.count("-") >= 2 or re.match(_PLAN_PREFIX, code, re.I))
+        and not re.search(r"-\d{3,}\b", code)  # "f-150" is a truck
+        and code.lower() not in _NOT_PLAN_CODES
+        and not find_utility(code)
+        and not find_vehicle(code)
+    )
+
+
+def _code_after_utility(text: str) -> re.Match[str] | None:
+    """ "sdge, tou-dr1", "pge e-tou-c": a code said right after their utility's name is its plan."""
+    utility = find_utility(text, answer=True)
+    if utility is None:
+        return None
+    at = text.lower().find(utility[1].lower())
+    if at < 0:
+        return None
+    return re.match(
+        r"[\s,:;/-]*(?:on\s+|plan\s+|rate\s+)?(?P<code>[a-z]{1,5}\d?(?:-[a-z0-9]{1,6}){1,3})\b(?![-.]?\d|\s*(?:kw|kwh|%))",
+        text[at + len(utility[1]) :],
+        re.I,
+    )
 
 
 _PER_KWH = r"\s*(?:a|an|per|/|each)?\s*(?:kwh|kw\s*h|kilowatt[\s-]?hours?)\b"
