@@ -295,3 +295,35 @@ def test_a_code_said_right_after_their_utility_is_its_plan(text: str, plan: str)
 
 def test_a_truck_after_a_utility_is_no_plan() -> None:
     assert "location.rate_schedule" not in _facts("duke, f-150 lightning")
+
+
+@pytest.mark.parametrize(
+    ("text", "zip_code"),
+    [
+        ("when should i charge tonight, 94110", "94110"),
+        ("whens cheapest to run the dryer, 60618 comed", "60618"),
+    ],
+)
+def test_a_zip_after_the_questions_comma_is_where_they_are(text: str, zip_code: str) -> None:
+    reading = understand(text, ReadingContext())
+    assert reading.intent == "live_data"
+    assert {f.field: f.value for f in reading.facts}["location.zip_code"] == zip_code
+
+
+def test_not_knowing_something_else_while_we_asked_for_the_car_plans_for_a_typical_ev(tmp_path) -> None:
+    from tests.advisor_helpers import make_runtime
+    from tests.test_homeowner_findings import NOW, new_user
+
+    runtime = make_runtime(tmp_path, clock=lambda: NOW)
+    try:
+        user = new_user(runtime)
+        asked = runtime.service.handle_turn(
+            user,
+            "s1",
+            "what would it cost us to charge at night, we're with consumers energy in grand rapids",
+        )
+        assert asked.asked_for == "ev"
+        reply = runtime.service.handle_turn(user, "s1", "no idea on the plan, sorry")
+        assert reply.asked_for is None and "typical EV" in reply.text and "kWh" in reply.text
+    finally:
+        runtime.close()

@@ -175,6 +175,11 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
         return [*skipped, answer.slot, *(["rate_schedule"] if answer.slot == "utility" else [])], []
     if answer is None or answer.status != "skipped" or answer.slot in skipped:
         return skipped, []
+    pending = state.get("pending_slot")
+    if pending in (*ASSUMABLE, "ev") and pending != answer.slot and pending not in skipped:
+        # "no idea on the plan, sorry" while we asked which EV: they don't know what we asked
+        # either, so the answer goes on with what it can assume (never the same question twice)
+        answer = answer.model_copy(update={"slot": pending})
     skipped += [answer.slot] + (["rate_schedule"] if answer.slot == "utility" else [])
     profile = state.get("user_profile")
     location = profile.location if profile is not None else None

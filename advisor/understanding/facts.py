@@ -779,7 +779,10 @@ def _city(
     weak += listed
     if here := re.match(r"^\s*(?P<place>[A-Za-z][A-Za-z .'-]{1,40}?)\s+(?:here|area|based)\b", text, re.I):
         weak.append(here.group("place"))
-    zips = [home for code in re.findall(r"\b\d{5}\b", text) if (home := zip_place(code)) is not None]
+    # (the message's ZIPs: "edison, 92618" splits into two clauses, the ZIP still says where they are)
+    zips = [
+        home for code in re.findall(r"\b\d{5}\b", message or text) if (home := zip_place(code)) is not None
+    ]
     # "dayton, aes ohio": a town of the state the message's utility (or ZIP, or state) serves; a bare
     # list item needs the message's own place or utility ("cool, bye" from a Californian is no town)
     own_region = _place_region(text) or _utility_region(text)

@@ -51,6 +51,8 @@ _JOINT = re.compile(
     r",\s+(?=(?:[\w&.-]+\s+){1,2}customers?\b|(?:\d{1,2}|two|three|four|five|six|seven|eight)\s+(?:people|ppl|of\s+us)\b)|"
     # "would a free nights plan be cheaper, there's 6 of us", "which is cheaper, ours is gas", "…, most
     # of our use is in the evening": what they say of their home after the question's comma
+    # "when should i charge tonight, 94110": a ZIP said after the question's comma is where they are
+    r",\s+(?=\d{5}\b(?:\s*[,.!]|\s+\w+\s*$|\s*$))|"
     r",\s+(?=there(?:'?s|\s+(?:are|is))\s+(?:\d{1,2}|two|three|four|five|six|seven|eight|just)\b|(?:ours|mine)\s+(?:is|are|'s)\b|"
     r"most\s+of\s+(?:our|my)\b)",
     re.I,
@@ -130,8 +132,8 @@ _SUBJECT_LEADS = re.compile(
     r"^\W*(?:(?:i|we|i'?m|im|we'?re|i'?ve|we'?ve|my|our|it'?s|its|it\s+is|that'?s|ours|mine)\b|"
     # "…, there's 6 of us", "…, most of our use is in the evening": their home, said after the question
     r"there(?:'?s|\s+(?:are|is))\s+(?:\d{1,2}|two|three|four|five|six|seven|eight|just)\b|most\s+of\s+(?:our|my)\b|"
-    + _SELF_DESCRIPTION
-    + ")",
+    # "…, 94110": a ZIP said on its own is where they are
+    r"\d{5}\b|" + _SELF_DESCRIPTION + ")",
     re.I,
 )
 # "we had solar at our old house in sacramento": a home they left is not this one
