@@ -327,3 +327,18 @@ def test_not_knowing_something_else_while_we_asked_for_the_car_plans_for_a_typic
         assert reply.asked_for is None and "typical EV" in reply.text and "kWh" in reply.text
     finally:
         runtime.close()
+
+
+def test_not_knowing_the_car_while_we_asked_the_utility_answers_with_both_assumed(tmp_path) -> None:
+    from tests.advisor_helpers import make_runtime
+    from tests.test_homeowner_findings import NOW, new_user
+
+    runtime = make_runtime(tmp_path, clock=lambda: NOW)
+    try:
+        user = new_user(runtime)
+        asked = runtime.service.handle_turn(user, "s1", "when should i charge tonight, 94110")
+        assert asked.asked_for == "utility"
+        reply = runtime.service.handle_turn(user, "s1", "no idea what car, skip")
+        assert reply.asked_for is None and "typical EV" in reply.text and "average price" in reply.text
+    finally:
+        runtime.close()

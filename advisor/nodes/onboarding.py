@@ -175,18 +175,22 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
         return [*skipped, answer.slot, *(["rate_schedule"] if answer.slot == "utility" else [])], []
     if answer is None or answer.status != "skipped" or answer.slot in skipped:
         return skipped, []
+    slots = [answer.slot]
     pending = state.get("pending_slot")
     if pending in (*ASSUMABLE, "ev") and pending != answer.slot and pending not in skipped:
-        # "no idea on the plan, sorry" while we asked which EV: they don't know what we asked
-        # either, so the answer goes on with what it can assume (never the same question twice)
-        answer = answer.model_copy(update={"slot": pending})
-    skipped += [answer.slot] + (["rate_schedule"] if answer.slot == "utility" else [])
+        # "no idea on the plan, sorry" while we asked which EV, "no idea what car, skip" while we
+        # asked the utility: what they named is skipped, and our question, left unanswered, is not
+        # asked again in the same breath — the answer goes on with what it can assume
+        slots.append(pending)
     profile = state.get("user_profile")
     location = profile.location if profile is not None else None
     placed = location is not None and bool(location.zip_code or location.city)
-    # ("…once I know where you are" to someone whose town we hold reads as if we forgot it)
-    note = SKIP_NOTE.get(f"{answer.slot}_placed" if placed else answer.slot) or SKIP_NOTE.get(answer.slot, "")
-    return skipped, ["No problem, I'll skip that. " + note]
+    notes = []
+    for slot in slots:
+        skipped += [slot] + (["rate_schedule"] if slot == "utility" else [])
+        # ("…once I know where you are" to someone whose town we hold reads as if we forgot it)
+        notes.append(SKIP_NOTE.get(f"{slot}_placed" if placed else slot) or SKIP_NOTE.get(slot, ""))
+    return skipped, ["No problem, I'll skip that. " + " ".join(notes)]
 
 
 def _reask(state: AdvisorState, understanding: Understanding) -> dict[str, Any] | None:
