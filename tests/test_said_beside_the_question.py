@@ -342,3 +342,26 @@ def test_not_knowing_the_car_while_we_asked_the_utility_answers_with_both_assume
         assert reply.asked_for is None and "typical EV" in reply.text and "average price" in reply.text
     finally:
         runtime.close()
+
+
+@pytest.mark.parametrize(
+    "text", ["what does duke charge at night", "whats electricity costing rn", "what do we pay per kwh"]
+)
+def test_what_their_power_costs_when_or_where_is_their_prices(text: str) -> None:
+    reading = understand(text, ReadingContext())
+    assert reading.intent == "live_data" and reading.params.task == "prices"
+
+
+@pytest.mark.parametrize(
+    ("text", "task"),
+    [
+        ("how much would i save by charging at night", "charging_plan"),
+        ("what does it cost to run the dryer tonight", "appliance"),
+    ],
+)
+def test_a_cost_of_charging_or_of_a_run_is_not_a_price_table(text: str, task: str) -> None:
+    assert understand(text, ReadingContext()).params.task == task
+
+
+def test_why_power_costs_more_is_explained() -> None:
+    assert understand("why does electricity cost more at night", ReadingContext()).intent == "knowledge"

@@ -671,6 +671,23 @@ _WHAT_IS = re.compile(
 )
 
 
+# what their power costs, asked: a price word and when or where it is paid
+_PRICE_ASKED = re.compile(
+    r"^\W*(?:(?:so|and|ok|okay|hey)\W+)*(?:what(?:'?s|\s+is|\s+does|\s+do|\s+are)?|whats|how\s+much)\b[^?.!]*?"
+    r"\b(?:cost\w*|charg(?:e|es|ing)|pay|price\w*)\b[^?.!]*?\b(?:kwh|per\s+kwh|at\s+night|tonight|today|tomorrow|tmrw|now|rn|"
+    r"right\s+now|around\s+here|here)\b",
+    re.I,
+)
+_CAR_WORDS = re.compile(r"\b(?:car|ev|evs|tesla|leaf|bolt|truck|vehicle|miles?|battery|charger|plug)\b", re.I)
+# "what does duke charge at night": the utility charges (a price); "charging at night" is the car's
+_UTILITY_CHARGES = re.compile(r"\b(?:does|do|will|would)\s+(?:[\w&]+\s+){1,3}charge\b", re.I)
+
+
+def _about_a_car(message: str) -> bool:
+    charging = re.search(r"\bcharg", message, re.I) is not None and not _UTILITY_CHARGES.search(message)
+    return bool(_CAR_WORDS.search(message)) or charging
+
+
 def _explained_after_all(intent: str, values: Values) -> str | None:
     """A question the model read as a live request that asks why or what, or a live cost the
     model read as a general question."""
@@ -685,6 +702,12 @@ def _explained_after_all(intent: str, values: Values) -> str | None:
         if values.home_battery_charge and params.vehicle is None:
             # "is it worth charging my home battery from the grid at night": no car's plan answers it
             return "knowledge"
+    if (
+        intent == "knowledge"
+        and _PRICE_ASKED.search(values.message)
+        and not (_about_a_car(values.message) or params.appliance or values.what_if or values.how_to)
+    ):
+        return "live_data"  # "what does duke charge at night", "what's a kwh cost around here": their prices
     if (
         intent == "knowledge"
         and params.monthly
@@ -1050,6 +1073,8 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
     elif _OUTPUT_ASKED.search(values.message) and task not in ("solar_forecast", "typical_solar"):
         # "how much are we gonna make today" after a question about rates: what the panels make
         task = "typical_solar" if values.params.typical_year else "solar_forecast"
+    elif _PRICE_ASKED.search(values.message) and not _about_a_car(values.message) and task != "appliance":
+        task = "prices"  # "what does duke charge at night": their prices, whatever kind the model guessed
     elif values.when_to_charge or (values.params.monthly and _CHARGE_WORD.search(values.message)):
         task = "charging_plan"  # ("what would charging one cost each month": the car's monthly cost)
     if task == "solar_forecast" and values.params.typical_year:
