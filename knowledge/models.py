@@ -22,13 +22,23 @@ class RetrievedDocument(BaseModel):
 
 def passage_key(doc: RetrievedDocument) -> str:
     """One passage's identity across turns: its document and a hash of its words."""
-    return f"{doc.source}#{hashlib.sha256(doc.text.encode()).hexdigest()[:12]}"
+    return key_of(doc.source, doc.text)
+
+
+def key_of(source: str, text: str) -> str:
+    return f"{source}#{hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
 
 class Retriever(Protocol):
     def retrieve(
-        self, query: str, k: int = 4, config: Any = None, where: Where = NOWHERE
+        self,
+        query: str,
+        k: int = 4,
+        config: Any = None,
+        where: Where = NOWHERE,
+        skip: frozenset[str] = frozenset(),
     ) -> list[RetrievedDocument]:
         """`config` is the caller's RunnableConfig, so retrieval callbacks join the turn's trace;
-        `where` is the place the question is for (another place's passages are left out)."""
+        `where` is the place the question is for (another place's passages are left out); `skip`:
+        passages already given (`passage_key`), so a document offers its next best passage."""
         ...

@@ -34,7 +34,7 @@ from knowledge.encoder import EncoderUnavailableError, sentence_encoder
 from knowledge.glossary import spelled_out
 from knowledge.ingest import DOCS_DIR
 from knowledge.jurisdiction import NOWHERE, Where, fits
-from knowledge.models import RetrievedDocument
+from knowledge.models import RetrievedDocument, key_of
 from knowledge.store import KnowledgeStore
 
 logger = logging.getLogger(__name__)
@@ -67,7 +67,12 @@ class KnowledgeBaseRetriever(BaseRetriever):
     outline: Outline | None = None  # section order, for "the opening section" (default: knowledge/docs)
 
     def _get_relevant_documents(
-        self, query: str, *, run_manager: CallbackManagerForRetrieverRun, where: Where = NOWHERE
+        self,
+        query: str,
+        *,
+        run_manager: CallbackManagerForRetrieverRun,
+        where: Where = NOWHERE,
+        skip: frozenset[str] = frozenset(),
     ) -> list[Document]:
         query = " ".join(query.split())
         if not query:
@@ -75,6 +80,8 @@ class KnowledgeBaseRetriever(BaseRetriever):
         hits, normalize = self._search(spelled_out(query))
         by_document: dict[str, list[tuple[dict[str, Any], float]]] = {}
         for row, score in hits:  # best first, so documents keep the order of their best chunk
+            if skip and key_of(row["source"], row["text"]) in skip:
+                continue  # already given: the document's next best passage stands for it
             by_document.setdefault(row["source"], []).append((row, score))
         outline = self.outline if self.outline is not None else shipped_outline()
         asked = content_terms(query)
@@ -201,14 +208,19 @@ class KnowledgeRetriever:
         self._retrievers: dict[int, KnowledgeBaseRetriever] = {}  # one per k, built once
 
     def retrieve(
-        self, query: str, k: int = 4, config: RunnableConfig | None = None, where: Where = NOWHERE
+        self,
+        query: str,
+        k: int = 4,
+        config: RunnableConfig | None = None,
+        where: Where = NOWHERE,
+        skip: frozenset[str] = frozenset(),
     ) -> list[RetrievedDocument]:
         retriever = self._retrievers.get(k)
         if retriever is None:
             retriever = self._retrievers[k] = KnowledgeBaseRetriever(
                 store=self.store, embeddings=self.embeddings, k=k, outline=self.outline
             )
-        documents = retriever.invoke(query, config=config, where=where)
+        documents = retriever.invoke(query, config=config, where=where, skip=skip)
         return [_to_retrieved(document) for document in documents]
 
     def judge(self, query: str, passage: RetrievedDocument) -> Answerability:

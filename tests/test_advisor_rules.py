@@ -179,7 +179,7 @@ class RecordingRetriever:
         self.queries: list[str] = []
 
     def retrieve(
-        self, query: str, k: int = 4, config: Any = None, where: Any = None
+        self, query: str, k: int = 4, config: Any = None, where: Any = None, skip: Any = frozenset()
     ) -> list[RetrievedDocument]:
         self.queries.append(query)
         return [

@@ -365,3 +365,22 @@ def test_a_cost_of_charging_or_of_a_run_is_not_a_price_table(text: str, task: st
 
 def test_why_power_costs_more_is_explained() -> None:
     assert understand("why does electricity cost more at night", ReadingContext()).intent == "knowledge"
+
+
+def test_a_detail_after_an_explanation_gets_the_same_documents_next_passage(tmp_path) -> None:
+    from tests.advisor_helpers import make_runtime
+    from tests.test_homeowner_findings import NOW, new_user
+
+    runtime = make_runtime(tmp_path, clock=lambda: NOW, knowledge=True)
+    try:
+        user = new_user(runtime)
+        first = runtime.service.handle_turn(
+            user, "s1", "what's a heat pump water heater and would it save me money"
+        )
+        assert "heat-pump-water-heaters.md" in first.text
+        more = runtime.service.handle_turn(user, "s1", "we have a 50 gallon electric tank now")
+        assert "That's everything my sources say" not in more.text
+        assert "heat-pump-water-heaters.md" in more.text
+        assert more.text.split("\n\n")[0] not in first.text  # a passage not given before
+    finally:
+        runtime.close()

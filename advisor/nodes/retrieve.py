@@ -28,18 +28,20 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
             return {"retrieved_docs": [], "nothing_more": False}
         query = search_text(state["message"], state.get("original_message") or "")
         where = where_asked(state)
-        docs = retriever.retrieve(query, k, config, where=where)
         last = state.get("last_request") or {}
         earlier = str(last.get("question") or "")
         said = set(last.get("passages") or [])
         if said and earlier and str(state["message"]).startswith(earlier):
-            # more on the last explanation ("my husband thinks its a waste of money", "our house was
-            # built in 1962"): only what the same documents have not said yet, and those documents
-            # already answered the question; none left means none to give (never the same passage
-            # again, never one on another subject dressed up as more)
+            # more on the last explanation ("my husband thinks its a waste of money", "we have a 50
+            # gallon electric tank now"): only what the same documents have not said yet — each
+            # document's next best passage, the ones given skipped — and those documents already
+            # answered the question; none left means none to give (never the same passage again,
+            # never one on another subject dressed up as more)
             documents = {key.split("#", 1)[0] for key in said}
-            more = [d for d in docs if passage_key(d) not in said and d.source in documents]
+            found = retriever.retrieve(query, k, config, where=where, skip=frozenset(said))
+            more = [d for d in found if passage_key(d) not in said and d.source in documents]
             return {"retrieved_docs": more, "nothing_more": not more}
+        docs = retriever.retrieve(query, k, config, where=where)
         judge = getattr(retriever, "judge", None)
         verdict = None
         if docs and judge is not None:

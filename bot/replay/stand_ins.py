@@ -318,7 +318,7 @@ class RecordedRetriever:
         self._served = _ServedPassages(cassette=cassette)
 
     def retrieve(
-        self, query: str, k: int = 4, config: Any = None, where: Any = None
+        self, query: str, k: int = 4, config: Any = None, where: Any = None, skip: Any = frozenset()
     ) -> list[RetrievedDocument]:
         documents = self._served.invoke(query, config=config)
         fields = RetrievedDocument.model_fields
