@@ -848,6 +848,11 @@ _WORD_LIKE_STATES = frozenset(
 )
 
 
+def _word_not_state(code: str, *, comma: bool = False) -> bool:
+    """ "in", "or", "me" in lowercase, not after a comma: words, not Indiana, Oregon or Maine."""
+    return code.lower() in _WORD_LIKE_STATES and not (code.isupper() or comma)
+
+
 def _towns_with_state(text: str) -> list[str]:
     """ "phoenix az aps customer" -> "phoenix az": a town named with its state's code."""
     found = []
@@ -856,7 +861,7 @@ def _towns_with_state(text: str) -> list[str]:
         if code.upper() not in STATE_TIMEZONES:
             continue
         # "in springfield mo": a code that is also a word counts after "in" (or in capitals, or a comma)
-        word_like = code.lower() in _WORD_LIKE_STATES and not (code.isupper() or match.group("comma"))
+        word_like = _word_not_state(code, comma=bool(match.group("comma")))
         words = match.group("name").split()
         for size in range(len(words), 0, -1):
             span = " ".join(words[-size:])
@@ -945,12 +950,11 @@ def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tupl
     for size in range(min(len(words), 4), 0, -1):  # longest known city name first
         named = " ".join(words[:size])
         last = words[size - 1]
-        if size > 1 and last.lower() in _WORD_LIKE_STATES and not last.isupper():
+        if size > 1 and _word_not_state(last):
             continue  # "dayton in": the town, then a word
         code = words[size] if size < len(words) else ""
         # ("moved to dayton in sept": a lowercase "in", "or", "me" is a word there, not Indiana)
-        word_like = code.lower() in _WORD_LIKE_STATES and not code.isupper()
-        with_state = " ".join(words[: size + 1]) if len(code) == 2 and not word_like else named
+        with_state = " ".join(words[: size + 1]) if len(code) == 2 and not _word_not_state(code) else named
         place = find_city(with_state) or find_city(named)
         if place is None and towns:
             place = find_town(with_state) or find_town(named)
