@@ -95,6 +95,13 @@ _REASONS = {
 def not_saved(understanding: Understanding) -> str:
     """Why a statement saved nothing (about someone else, hypothetical, unsure)."""
     reasons = []
+    lacks = sorted(
+        {TOPIC_OF[m.field] for m in understanding.mentions if m.reason == "lacks" and m.field in TOPIC_OF}
+    )
+    if lacks:
+        reasons.append(
+            f"Noted: no {join([noun.removeprefix('the ') for noun in lacks])}, so there's nothing to save about it."
+        )
     for reason, text in _REASONS.items():
         fields = [mention.field for mention in understanding.mentions if mention.reason == reason]
         if fields:

@@ -1962,15 +1962,28 @@ def _heating(text: str, *, negated: bool, owns: bool = False, message: str = "")
                 # "should we replace our gas furnace with a heat pump": what they have is what is theirs
                 yield Reading("equipment.heating_type", value, said=match.group(0))
                 return
-    for pattern, value in ((_HEAT_PUMP, "heat_pump"), (_GAS_HEAT, "gas"), (_ELECTRIC_HEAT, "electric")):
-        # "we have gas heat, not a heat pump": the kind said after "not" is the one they lack
-        match = next((m for m in pattern.finditer(scope) if not _RULED_OUT.search(scope[: m.start()])), None)
-        if match and (replaced or _OWN.search(text) or owns or re.search(r"\bheat\s+with\b", text, re.I)):
-            yield Reading("equipment.heating_type", value, said=match.group(0))
-            return
+    # "we have gas heat, not a heat pump": the kind said after "not" is the one they lack; "we have
+    # gas heat, wanted to ask about heat pumps": the kind asked about is not theirs; of the rest, the
+    # kind said first is the one they have
+    candidates = [
+        (m.start(), value, m.group(0))
+        for pattern, value in ((_HEAT_PUMP, "heat_pump"), (_GAS_HEAT, "gas"), (_ELECTRIC_HEAT, "electric"))
+        for m in pattern.finditer(scope)
+        if not _RULED_OUT.search(scope[: m.start()]) and not _ASKED_ABOUT.search(scope[: m.start()])
+    ]
+    if candidates and (replaced or _OWN.search(text) or owns or re.search(r"\bheat\s+with\b", text, re.I)):
+        _, value, said = min(candidates)
+        yield Reading("equipment.heating_type", value, said=said)
 
 
 _RULED_OUT = re.compile(r"\b(?:not|instead\s+of|rather\s+than)\s+(?:an?\s+|the\s+|any\s+)?$", re.I)
+# "wanted to ask about heat pumps", "got rid of the gas furnace": a kind of heat that is not theirs now
+_ASKED_ABOUT = re.compile(
+    r"\b(?:about|abt|into|considering|interested\s+in|curious\s+(?:about|if)|vs\.?|versus|"
+    r"got\s+rid\s+of|removed|ripped\s+out|tore\s+out|used\s+to\s+have|replaced|sold)\s+"
+    r"(?:an?\s+|the\s+|our\s+|my\s+|old\s+|getting\s+(?:an?\s+)?)*$",
+    re.I,
+)
 
 
 def _possessed(text: str, at: int) -> bool:

@@ -65,7 +65,14 @@ class Mention(BaseModel):
     field: str
     words: str = Field("", max_length=500)
     reason: Literal[
-        "question", "hypothetical", "someone_else", "negated", "unverified", "second_value", "part_of_day"
+        "question",
+        "hypothetical",
+        "someone_else",
+        "negated",
+        "unverified",
+        "second_value",
+        "part_of_day",
+        "lacks",  # "and no ev": equipment they say they don't have (nothing saved, nothing to remove)
     ]
 
 

@@ -20,7 +20,14 @@ from langchain_core.runnables import RunnableConfig
 from advisor.energy.vehicles import find_vehicle
 from advisor.understanding import commands
 from advisor.understanding.meaning import TASK_TOPIC, MeaningModel, Prediction, features, meaning_model
-from advisor.understanding.models import ReadingContext, RequestParams, SlotAnswer, StatedFact, Understanding
+from advisor.understanding.models import (
+    Mention,
+    ReadingContext,
+    RequestParams,
+    SlotAnswer,
+    StatedFact,
+    Understanding,
+)
 from advisor.understanding.params import follow_up_params, with_household_usage
 from advisor.understanding.text import QUESTION_START
 from advisor.understanding.values import EQUIPMENT_WORDS, SLOT_FIELDS, WHY, Values, read_values
@@ -89,8 +96,25 @@ _ASIDE_FIRST = re.compile(
 )
 
 
+# "sorry my toddler grabbed the phone, meant to ask about inversion days and solar": what follows
+# "meant to ask" is the question ("meant to say 94107" stays a correction)
+_MEANT_TO_ASK = re.compile(
+    r"^(?P<before>[^\d]*?)\bmeant\s+to\s+ask\s+(?:you\s+)?(?:(?P<about>about|abt)\s+)?(?P<rest>\S.*)$",
+    re.I | re.S,
+)
+# … when what comes before it is an apology or nothing ("we have solar, meant to ask …" keeps its fact)
+_APOLOGY_BEFORE = re.compile(
+    r"^\W*(?:(?:i|also|actually|oh|ok|so|wait)\W*)*$|\b(?:sorry|oops|whoops|my\s+bad|ugh|lol|haha|typo|autocorrect)\b",
+    re.I,
+)
+
+
 def _past_an_aside(text: str) -> str:
     """The message after a leading apology or aside, when what follows is a question."""
+    meant = _MEANT_TO_ASK.match(text)
+    if meant is not None and _APOLOGY_BEFORE.search(meant.group("before")):
+        rest = meant.group("rest")
+        return f"tell me about {rest}" if meant.group("about") else rest
     aside = _ASIDE_FIRST.match(text)
     if aside is None or not QUESTION_START.match(aside.group("rest")):
         return text
@@ -122,9 +146,14 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
 
 def compose(prediction: Prediction, values: Values, context: ReadingContext) -> Understanding:
     """The prediction, checked against the values the grammar found."""
-    changed = _number_changed_in_last_request(values, context)
-    if changed is not None:
-        return changed  # "wait no its 35% not 25" after a plan from 25 %: the plan again from 35 %
+    # "wait no its 35% not 25" after a plan from 25 %: the plan again from 35 %; "and no ev": said
+    early = (
+        _number_changed_in_last_request(values, context)
+        or _said_they_lack(prediction, values, context)
+        or _disputes_our_prices(prediction, values, context)
+    )
+    if early is not None:
+        return early
     denied = _denied_equipment(values, context)
     if denied:
         # "thats from the old house, we dont have solar here" with 6 kW of solar saved: it goes
@@ -346,6 +375,84 @@ _VALUE_SAID = re.compile(
 )
 
 
+_LACKS = re.compile(
+    r"^\W*(?:(?:and|also|but|oh|plus)\s+)?(?:(?:we|i)\s+)?(?:no|(?:do\s*n[o']?t|never)\s+(?:have|had|own))\s+"
+    r"(?:an?\s+|any\s+)?(?:evs?|electric\s+(?:cars?|vehicles?)|solar|panels|(?:home\s+)?batter(?:y|ies)|powerwalls?)\b",
+    re.I,
+)
+
+
+# "thats not right, smud peak is 5-8 not 4-9", "no, duke charges like 11 cents": our answer disputed
+_DISPUTE = re.compile(
+    r"\b(?:not\s+right|wrong|incorrect|not\s+correct|(?:that'?s|thats|it'?s|its)\s+not|isn'?t|pretty\s+sure|"
+    r"no\s+(?:it'?s|its|they)|you'?re\s+off|doesn'?t\s+sound\s+right)\b",
+    re.I,
+)
+_HOURS_CLAIM = re.compile(r"\b\d{1,2}\s*(?:-|to|–)\s*\d{1,2}\b", re.I)
+_CENTS_CLAIM = re.compile(r"\d\s*(?:cents?|¢|c\b)|\$\s*0?\.\d", re.I)
+
+
+def _disputes_our_prices(
+    prediction: Prediction, values: Values, context: ReadingContext
+) -> Understanding | None:
+    """Our prices or peak hours said to be wrong, with nothing new about their home: answered again
+    with the prices and where they come from (not "Confirmed: your utility is SMUD")."""
+    if (
+        context.last_intent != "live_data"
+        or prediction.intent not in ("correction", "profile_statement", "unclear", "smalltalk")
+        or not _DISPUTE.search(values.message)
+        or not (
+            _CENTS_CLAIM.search(values.message)
+            or (_HOURS_CLAIM.search(values.message) and _ABOUT_PRICES.search(values.message))
+        )
+        or any(context.known_fields.get(fact.field) != fact.value for fact in values.facts)
+    ):
+        return None
+    day = (context.last_params.day if context.last_params else None) or values.params.day
+    return Understanding(
+        intent="live_data",
+        topic="rates",
+        asks=True,
+        question=values.message,
+        params=RequestParams(task="prices", day=day),
+        confidence=round(prediction.intent_p, 3),
+    )
+
+
+def _said_they_lack(prediction: Prediction, values: Values, context: ReadingContext) -> Understanding | None:
+    """ "and no ev" while setting up, with no car saved: what they lack, said; nothing to remove."""
+    lacked = _lacks_unsaved(prediction.intent, values, context)
+    if not lacked:
+        return None
+    mentions = [Mention(field=field, words=values.message[:500], reason="lacks") for field in lacked]
+    return Understanding(
+        intent="profile_statement", mentions=mentions, confidence=round(prediction.intent_p, 3)
+    )
+
+
+_NO_LONGER = re.compile(r"\b(?:anymore|any\s+more|no\s+longer|sold|got\s+rid|gone|removed)\b", re.I)
+
+
+def _lacks_unsaved(intent: str, values: Values, context: ReadingContext) -> list[str]:
+    """ "and no ev", "we don't have solar": equipment they say they lack, of which we hold nothing
+    (with it held, "no ev anymore" removes it)."""
+    named = [field for field in values.named if field.startswith("equipment.")]
+    if (
+        not named
+        or context.pending_slot is not None  # "no ev" to "which EV?" skips the question
+        or values.facts
+        or intent in (*_ANSWERS, "profile_query")
+        or set(named) & set(context.known_fields)
+        or values.removal_cue
+        or values.forget_lead
+        or values.forget_everything
+        or _LACKS.search(values.message) is None
+        or _NO_LONGER.search(values.message)  # "we don't have solar anymore": it went
+    ):
+        return []
+    return named
+
+
 def _more_of_the_last_forget(values: Values, context: ReadingContext | None) -> bool:
     """The last thing the user said was a forget command, and this one adds to it ("and the city too")."""
     if context is None or not values.also:
@@ -556,18 +663,36 @@ def _goodbye_or_thanks(prediction: Prediction, values: Values) -> str | None:
     return None
 
 
-def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> str:
-    intent = prediction.intent
-    answer = _an_answer_after_all(prediction, values, context)
-    if answer is not None:
-        return answer
+# "do you know a good electrician", "can u recommend a solar installer near me": a business to hire,
+# which no source or calculation here can name
+_WHO_TO_HIRE = re.compile(
+    r"\b(?:know|recommend|suggest|got)\s+(?:me\s+)?(?:of\s+)?(?:a|an|any|some)\s+"
+    r"(?:(?:good|decent|reliable|trustworthy|local|reputable|honest|cheap)\s+)*"
+    r"(?:electricians?|plumbers?|contractors?|installers?|roofers?|handym[ae]n|hvac\s+(?:guys?|compan(?:y|ies)|techs?|people)|"
+    r"(?:solar|hvac|insulation|heat\s+pump)\s+(?:installers?|compan(?:y|ies)|contractors?|guys?|people))\b",
+    re.I,
+)
+
+
+def _off_topic_after_all(prediction: Prediction, values: Values) -> str | None:
+    """ "whats the best pizza in minneapolis" after an explanation: not a follow-up."""
     if (
-        intent == "knowledge"
+        prediction.intent == "knowledge"
         and prediction.runner_up == "off_topic"
         and prediction.runner_up_p >= _RUNNER_UP_AT_LEAST
         and not (values.energy_words or values.facts or values.first_person)
     ):
-        return "off_topic"  # "whats the best pizza in minneapolis" after an explanation: not a follow-up
+        return "off_topic"
+    return None
+
+
+def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> str:
+    intent = prediction.intent
+    if _WHO_TO_HIRE.search(values.message) and not values.facts:
+        return "off_topic"
+    answer = _an_answer_after_all(prediction, values, context) or _off_topic_after_all(prediction, values)
+    if answer is not None:
+        return answer
     if (
         intent in ("smalltalk", "unclear", "goodbye", "profile_statement", "correction")
         and values.leaving

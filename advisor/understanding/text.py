@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from advisor.energy.utilities import utility_named
+from knowledge.encoder import common_words
 
 _SLACK_LINK = re.compile(r"<(?:https?|mailto):[^>|]*\|([^>]*)>|<(?:https?|mailto):([^>]*)>")
 _SLACK_MENTION = re.compile(r"<[@#!][^>]*>")
@@ -331,7 +332,7 @@ _REAL_WORDS = frozenset(
 @lru_cache(maxsize=4096)
 def _near_word(word: str) -> str:
     lowered = word.lower()
-    if len(lowered) < 5 or lowered in _DOMAIN_WORDS or lowered in _REAL_WORDS:
+    if len(lowered) < 5 or lowered in _DOMAIN_WORDS or lowered in _REAL_WORDS or _a_real_word(lowered):
         return word
     close = difflib.get_close_matches(lowered, _DOMAIN_WORDS, n=1, cutoff=0.8)
     if (
@@ -342,6 +343,19 @@ def _near_word(word: str) -> str:
         return word  # a plural is not a typo
     swapped = sorted(close[0]) == sorted(lowered)  # two letters swapped: "hosue"
     return close[0] if swapped or (len(lowered) >= 6 and _one_edit(close[0], lowered)) else word
+
+
+_SUFFIXES = ("ers", "er", "ing", "ed", "es", "s", "able", "ation", "ations")
+
+
+def _a_real_word(word: str) -> bool:
+    """A word of the encoder's vocabulary, or one of them with a common ending ("installer"):
+    never a typo of a domain word."""
+    words = common_words()
+    return word in words or any(
+        word.endswith(suffix) and len(word) - len(suffix) >= 4 and word[: -len(suffix)] in words
+        for suffix in _SUFFIXES
+    )
 
 
 def _one_edit(a: str, b: str) -> bool:
