@@ -118,11 +118,14 @@ CORPORA = (
     # the nineteenth held-out set (first run recorded at aaa810f)
     "fresh_h36_messages.jsonl",
     "fresh_h37_messages.jsonl",
+    # the twentieth held-out set (first run recorded at d34748a)
+    "fresh_h38_messages.jsonl",
+    "fresh_h39_messages.jsonl",
 )
 # The conversations of the same held-out sets, turn by turn (their first runs are recorded too): a
 # turn whose acceptable replies all name one intent teaches that intent in the context the turns
 # before it set (the question we asked, the answer we gave). See `conversation_items`.
-CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 38)) + (
+CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 40)) + (
     "reader_train_b_conversations.jsonl",
     "reader_train_f_conversations.jsonl",
 )
