@@ -37,6 +37,17 @@ OFF_TOPIC = (
     'and time-of-use pricing. Try "When should I charge my EV tonight?" or "Is a heat pump cheaper '
     'to run than gas?"'
 )
+HIRE = (
+    "I can't recommend particular contractors or businesses: I have no listings or reviews. Utility "
+    "rebate programs often list the contractors who take part in them. I can explain what the work "
+    "involves, so you know what to ask for in a quote."
+)
+DEED = (
+    "I can't act on your accounts or devices: I can't switch your rate plan, pay a bill or change a "
+    "thermostat for you. Your utility switches plans (its website or the number on your bill); once "
+    "you've switched, tell me the new plan and I'll use it. I can compare your plans, tell you when to "
+    "run things, or explain how the settings work."
+)
 UNCLEAR = (
     "Sorry, I didn't understand that. I can plan EV charging around your rates, tell you when to run "
     'appliances, estimate your solar and explain energy topics. For example: "When should I charge my '
@@ -100,7 +111,7 @@ def not_saved(understanding: Understanding) -> str:
     )
     if lacks:
         reasons.append(
-            f"Noted: no {join([noun.removeprefix('the ') for noun in lacks])}, so there's nothing to save about it."
+            f"Noted: {join(['no ' + noun.removeprefix('the ') for noun in lacks])}, so there's nothing to save."
         )
     for reason, text in _REASONS.items():
         fields = [mention.field for mention in understanding.mentions if mention.reason == reason]

@@ -498,6 +498,11 @@ _NOT_A_NAME = frozenset(
     "sold pay paid cost costs switch switched call called named go went still even yet here there out up "
     "down off over under into onto per via thru w our".split()
 )
+_EQUIPMENT_NOUNS = frozenset(
+    "water heater heaters furnace furnaces dryer dryers washer stove stoves oven ovens range car cars truck "
+    "panels panel pump pumps pool tub boiler fridge freezer kitchen garage basement house heat heating cooling "
+    "ac hvac car's dryer's stove's oven's range's house's heater's tank".split()
+)
 _NOT_ACRONYMS = frozenset(
     "EV EVS AC HVAC TOU SEER SEER2 EER HSPF AFUE PHEV BEV WFH HOA LED USA US DIY BTU NEM CARE FERA PSPS "
     "SGIP KW KWH ID OK LOL IDK TMRW ASAP BMW GMC VW EOD IRA IRS DOE EPA FAQ PM AM ADU RV UPS TV PC "
@@ -515,8 +520,8 @@ def utility_by_shape(text: str) -> tuple[str, str] | None:
     electric"). The name is kept as said, capitalised; None when no such name is there."""
     for match in _SHAPED.finditer(text):
         named = _name_words(match.group("name").split())
-        if not named:
-            continue
+        if not named or any(word.lower().removesuffix("'s") in _EQUIPMENT_NOUNS for word in named):
+            continue  # "water heater's electric": what runs on electricity, not a utility's name
         start = match.end("name") - len(" ".join(named))
         said = text[start : match.end()]
         head = match.group("head")

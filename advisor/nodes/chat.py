@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.replies import CAPABILITIES, FIRST_GREETING, GOODBYE, GREETING, OFF_TOPIC, THANKS_REPLY, UNCLEAR
+from advisor.replies import (
+    CAPABILITIES,
+    DEED,
+    FIRST_GREETING,
+    GOODBYE,
+    GREETING,
+    HIRE,
+    OFF_TOPIC,
+    THANKS_REPLY,
+    UNCLEAR,
+)
 from advisor.state import AdvisorState
 from advisor.understanding.models import Understanding
 
@@ -16,7 +26,8 @@ def chat(state: AdvisorState) -> dict[str, Any]:
     if intent == "goodbye":
         reply = GOODBYE
     elif intent == "off_topic":
-        reply = OFF_TOPIC
+        # "switch me to ev2-a": a deed, not off-topic talk; "know a good electrician": a business to hire
+        reply = DEED if understanding.deed else HIRE if understanding.hire else OFF_TOPIC
     elif intent == "unclear":
         reply = UNCLEAR
     elif understanding.about_advisor:

@@ -52,6 +52,7 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
             "skipped_slots": skipped,
             "notices": [*state.get("notices", []), *skip_notice],
             "missing_slots": [],
+            "fell_back": False,
         }
         reask = _reask(state, understanding)
         if reask is not None:
@@ -130,12 +131,16 @@ def _request(state: AdvisorState, understanding: Understanding) -> dict[str, Any
     slot_answer = understanding.slot_answer
     answered = slot_answer is not None and slot_answer.status != "not_answered"
     pending_question = state.get("pending_question")
-    if not understanding.wants_answer and pending_question and (answered or state.get("profile_changes")):
+    if pending_question and (
+        understanding.no_more_questions  # "skip that, just give me a general idea": what they asked
+        or (not understanding.wants_answer and (answered or state.get("profile_changes")))
+    ):
         request = state.get("pending_request") or {}
         message = pending_question
         intent, topic = request.get("intent", "live_data"), request.get("topic", "general")
         params = _with_stated_levels(RequestParams.model_validate(request.get("params") or {}), understanding)
-    return {"message": message, "intent": intent, "topic": topic, "params": params}
+        return {"message": message, "intent": intent, "topic": topic, "params": params, "resumed": True}
+    return {"message": message, "intent": intent, "topic": topic, "params": params, "resumed": False}
 
 
 def _still_pending(state: AdvisorState, understanding: Understanding) -> bool:
@@ -173,6 +178,10 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
     ):
         # asked our question back with another request: answer it, assuming what we asked for
         return [*skipped, answer.slot, *(["rate_schedule"] if answer.slot == "utility" else [])], []
+    if understanding.no_more_questions and state.get("pending_slot"):
+        # "skip that, just give me a general idea": every question skipped, answered with what we have
+        rest = [slot for slot in SLOT_FIELDS if slot not in skipped]
+        return [*skipped, *rest], ["No problem, I'll answer with what I have."]
     if answer is None or answer.status != "skipped" or answer.slot in skipped:
         return skipped, []
     slots = [answer.slot]
@@ -259,6 +268,7 @@ def _ask(
         # The user skipped something the answer cannot be estimated without: the general picture,
         # honestly labelled. (A skipped car is planned as a typical one, and the plan says so.)
         update["intent"] = "knowledge"
+        update["fell_back"] = True
         # a sentence of its own: what follows may be an explanation or "I don't have a source"
         update["notices"].append("Without that I can't work out a plan for your home.")
         return None

@@ -26,7 +26,9 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
     def retrieve(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         if retriever is None:
             return {"retrieved_docs": [], "nothing_more": False}
-        query = search_text(state["message"], state.get("original_message") or "")
+        # (a request resumed after our question is searched as asked, not with the reply's words)
+        said = "" if state.get("resumed") else state.get("original_message") or ""
+        query = search_text(state["message"], said)
         where = where_asked(state)
         last = state.get("last_request") or {}
         earlier = str(last.get("question") or "")

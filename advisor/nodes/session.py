@@ -130,6 +130,9 @@ def session_updates(state: AdvisorState) -> dict[str, Any]:
         # "why?", "thanks"); only a live answer's parameters carry over to a follow-up
         params = state.get("params")
         live = state.get("route") == "analyzer"
+        # a live request explained in general for want of a skipped ZIP stays the live request:
+        # "sdge ev-tou-5, 92101" next redoes it with what it lacked
+        live = live or bool(state.get("fell_back"))
         updates["last_request"] = {
             "turn": state["turn_count"],
             "intent": "live_data" if live else "knowledge",

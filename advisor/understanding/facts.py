@@ -69,7 +69,9 @@ _OWN = re.compile(
     + r"\b|"
     r"\b(?:my|our)\b|\b(?:ours|mine)\s+(?:is|are|'s)\b|"
     # "you have us as electric heat, its actually gas": what we hold about them, corrected
-    r"\byou(?:'ve)?\s+(?:have|had|got|put|listed|saved)\s+(?:us|me)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
+    r"\byou(?:'ve)?\s+(?:have|had|got|put|listed|saved)\s+(?:us|me)\b|"
+    # "sticking w the gas furnace", "keeping the old furnace": what they have stays
+    r"\b(?:sticking|staying|stick|stay)\s+(?:with|w/?)\s+(?:the|our|my)\b|\b(?:keeping|keep)\s+(?:the|our|my)\b|\b(?:i've|we've|ive)\s+got\b|\b(?:i'm|we're|im)\s+(?:driving|running|using)\b|"
     r"^\s*(?:(?:also|now|just|recently|finally)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added|put\s+in|picked\s+up|took\s+delivery\s+of)\b|"
     # "renting in spokane, baseboard heat, no ac": a message about the home they live in
     r"\b(?:renting|rent|live|living)\s+(?:in|at)\b|"

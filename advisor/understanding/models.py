@@ -244,6 +244,12 @@ class Understanding(BaseModel):
         None, ge=1, le=2, description='"the first" / "the second" of two readings offered'
     )
     affirmed: bool = Field(False, description='"yes" to what we suggested')
+    deed: bool = Field(False, description='"switch me to ev2-a", "can you set my thermostat": asks us to act')
+    hire: bool = Field(False, description='"do you know a good electrician": asks for a business to hire')
+    no_more_questions: bool = Field(
+        False,
+        description='"skip that, just give me a general idea": answer with what we have, ask nothing more',
+    )
     place_query: str | None = Field(
         None, description="a place name answering the location question, to geocode"
     )

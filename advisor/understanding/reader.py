@@ -151,6 +151,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         _number_changed_in_last_request(values, context)
         or _said_they_lack(prediction, values, context)
         or _disputes_our_prices(prediction, values, context)
+        or _deed_asked(prediction, values)
     )
     if early is not None:
         return early
@@ -284,6 +285,10 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         points_back=values.points_back,
         choice=values.choice,
         affirmed=values.affirmed,
+        deed=values.asks_action and intent == "off_topic",
+        hire=intent == "off_topic" and _WHO_TO_HIRE.search(values.message) is not None,
+        no_more_questions=context.pending_slot is not None
+        and _NO_MORE_QUESTIONS.search(values.message) is not None,
     )
 
 
@@ -317,7 +322,13 @@ def command_reading(
     ):
         intent = "forget"  # "forget that i have gas heat": the imperative names what to remove
     held = [field for field in values.named if context is not None and field in context.known_fields]
-    if intent == "correction" and held and not values.facts and _NOT_THEIRS.search(values.message):
+    if (
+        intent == "correction"
+        and held
+        and not values.facts
+        and _NOT_THEIRS.search(values.message)
+        and not _UNDO_ASKED.search(values.message)  # "that's my sister's car not ours, undo that": undone
+    ):
         # "undo the solar thing entirely, that number was from the quote": not theirs at all, it goes
         return Understanding(intent="forget", forget=list(values.named), confidence=confidence)
     if intent == "forget" and not (
@@ -385,7 +396,8 @@ _LACKS = re.compile(
 # "thats not right, smud peak is 5-8 not 4-9", "no, duke charges like 11 cents": our answer disputed
 _DISPUTE = re.compile(
     r"\b(?:not\s+right|wrong|incorrect|not\s+correct|(?:that'?s|thats|it'?s|its)\s+not|isn'?t|pretty\s+sure|"
-    r"no\s+(?:it'?s|its|they)|you'?re\s+off|doesn'?t\s+sound\s+right)\b",
+    r"no\s+(?:it'?s|its|they)|you'?re\s+off|(?:doesn'?t|does\s+not|dont|don'?t)\s+(?:look|sound|seem)\s+right|"
+    r"i\s+thought)\b",
     re.I,
 )
 _HOURS_CLAIM = re.compile(r"\b\d{1,2}\s*(?:-|to|–)\s*\d{1,2}\b", re.I)
@@ -398,7 +410,8 @@ def _disputes_our_prices(
     """Our prices or peak hours said to be wrong, with nothing new about their home: answered again
     with the prices and where they come from (not "Confirmed: your utility is SMUD")."""
     if (
-        context.last_intent != "live_data"
+        # (after a statement too: "thats not right, isnt peak 4-9?" had undone the utility, plan and ZIP)
+        (context.last_intent != "live_data" and (values.facts or not values.asking))
         or prediction.intent not in ("correction", "profile_statement", "unclear", "smalltalk")
         or not _DISPUTE.search(values.message)
         or not (
@@ -417,6 +430,31 @@ def _disputes_our_prices(
         params=RequestParams(task="prices", day=day),
         confidence=round(prediction.intent_p, 3),
     )
+
+
+# "skip that, just give me a general idea", "stop asking": asked nothing more ("rather not say where i
+# live" skips that question only: the utility is still asked, as prices need no more)
+_NO_MORE_QUESTIONS = re.compile(
+    r"\b(?:general|rough|ballpark|broad|basic)\s+(?:idea|answer|estimate|picture|sense|number)|\bballpark\b|"
+    r"\bjust\s+(?:answer|tell\s+me|give\s+me\s+(?:something|an?\s+(?:answer|idea|estimate|guess)))|"
+    r"\bstop\s+asking|\bno\s+more\s+questions|\benough\s+questions",
+    re.I,
+)
+
+
+# "ok switch me to ev2-a", "sign us up for e-elec": a deed on their account, which only the utility
+# can do; the plan named is not theirs yet (it had been saved as their plan)
+_SWITCH_ME = re.compile(
+    r"^\W*(?:(?:ok|okay|so|then|great|cool|alright|perfect|yes|yeah)\W+)*(?:please\s+|pls\s+)?"
+    r"(?:switch|move|change|put|sign|enroll|enrol)\s+(?:me|us)\s+(?:up\s+)?(?:to|on|onto|over|for|in|into)\b",
+    re.I,
+)
+
+
+def _deed_asked(prediction: Prediction, values: Values) -> Understanding | None:
+    if not _SWITCH_ME.match(values.message):
+        return None
+    return Understanding(intent="off_topic", deed=True, confidence=round(prediction.intent_p, 3))
 
 
 def _said_they_lack(prediction: Prediction, values: Values, context: ReadingContext) -> Understanding | None:
@@ -451,6 +489,9 @@ def _lacks_unsaved(intent: str, values: Values, context: ReadingContext) -> list
     ):
         return []
     return named
+
+
+_UNDO_ASKED = re.compile(r"\bundo\s+(?:that|it|this|the\s+last)\b|\bundo\W*$", re.I)
 
 
 def _more_of_the_last_forget(values: Values, context: ReadingContext | None) -> bool:
@@ -813,6 +854,11 @@ def _about_a_car(message: str) -> bool:
     return bool(_CAR_WORDS.search(message)) or charging
 
 
+_WHAT_IT_RUNS_ON = re.compile(
+    r"^\W*(?:is|are)\s+(?:my|our|the)\s+(?:[a-z-]+\s+){1,2}(?:electric|gas|propane|a\s+heat\s+pump)\W*$", re.I
+)
+
+
 def _explained_after_all(intent: str, values: Values) -> str | None:
     """A question the model read as a live request that asks why or what, or a live cost the
     model read as a general question."""
@@ -820,8 +866,10 @@ def _explained_after_all(intent: str, values: Values) -> str | None:
     if intent == "live_data" and not (
         values.when_to_run or values.when_to_charge or values.signals.deadline or values.signals.charge_level
     ):
-        if WHY.match(values.message):
-            return "knowledge"  # "why is my dryer so slow": a cause, not a time to run it
+        if WHY.match(values.message) or _WHAT_IT_RUNS_ON.match(values.message):
+            # "why is my dryer so slow": a cause, not a time to run it; "is my dryer electric?": how
+            # to tell, not a price
+            return "knowledge"
         if params.plan is not None and _WHAT_IS.match(values.message):
             return "knowledge"  # "whats e-tou-c": what the plan is
         if values.home_battery_charge and params.vehicle is None:
@@ -1322,11 +1370,13 @@ def _alternative(prediction: Prediction, intent: str) -> str | None:
 
 def stated_facts(conversation: list[dict[str, object]]) -> list[dict[str, object]]:
     """ExtractedFact-shaped dicts for user messages [{turn, text}]: the offline memorizer's reading
-    and the trace's record of what the user stated (values as text, as the memorizer returns them)."""
+    and the trace's record of what the user stated (values as text, as the memorizer returns them).
+    Read whole, as a turn is ("ok switch me to ev-tou-5" asks a deed and states no plan; an
+    off-topic question's town is not theirs), never from the grammar's values alone."""
     found: list[dict[str, object]] = []
     for item in conversation:
         turn, text = int(str(item["turn"])), str(item["text"])
-        for fact in read_values(text, ReadingContext()).facts:
+        for fact in understand(text).facts:
             value = fact.value
             found.append(
                 {

@@ -36,6 +36,9 @@ _JOINT = re.compile(
     # "63116, not sure what plan": a doubt that names what it is about is its own clause (the ZIP is sure)
     r",\s+(?=(?:(?:honestly|tbh|and|but|lol|so)\s+)?(?:not\s+sure|idk|no\s+idea|dunno|don'?t\s+know|no\s+clue)\s+"
     r"(?:what|which|abt|about|the|my|our|if|who|how)\b)|"
+    # "duke energy for sure, the plan i really dont know": a doubt about a thing of its own, its own clause
+    r",\s+(?=(?:but\s+)?(?:the|our|my)\s+(?:[a-z-]+\s+){1,2}(?:i|we)\s+(?:really\s+|honestly\s+|just\s+)?"
+    r"(?:don'?t|dont|do\s+not)\s+know\b)|"
     # "electric baseboard in a brooklyn co-op, anything we can do": the request put last is its own clause
     r",\s+(?=" + REQUEST_WITHOUT_MARK + r")|"
     # "just moved to spokane, avista is our utility i think": a doubt said at the end is the last
@@ -486,6 +489,8 @@ def clean(text: str) -> str:
     text = re.sub(r"\bppl\b", "people", text)
     text = _spoken_car_names(text)
     text = _spoken_numbers(text)
+    # "about 5 and a half kw": 5.5, never 5 (a wrong size is worse than none)
+    text = re.sub(r"\b(\d+)\s+and\s+a\s+half\b", r"\1.5", text, flags=re.I)
     text = _WORD.sub(lambda m: _TYPOS.get(m.group(0).lower(), m.group(0)), text)
     text = _WORD.sub(lambda m: _near_word(m.group(0)), text)
     # utility names with "and" in them must not be split into clauses: "pg and e", "gas and electric"
@@ -543,6 +548,26 @@ _BOTH_JOBS = re.compile(
 )
 
 
+# "my daughter has a leaf and solar panels in atlanta. is it worth it for her to add a battery": a
+# grown child in a home of their own (placed elsewhere, or asked about for them), not the household
+_CHILD = re.compile(
+    r"\b(?:my|our)\s+(?:sons?|daughters?|kids?|child|children|grand(?:son|daughter|kid)s?)\b", re.I
+)
+_CHILD_ELSEWHERE = re.compile(
+    r"\b(?:in\s+(?!the\b|our\b|my\b|a\b|an\b|garage|driveway|college|school|high\b)[a-z]{3,}|lives?\b|moved\b|"
+    r"(?:her|his|their)\s+(?:own\s+)?(?:place|house|home|apartment|apt|condo)|for\s+(?:her|him|them)\b)",
+    re.I,
+)
+
+
+def _child_elsewhere(part: str, text: str) -> bool:
+    child = _CHILD.search(part)
+    if child is None:
+        return False
+    at = text.find(part)
+    return _CHILD_ELSEWHERE.search(text[at + child.end() if at >= 0 else 0 :]) is not None
+
+
 def clauses(text: str) -> list[Clause]:
     """Each clause with its flags; a clause without its own subject takes the previous one's
     (so "my neighbour has solar and a battery" keeps both out of the user's profile)."""
@@ -578,6 +603,8 @@ def clauses(text: str) -> list[Clause]:
             asking = len(worded_parts) == 1  # "30306 and maybe 8 kw of solar?": the mark is the doubt's
         for index, (part, stated) in enumerate(parts):
             clause = _clause(part, previous, asking=asking and not stated)
+            if not clause.someone_else and _child_elsewhere(part, text):
+                clause = Clause(**{**clause.__dict__, "someone_else": True})
             if stated and clause.question and not QUESTION_START.match(part):
                 clause = Clause(**{**clause.__dict__, "question": False})  # a stated list item
             if index in trailing_doubt:

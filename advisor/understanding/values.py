@@ -200,6 +200,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         or _the_car_they_got(message, context)
         or _the_size_they_chose(message, context)
         or _just_one_powerwall(message, context)
+        or _more_powerwalls(message, context)
         or _trim_of_their_car(message, context)
     )
     facts = [_corrected_in_place(fact, message) for fact in facts]
@@ -775,6 +776,37 @@ def _just_one_powerwall(message: str, context: ReadingContext) -> list[StatedFac
     ]
 
 
+_MORE_OF_THEM = re.compile(
+    r"^\W*(?:(?:actually|wait|oh|sorry|oops|no|and)\W+)*(?:it'?s|its|we\s+have|we\s+got|there'?s|there\s+are|make\s+(?:it|that))\s+"
+    r"(?P<count>two|2|three|3)(?:\s+of\s+them|\s+powerwalls?|\s+actually)?\W*(?:actually\W*)?$",
+    re.I,
+)
+
+
+def _more_powerwalls(message: str, context: ReadingContext) -> list[StatedFact]:
+    """ "we have a powerwall too" then "actually wait, its two of them": the count of the one we hold."""
+    held = context.known_fields.get("equipment.battery_capacity_kwh")
+    more = _MORE_OF_THEM.match(message)
+    if (
+        more is None
+        or not isinstance(held, int | float)
+        or abs(held - POWERWALL_KWH) > 1e-9
+        or not any(re.search(r"\bpowerwalls?\b", line, re.I) for line in [*context.recent[-3:], message])
+    ):
+        return []
+    count = {"two": 2, "2": 2, "three": 3, "3": 3}[more.group("count").lower()]
+    return [
+        StatedFact(
+            field="equipment.battery_capacity_kwh",
+            value=count * POWERWALL_KWH,
+            said=more.group(0).strip(),
+            unit="kWh",
+            words=message[:500],
+            assumption=f"a Powerwall stores {POWERWALL_KWH:g} kWh",
+        )
+    ]
+
+
 def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]:
     """ "no wait its 4.7 not 7.4", "the 8.4 kw you have is wrong, its 11.2 now": a correction naming a
     number we hold (7.4 kW of solar) and one other number sets that field to the other; only when
@@ -798,7 +830,13 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
             if name in _CORRECTABLE and value > 0 and 0.5 <= _as_held(name, others[0], message) / value <= 2
         ]
         named = near if len(near) == 1 else []
-    fields = [name for name in commands.named_fields(message) if name in known and name in _CORRECTABLE]
+    # ("occupants is wrong, baby came in march so 4 now": a count, corrected only where its words name it)
+    fields = [
+        name
+        for name in commands.named_fields(message)
+        if name in known
+        and (name in _CORRECTABLE or (name == "household.occupants" and _a_household_count(others)))
+    ]
     if not named and len(others) == 1 and len(fields) == 1:
         # "thats wrong, we added panels, its 8.4 now": the one held number the words name
         named = fields
@@ -807,11 +845,15 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
     if len(named) != 1 or len(others) != 1:
         return []
     said = f"{others[0]:g}"
-    value = _as_held(named[0], others[0], message)
+    value = int(others[0]) if named[0] == "household.occupants" else _as_held(named[0], others[0], message)
     unit = "A" if value != others[0] else None
     return [
         StatedFact(field=named[0], value=value, said=said, unit=unit, words=message[:500], confidence=0.8)
     ]
+
+
+def _a_household_count(numbers: list[float]) -> bool:
+    return len(numbers) == 1 and numbers[0].is_integer() and 1 <= numbers[0] <= 20
 
 
 def _corrected_unsaved(number: float, message: str, context: ReadingContext) -> list[StatedFact]:
