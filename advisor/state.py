@@ -64,7 +64,9 @@ class AdvisorState(TypedDict, total=False):
     prior_facts: list[dict[str, Any]]  # facts handled in earlier turns of the thread
     original_message: str  # the user's words as sent (stored in the session)
     resumed: bool  # this turn answers the request asked before our onboarding question, not its words
-    fell_back: bool  # a live request explained in general for want of a skipped slot (redone once it is given)
+    fell_back: (
+        bool  # a live request explained in general for want of a skipped slot (redone once it is given)
+    )
     replan: str  # "facts": a statement changed what the last live answer stood on; "plan": they don't know their plan
     statement_changed: bool  # this turn's statements changed the profile (not only confirmed it)
     place_unknown: bool  # a place was named that no table or geocoder could find: ask for the ZIP

@@ -252,3 +252,54 @@ def test_a_business_to_hire_gets_its_own_answer(tmp_path) -> None:
         assert reply.text == HIRE
     finally:
         runtime.close()
+
+
+def test_a_price_corrected_in_cents_replaces_the_one_held() -> None:
+    reading = _read(
+        "sorry its 12 cents not 11, just looked at the bill",
+        last_intent="live_data",
+        known_fields={"location.flat_rate_usd_per_kwh": 0.11},
+    )
+    assert [(f.field, f.value) for f in reading.facts] == [("location.flat_rate_usd_per_kwh", 0.12)]
+
+
+def test_what_runs_is_the_appliance_named_before_not_a_car() -> None:
+    reading = _read(
+        "eh ok. when should it run then, we're on srp in mesa",
+        recent=["user: can u turn off my water heater at 4pm every day", "advisor: I can't act on that"],
+    )
+    assert reading.params.task == "appliance" and reading.params.appliance == "water heater"
+
+
+def test_a_flat_price_prices_a_charge_without_a_zip(tmp_path) -> None:
+    from tests.advisor_helpers import make_runtime
+    from tests.test_homeowner_findings import NOW, new_user
+
+    runtime = make_runtime(tmp_path, clock=lambda: NOW)
+    try:
+        user = new_user(runtime)
+        runtime.service.handle_turn(user, "s1", "we're on a co-op, flat 11 cents a kwh")
+        reply = runtime.service.handle_turn(
+            user, "s1", "what would it cost me to take the bolt euv from 20 to 80"
+        )
+        assert reply.asked_for is None and "flat 11.0¢/kWh" in reply.text and "$" in reply.text
+    finally:
+        runtime.close()
+
+
+def test_no_ev_of_their_own_is_never_asked_which_ev(tmp_path) -> None:
+    from tests.advisor_helpers import make_runtime
+    from tests.test_homeowner_findings import NOW, new_user
+
+    runtime = make_runtime(tmp_path, clock=lambda: NOW)
+    try:
+        user = new_user(runtime)
+        runtime.service.handle_turn(user, "s1", "seattle, seattle city light")
+        runtime.service.handle_turn(user, "s1", "we have an ioniq 5 now")
+        runtime.service.handle_turn(user, "s1", "ugh sorry that's my sister's car not ours, undo that")
+        reply = runtime.service.handle_turn(
+            user, "s1", "we dont have an ev, just curious what charging at home costs here"
+        )
+        assert reply.intent != "forget" and reply.asked_for != "ev"
+    finally:
+        runtime.close()

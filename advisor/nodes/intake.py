@@ -229,18 +229,22 @@ def reading_context(state: AdvisorState) -> ReadingContext:
         last_question=last.get("question"),
         pending_topic=(state.get("pending_request") or {}).get("topic") if pending else None,
         recent=recent,
-        # what the profile holds, and what this thread saved since
-        known_fields={
-            **profile_values(state.get("user_profile")),
-            **{
-                str(fact["field"]): fact.get("value")
-                for fact in state.get("prior_facts") or []
-                if isinstance(fact, dict)
-                and fact.get("field")
-                and fact.get("status") in ("saved", "confirmed")
-            },
-        },
+        known_fields=_known_fields(state),
     )
+
+
+def _known_fields(state: AdvisorState) -> dict[str, Any]:
+    """What the profile holds (read this turn, so after any undo or forget). Only without a
+    profile do the thread's saved facts stand in for it: an Ioniq saved, then undone, was still
+    "held" and "we dont have an ev, just curious…" forgot it again instead of answering."""
+    profile = state.get("user_profile")
+    if profile is not None:
+        return profile_values(profile)
+    return {
+        str(fact["field"]): fact.get("value")
+        for fact in state.get("prior_facts") or []
+        if isinstance(fact, dict) and fact.get("field") and fact.get("status") in ("saved", "confirmed")
+    }
 
 
 def profile_values(profile: UserProfile | None) -> dict[str, Any]:

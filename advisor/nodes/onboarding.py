@@ -182,6 +182,12 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
         # "skip that, just give me a general idea": every question skipped, answered with what we have
         rest = [slot for slot in SLOT_FIELDS if slot not in skipped]
         return [*skipped, *rest], ["No problem, I'll answer with what I have."]
+    lacks = {
+        "ev" for m in understanding.mentions if m.reason == "lacks" and m.field.startswith("equipment.ev_")
+    }
+    if lacks - set(skipped):
+        # "we dont have an ev, just curious what charging at home costs": never asked which EV
+        skipped = [*skipped, *(lacks - set(skipped))]
     if answer is None or answer.status != "skipped" or answer.slot in skipped:
         return skipped, []
     slots = [answer.slot]
@@ -249,9 +255,13 @@ def _ask(
         needed = [
             slot for slot in needed if slot == "ev" and not params.vehicle and params.miles_needed is None
         ]
-    if params.task in ("prices", "appliance", "charging_plan") and _utility_of_one_state(profile):
+    if params.task in ("prices", "appliance", "charging_plan") and (
+        _utility_of_one_state(profile) or (_flat_price(profile) and params.ready_by_hour is None)
+    ):
         # "when is peak for pge today", "what would it cost overnight on ev2-a": prices and their
-        # hours come from the utility (its state's time zone); a place adds nothing to them
+        # hours come from the utility (its state's time zone); a place adds nothing to them. "flat 11
+        # cents a kwh … what would it cost to take the bolt from 20 to 80": the price they pay is every
+        # hour's (with no deadline, the clock's zone changes nothing; the answer says what it assumed)
         needed = [slot for slot in needed if slot != "location"]
     skipped = update["skipped_slots"]
     missing = [
@@ -378,6 +388,11 @@ def _asked_charger(profile: UserProfile | None, request: dict[str, Any]) -> tupl
         return None
     view = _viewed(profile, equipment={"ev_charger_kw": charger})
     return view, f"This is at {charger:g} kW, the charger you asked about (not saved to your profile)."
+
+
+def _flat_price(profile: UserProfile | None) -> bool:
+    location = profile.location if profile is not None else None
+    return location is not None and bool(location.flat_rate_usd_per_kwh)
 
 
 def _utility_of_one_state(profile: UserProfile | None) -> bool:

@@ -197,7 +197,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         ]
     gone = _gone_beside_facts(intent, values, context)
     asks = intent in (*_ANSWERS, "profile_query")
-    params = _params(prediction, values, intent)
+    params = _appliance_of_it(_params(prediction, values, intent), values, context)
     if _plans_not_asked(prediction, intent, params, values, context):
         # "what temp should i set the thermostat to save money", "is it better to charge as soon as
         # i get home": a comparison of rate plans answers neither; the question is explained
@@ -268,7 +268,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         else None,
         facts=facts,
         forget=gone,
-        mentions=[m for m in values.mentions if not (m.reason == "question" and _has(facts, m.field))],
+        mentions=_kept_mentions(values, facts, context),
         slot_answer=slot_answer,
         params=params,
         follow_up=follow_up,
@@ -457,12 +457,53 @@ def _deed_asked(prediction: Prediction, values: Values) -> Understanding | None:
     return Understanding(intent="off_topic", deed=True, confidence=round(prediction.intent_p, 3))
 
 
+# "when should it run then": a machine that runs (a car charges), named in what they said before
+_IT_RUNS = re.compile(r"\b(?:it|that|this|one)\s+(?:run|runs|be\s+run|go\s+on)\b|\brun\s+(?:it|that)\b", re.I)
+_CHARGE_WORDS = re.compile(r"\bcharg|\b(?:car|ev|tesla|battery)\b", re.I)
+
+
+def _appliance_of_it(params: RequestParams, values: Values, context: ReadingContext) -> RequestParams:
+    """ "can u turn off my water heater at 4pm" then "eh ok. when should it run then": the water
+    heater's timing, not a charging plan for a car nobody named."""
+    if (
+        params.task != "charging_plan"
+        or params.vehicle
+        or not _IT_RUNS.search(values.message)
+        or _CHARGE_WORDS.search(values.message)
+    ):
+        return params
+    for earlier in reversed(context.said_before(values.message)[-2:]):
+        appliance = read_values(earlier, ReadingContext()).params.appliance
+        if appliance:
+            return params.model_copy(update={"task": "appliance", "appliance": appliance})
+    return params
+
+
+def _kept_mentions(values: Values, facts: list[StatedFact], context: ReadingContext) -> list[Mention]:
+    """What looked like facts and is not saved, for the reply and the trace; with what they say they
+    lack beside a question ("we dont have an ev, just curious what charging costs"): no car is asked."""
+    kept = [m for m in values.mentions if not (m.reason == "question" and _has(facts, m.field))]
+    lacked = _lacks_unsaved(values, context)
+    return kept + [Mention(field=field, words=values.message[:500], reason="lacks") for field in lacked]
+
+
 def _said_they_lack(prediction: Prediction, values: Values, context: ReadingContext) -> Understanding | None:
     """ "and no ev" while setting up, with no car saved: what they lack, said; nothing to remove."""
-    lacked = _lacks_unsaved(prediction.intent, values, context)
-    if not lacked:
-        return None
+    lacked = _lacks_unsaved(values, context)
+    if not lacked or prediction.intent in _ANSWERS:
+        return None  # "we dont have solar yet lol, how much would a 6kw system make here": asked
     mentions = [Mention(field=field, words=values.message[:500], reason="lacks") for field in lacked]
+    if values.question or values.asking:
+        # "we dont have an ev, just curious what charging at home costs here": no car of theirs to
+        # plan for (or to forget), so the question is explained
+        return Understanding(
+            intent="knowledge",
+            topic=prediction.topic,  # type: ignore[arg-type]
+            asks=True,
+            question=values.question or values.message,
+            mentions=mentions,
+            confidence=round(prediction.intent_p, 3),
+        )
     return Understanding(
         intent="profile_statement", mentions=mentions, confidence=round(prediction.intent_p, 3)
     )
@@ -471,7 +512,7 @@ def _said_they_lack(prediction: Prediction, values: Values, context: ReadingCont
 _NO_LONGER = re.compile(r"\b(?:anymore|any\s+more|no\s+longer|sold|got\s+rid|gone|removed)\b", re.I)
 
 
-def _lacks_unsaved(intent: str, values: Values, context: ReadingContext) -> list[str]:
+def _lacks_unsaved(values: Values, context: ReadingContext) -> list[str]:
     """ "and no ev", "we don't have solar": equipment they say they lack, of which we hold nothing
     (with it held, "no ev anymore" removes it)."""
     named = [field for field in values.named if field.startswith("equipment.")]
@@ -479,7 +520,6 @@ def _lacks_unsaved(intent: str, values: Values, context: ReadingContext) -> list
         not named
         or context.pending_slot is not None  # "no ev" to "which EV?" skips the question
         or values.facts
-        or intent in (*_ANSWERS, "profile_query")
         or set(named) & set(context.known_fields)
         or values.removal_cue
         or values.forget_lead

@@ -815,7 +815,9 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
         return []
     numbers = [float(n) for n in _NUMBER.findall(message)]
     known = {
+        # a price we hold in dollars is said in cents: "its 12 cents not 11" with 0.11 held
         name: float(value)
+        * (100 if name == "location.flat_rate_usd_per_kwh" and _IN_CENTS.search(message) else 1)
         for name, value in context.known_fields.items()
         if isinstance(value, int | float) and not isinstance(value, bool)
     }
@@ -850,6 +852,9 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
     return [
         StatedFact(field=named[0], value=value, said=said, unit=unit, words=message[:500], confidence=0.8)
     ]
+
+
+_IN_CENTS = re.compile(r"\d\s*(?:cents?|¢|c\b)", re.I)
 
 
 def _a_household_count(numbers: list[float]) -> bool:
@@ -895,6 +900,8 @@ def _as_held(field: str, number: float, message: str) -> float:
         number > 24 or re.search(r"\bamps?\b|\d\s*a\b", message, re.I)
     ):
         return round(number * VOLTS_L2 / 1000, 2)
+    if field == "location.flat_rate_usd_per_kwh" and number >= 1:
+        return round(number / 100, 4)  # "its 12 cents not 11": $0.12
     return number
 
 
