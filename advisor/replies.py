@@ -42,6 +42,11 @@ HIRE = (
     "rebate programs often list the contractors who take part in them. I can explain what the work "
     "involves, so you know what to ask for in a quote."
 )
+DISPUTED = (
+    "I can't check that against your bill. Here is what I used and where it comes from; where your "
+    "utility's rate page or your bill says otherwise, they're right, and if you tell me your plan's "
+    "name I'll use its hours."
+)
 DEED = (
     "I can't act on your accounts or devices: I can't switch your rate plan, pay a bill or change a "
     "thermostat for you. Your utility switches plans (its website or the number on your bill); once "

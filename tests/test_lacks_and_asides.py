@@ -303,3 +303,19 @@ def test_no_ev_of_their_own_is_never_asked_which_ev(tmp_path) -> None:
         assert reply.intent != "forget" and reply.asked_for != "ev"
     finally:
         runtime.close()
+
+
+def test_a_disputed_price_is_answered_with_where_ours_comes_from(tmp_path) -> None:
+    from advisor.replies import DISPUTED
+    from tests.advisor_helpers import make_runtime
+    from tests.test_homeowner_findings import NOW, new_user
+
+    runtime = make_runtime(tmp_path, clock=lambda: NOW)
+    try:
+        user = new_user(runtime)
+        runtime.service.handle_turn(user, "s1", "hi, we're in knoxville 37919 w/ KUB, gas heat, no ev")
+        runtime.service.handle_turn(user, "s1", "when is electricity cheapest tomorrow")
+        reply = runtime.service.handle_turn(user, "s1", "thats not right, i thought peak was 2-7")
+        assert reply.text.startswith(DISPUTED) and "TN average price" in reply.text
+    finally:
+        runtime.close()

@@ -14,6 +14,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
 from advisor.message import validate_message
+from advisor.replies import DISPUTED
 from advisor.state import AdvisorState
 from advisor.understanding.models import ReadingContext, RequestParams, Understanding
 from advisor.understanding.reader import Understander
@@ -77,7 +78,11 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
             "intent": understanding.intent,
             "intent_confidence": understanding.confidence,
             "topic": understanding.topic,
-            "notices": [*state.get("notices", []), *([TRUNCATED_NOTICE] if checked.truncated else [])],
+            "notices": [
+                *state.get("notices", []),
+                *([TRUNCATED_NOTICE] if checked.truncated else []),
+                *([DISPUTED] if understanding.disputed else []),  # "thats not right, peak is 2-7"
+            ],
             # Goodbye memorizes inside the turn (what the idle job would catch); stated facts were
             # already saved by remember. The turn threshold only flags a run after the reply.
             "should_memorize": goodbye,

@@ -245,6 +245,7 @@ class Understanding(BaseModel):
     )
     affirmed: bool = Field(False, description='"yes" to what we suggested')
     deed: bool = Field(False, description='"switch me to ev2-a", "can you set my thermostat": asks us to act')
+    disputed: bool = Field(False, description='"thats not right, peak is 5-8": our prices said to be wrong')
     hire: bool = Field(False, description='"do you know a good electrician": asks for a business to hire')
     no_more_questions: bool = Field(
         False,

@@ -428,6 +428,7 @@ def _disputes_our_prices(
         asks=True,
         question=values.message,
         params=RequestParams(task="prices", day=day),
+        disputed=True,
         confidence=round(prediction.intent_p, 3),
     )
 
