@@ -319,3 +319,19 @@ def test_a_disputed_price_is_answered_with_where_ours_comes_from(tmp_path) -> No
         assert reply.text.startswith(DISPUTED) and "TN average price" in reply.text
     finally:
         runtime.close()
+
+
+def test_asking_us_to_call_their_utility_is_a_deed_even_naming_it() -> None:
+    reading = _read("can u just call my utility and switch my plan", pending_slot="utility")
+    assert reading.intent == "off_topic" and reading.deed
+
+
+def test_a_clarifying_question_quotes_a_short_message_whole() -> None:
+    from advisor.nodes.intake import _clarify
+
+    understanding = _read("what does it cost")
+    text = _clarify(
+        understanding.model_copy(update={"alternative": "knowledge"}),
+        "my last bill was like $180 in jan not sure how much was gas",
+    )["response"]
+    assert '"my last bill was like $180 in jan not sure how much was gas"' in text

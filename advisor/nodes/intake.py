@@ -106,7 +106,10 @@ def _clarify(understanding: Understanding, question: str) -> dict[str, Any]:
     """One question naming the two readings, quoting the user; the answer picks one."""
     readings = [_reading(understanding.intent, understanding.topic)]
     readings.append(_reading(str(understanding.alternative), understanding.topic))
-    quoted = " ".join(question.split()[:12])
+    words = question.split()
+    # quoted whole when short, else its first words marked as cut ("my last bill was like $180 in jan
+    # not sure how much" read as the whole question)
+    quoted = " ".join(words) if len(words) <= 20 else " ".join(words[:12]) + "…"
     return {
         "response": f'For "{quoted}", do you want {readings[0]}, or {readings[1]}?',
         "route": "done",

@@ -15,7 +15,7 @@ from advisor.energy.catalog import normalize_utility, plans_of, utility_of_plan
 from advisor.energy.utilities import utility_named
 from advisor.onboarding import missing_slots, question_for
 from advisor.places import find_city, find_town, place_fields
-from advisor.replies import NOTHING_TO_SAVE, OFF_TOPIC, SKIP_NOTE, not_saved
+from advisor.replies import DEED, HIRE, NOTHING_TO_SAVE, OFF_TOPIC, SKIP_NOTE, not_saved
 from advisor.state import AdvisorState
 from advisor.tools.data import utility_state
 from advisor.understanding.models import RequestParams, Understanding
@@ -222,7 +222,8 @@ def _reask(state: AdvisorState, understanding: Understanding) -> dict[str, Any] 
     ):
         return None
     if understanding.intent == "off_topic":
-        lead = OFF_TOPIC + " "
+        # "can u just call my utility and switch my plan" while we wait for the utility: said what we can't do
+        lead = (DEED if understanding.deed else HIRE if understanding.hire else OFF_TOPIC) + " "
     elif understanding.mentions:
         lead = not_saved(understanding) + " "
     else:

@@ -240,7 +240,7 @@ class ApiClient:
             return
         left = (until - self._clock()).total_seconds()
         if left > 0:
-            raise ApiError(self.name, f"{why}; not asked again for {_duration(left)}")
+            raise ApiError(self.name, f"{why}; I'll try it again in {_duration(left)}")
 
     def _failed_attempt(self, reason: str, *, at_once: bool = False) -> None:
         """One more failure in a row; enough of them (or one while half-open, or one that is
@@ -358,7 +358,7 @@ class ApiClient:
                         if asked > ceiling:
                             reason = f"asked to wait {_duration(asked)} (HTTP {status}, Retry-After)"
                             self._open_for(asked, reason)
-                            raise ApiError(self.name, f"{reason}; not asked again until then")
+                            raise ApiError(self.name, f"{reason}; I'll try it again then")
                     if asked is not None:
                         wait = max(0.0, min(MAX_BACKOFF_SECONDS, asked))
                 elif status in (401, 403) and self._api_key is not None and not self._key_in_query:

@@ -453,7 +453,9 @@ _SWITCH_ME = re.compile(
 
 
 def _deed_asked(prediction: Prediction, values: Values) -> Understanding | None:
-    if not _SWITCH_ME.match(values.message):
+    """ "ok switch me to ev2-a", "can u just call my utility and switch my plan": a deed (what it
+    names is its object, not a fact or a topic)."""
+    if not (_SWITCH_ME.match(values.message) or (values.asks_action and not values.facts)):
         return None
     return Understanding(intent="off_topic", deed=True, confidence=round(prediction.intent_p, 3))
 
