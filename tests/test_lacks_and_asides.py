@@ -335,3 +335,16 @@ def test_a_clarifying_question_quotes_a_short_message_whole() -> None:
         "my last bill was like $180 in jan not sure how much was gas",
     )["response"]
     assert '"my last bill was like $180 in jan not sure how much was gas"' in text
+
+
+def test_a_days_driving_after_a_plan_is_what_to_put_back() -> None:
+    from advisor.understanding.models import RequestParams
+
+    reading = _read(
+        "we drive maybe 40 miles a day, car gets home around 6pm",
+        last_intent="live_data",
+        last_topic="ev_charging",
+        last_params=RequestParams(task="charging_plan"),
+        known_fields={"equipment.ev_model": "Tesla Model Y"},
+    )
+    assert reading.params.miles_needed == 40 and reading.params.plug_in_hour == 18

@@ -730,6 +730,16 @@ def follow_up_params(params: RequestParams, last: RequestParams) -> RequestParam
         if params.ready_by_day is not None or params.day is not None:
             data["tonight"] = None  # "by saturday 7am instead" names the day itself
         # "what about by 6am instead?" after "tonight" changes the hour, not the night
+    if (
+        last.task == "charging_plan"
+        and not last.monthly
+        and params.ev_miles_per_month
+        and params.miles_needed is None
+        and last.miles_needed is None
+        and last.target_soc_pct is None
+    ):
+        # "we drive maybe 40 miles a day" after tonight's plan: a day's driving is what to put back
+        data["miles_needed"] = round(params.ev_miles_per_month * 12 / 365)
     if params.ready_by_day in WEEKDAYS and params.day is None:
         data["day"] = None  # "and on saturday?": that day, not the earlier "today"
     elif params.day is not None and params.ready_by_day is None and last.ready_by_day in WEEKDAYS:
