@@ -28,7 +28,8 @@ class SessionFact(BaseModel):
     turn: int = Field(ge=1)
     field: str = Field(min_length=3, max_length=100)
     value: Any = None
-    status: Literal["saved", "confirmed", "refused", "forgotten", "undone"]
+    # "unsure": said with a doubt ("aep ohio i think"), never saved; the thread's answers use it and say so
+    status: Literal["saved", "confirmed", "refused", "forgotten", "undone", "unsure"]
     words: str = Field("", max_length=500)
 
 

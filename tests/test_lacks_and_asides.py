@@ -348,3 +348,22 @@ def test_a_days_driving_after_a_plan_is_what_to_put_back() -> None:
         known_fields={"equipment.ev_model": "Tesla Model Y"},
     )
     assert reading.params.miles_needed == 40 and reading.params.plug_in_hour == 18
+
+
+def test_a_utility_they_think_is_used_said_and_never_saved(tmp_path) -> None:
+    from tests.advisor_helpers import make_runtime
+    from tests.test_homeowner_findings import NOW, new_user
+
+    runtime = make_runtime(tmp_path, clock=lambda: NOW)
+    try:
+        user = new_user(runtime)
+        runtime.service.handle_turn(user, "s1", "hey im renting in columbus ohio, gas heat")
+        runtime.service.handle_turn(user, "s1", "aep ohio i think")
+        dryer = runtime.service.handle_turn(user, "s1", "when is the cheapest time to run my dryer")
+        assert dryer.asked_for is None and "You weren't sure your utility is AEP" in dryer.text
+        again = runtime.service.handle_turn(user, "s1", "what about tomorrow")
+        assert "You weren't sure" not in again.text  # said once
+        profile = runtime.service.profiles.get(user)
+        assert profile is None or profile.location is None or profile.location.utility_provider is None
+    finally:
+        runtime.close()

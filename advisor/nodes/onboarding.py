@@ -78,6 +78,10 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
         if asked_charger is not None:
             profile = update["user_profile"] = asked_charger[0]  # this turn's view only: nothing is saved
             update["notices"].append(asked_charger[1])
+        thought = _utility_they_think(profile, state) if request["intent"] == "live_data" else None
+        if thought is not None:
+            profile = update["user_profile"] = thought[0]  # this turn's view only: nothing is saved
+            update["notices"] += [thought[1]] if thought[1] else []
         asked_utility = _asked_utility(profile, request)
         if asked_utility is not None:
             profile = update["user_profile"] = asked_utility[0]  # this turn's view only: nothing is saved
@@ -426,6 +430,32 @@ def _asked_utility(profile: UserProfile | None, request: dict[str, Any]) -> tupl
     note = f"This is for {utility}" + (f" on its most common plan, {plan}" if plan else "")
     note += ", the utility you asked about (not saved to your profile"
     return view, note + (f'; say "my utility is {utility}" if it serves you).' if held is None else ").")
+
+
+def _utility_they_think(profile: UserProfile | None, state: AdvisorState) -> tuple[UserProfile, str] | None:
+    """ "aep ohio i think" earlier in the thread, with no utility saved: the answer uses it and says
+    so (it is not saved: they were not sure), rather than asking for the utility they just named."""
+    location = profile.location if profile else None
+    if location is not None and location.utility_provider:
+        return None
+    facts = [*(state.get("prior_facts") or []), *(state.get("session_facts") or [])]
+    unsure = [
+        fact
+        for fact in facts
+        if isinstance(fact, dict)
+        and fact.get("status") == "unsure"
+        and fact.get("field") == "location.utility_provider"
+    ]
+    if not unsure:
+        return None
+    utility = str(unsure[-1]["value"])
+    view = _viewed(profile, location={"utility_provider": utility})
+    if int(unsure[-1].get("turn") or 0) < int(state.get("turn_count") or 1) - 1:
+        return view, ""  # said with the first answer that used it
+    return view, (
+        f"You weren't sure your utility is {utility}, so I haven't saved it; this uses {utility} "
+        f'(say "my utility is {utility}" to keep it).'
+    )
 
 
 def _asked_place(profile: UserProfile | None, request: dict[str, Any]) -> tuple[UserProfile, str] | None:

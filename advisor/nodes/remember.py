@@ -357,7 +357,7 @@ def _session_facts(understanding: Understanding, result: AppliedChanges, turn: i
         change.field: "confirmed" if change.operation == "confirmed" else "saved" for change in result.applied
     }
     outcome.update({refused.field: "refused" for refused in result.refused})
-    return [
+    stated = [
         {
             "turn": turn,
             "field": fact.field,
@@ -368,6 +368,16 @@ def _session_facts(understanding: Understanding, result: AppliedChanges, turn: i
         for fact in understanding.facts
         if fact.field in outcome
     ]
+    # "aep ohio i think": not saved, but kept for the thread as what they think (onboarding prices
+    # with it, says so, and does not ask for the utility they just named)
+    unsure = [
+        {"turn": turn, "field": m.field, "value": named.name, "status": "unsure", "words": m.words}
+        for m in understanding.mentions
+        if m.reason == "unverified"
+        and m.field == "location.utility_provider"
+        and (named := utility_named(m.words)) is not None
+    ]
+    return stated + unsure
 
 
 def _record(user_id: str, result: AppliedChanges, removals: list[str]) -> None:
