@@ -367,3 +367,18 @@ def test_a_utility_they_think_is_used_said_and_never_saved(tmp_path) -> None:
         assert profile is None or profile.location is None or profile.location.utility_provider is None
     finally:
         runtime.close()
+
+
+def test_a_zip_with_a_utility_is_no_appliances_watts() -> None:
+    text = "hii we're in 30306 w georgia power, 2 adults 1 kid, gas furnace + central ac. is it cheaper to run the dishwaser at night"
+    reading = _read(text)
+    assert reading.params.appliance == "dishwasher" and reading.params.appliance_kw is None
+    assert _read("1500 w space heater, cheapest hours").params.appliance_kw == 1.5
+
+
+def test_forgetting_the_baseboard_forgets_the_heating() -> None:
+    reading = _read(
+        "forget the baseboard thing actually, its my moms house im thinking of",
+        known_fields={"equipment.heating_type": "electric"},
+    )
+    assert reading.intent == "forget" and reading.forget == ["equipment.heating_type"]

@@ -191,7 +191,10 @@ _TRIP_MILES = re.compile(
 
 # "a 1500w space heater", "the heater is 1.5 kw": the appliance's power as said
 # (never a time's minutes or "w/": "dryer done by 6:30 w/ the eco cycle")
-_APPLIANCE_WATTS = re.compile(r"(?<![\w.:])(\d{2,5}(?:\.\d+)?)\s*-?\s*(?:w|watts?)\b(?!/)", re.I)
+# at most four digits ("30306 w georgia power" is a ZIP "with" a utility, never a 30 kW appliance)
+_APPLIANCE_WATTS = re.compile(
+    r"(?<![\w.:,])(\d{2,4}(?:\.\d+)?|\d{1,2},\d{3})\s*-?\s*(?:w|watts?)\b(?!/)", re.I
+)
 _APPLIANCE_KW = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)", re.I)
 # "for like 8 hrs", "8 hours a night", "runs 3h": how long it runs
 _RUN_HOURS = re.compile(
@@ -256,7 +259,7 @@ def _stated_run(text: str, *, known: bool) -> dict[str, object]:
     # a kW figure alone is most often a solar size ("what would 10kw make"): only beside an appliance we know
     said = _APPLIANCE_WATTS.search(text) or (_APPLIANCE_KW.search(text) if known else None)
     if said is not None:
-        kw = float(said.group(1)) / (1000 if said.re is _APPLIANCE_WATTS else 1)
+        kw = float(said.group(1).replace(",", "")) / (1000 if said.re is _APPLIANCE_WATTS else 1)
         if 0 < kw <= 50:
             data["appliance_kw"] = round(kw, 3)
             # "a 1500 watt heater", "my 800w dehumidifier": what has that power, when not one we know
