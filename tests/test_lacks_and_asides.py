@@ -382,3 +382,19 @@ def test_forgetting_the_baseboard_forgets_the_heating() -> None:
         known_fields={"equipment.heating_type": "electric"},
     )
     assert reading.intent == "forget" and reading.forget == ["equipment.heating_type"]
+
+
+def test_a_plan_with_no_time_said_lists_the_morning_it_assumed(tmp_path) -> None:
+    from tests.advisor_helpers import make_runtime
+    from tests.test_homeowner_findings import NOW, new_user
+
+    runtime = make_runtime(tmp_path, clock=lambda: NOW)
+    try:
+        user = new_user(runtime)
+        runtime.service.handle_turn(user, "s1", "austin 78704, austin energy, tesla model y")
+        plan = runtime.service.handle_turn(user, "s1", "when should i charge it")
+        assert "before 07:00" in plan.text and "ready by 07:00 (you didn't say when)" in plan.text
+        timed = runtime.service.handle_turn(user, "s1", "i need it by 6am")
+        assert "you didn't say when" not in timed.text
+    finally:
+        runtime.close()

@@ -93,7 +93,7 @@ def build_tools(data: DataSources) -> list[BaseTool]:
         runtime: ToolRuntime[TurnContext, Any],
         current_soc_pct: float = 30,
         target_soc_pct: float = 80,
-        ready_by_hour: int = 7,
+        ready_by_hour: int | None = None,
         one_session: bool = False,
         ready_by_minute: int = 0,
         ready_by_day: str | None = None,
@@ -105,7 +105,7 @@ def build_tools(data: DataSources) -> list[BaseTool]:
     ) -> str:
         """Cheapest time to charge the user's EV before ready_by_hour:ready_by_minute (local) on
         ready_by_day ('today', 'tomorrow' or a weekday such as 'monday'; default: the next time that
-        hour comes), or ready_in_minutes from now ('in 1 hour'); tonight=True when the user said
+        hour comes; no ready_by_hour: 07:00, said as assumed), or ready_in_minutes from now ('in 1 hour'); tonight=True when the user said
         tonight (ready the morning after); miles_needed when the user said how far they need to
         drive instead of a charge level; plug_in_hour:plug_in_minute (local, 24 h) when the car is
         plugged in later than now ('I get home at 6pm'). With costs."""
@@ -412,12 +412,15 @@ def _deadline_label(deadline: datetime, now_local: datetime) -> str:
     return f"{_hm(deadline)} {deadline:%a %d %b}"
 
 
+DEFAULT_READY_HOUR = 7  # a charge with no time said is planned to be ready by the morning
+
+
 def plan_charging(
     data: DataSources,
     context: TurnContext,
     current_soc_pct: float,
     target_soc_pct: float,
-    ready_by_hour: int,
+    ready_by_hour: int | None,
     one_session: bool,
     ready_by_minute: int = 0,
     ready_by_day: str | None = None,
@@ -431,6 +434,12 @@ def plan_charging(
     name = "plan_ev_charging"
     profile = context.profile
     equipment = profile.equipment
+    assumptions: list[str] = []
+    if ready_by_hour is None:
+        ready_by_hour = DEFAULT_READY_HOUR
+        if ready_in_minutes is None:
+            # "when should i charge it": no time said, so the morning, and the answer says so
+            assumptions.append(f"ready by {DEFAULT_READY_HOUR:02d}:00 (you didn't say when)")
     if (
         not 0 <= ready_by_hour <= 23
         or not 0 <= ready_by_minute <= 59
@@ -451,7 +460,6 @@ def plan_charging(
         equipment.ev_model if equipment else None, equipment.ev_battery_kwh if equipment else None
     )
     battery_kwh = (equipment.ev_battery_kwh if equipment else None) or (spec.battery_kwh if spec else None)
-    assumptions: list[str] = []
     if battery_kwh is None:
         # the user would rather not say which car ("skip that, just give me a rough idea"): a rough
         # plan for the middle of the cars we know, said as such, beats no plan

@@ -52,7 +52,9 @@ FORGET_TARGETS: tuple[Target, ...] = (
     ),
     Target(r"battery", ("equipment.has_battery_storage", "equipment.battery_capacity_kwh")),
     Target(r"solar|panels?", ("equipment.solar_capacity_kw",)),
-    Target(r"heating|heat\s+pump|furnace|heat|baseboards?|boiler|mini[-\s]?splits?", ("equipment.heating_type",)),
+    Target(
+        r"heating|heat\s+pump|furnace|heat|baseboards?|boiler|mini[-\s]?splits?", ("equipment.heating_type",)
+    ),
     Target(r"cooling|ac|a/c|air\s+conditioning", ("equipment.cooling_type",)),
     Target(
         r"work|working|job|schedule|wfh|remote|office|retired|retirement|hybrid|night\s+shifts?",
