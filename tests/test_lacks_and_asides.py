@@ -11,6 +11,16 @@ import pytest
 from advisor.replies import not_saved
 from advisor.understanding.models import ReadingContext
 from advisor.understanding.reader import understand
+from tests.advisor_helpers import make_runtime
+from tests.test_homeowner_findings import NOW, new_user
+
+
+@pytest.fixture(scope="module")
+def runtime(tmp_path_factory):
+    """One advisor for the module; each test talks as a new user."""
+    built = make_runtime(tmp_path_factory.mktemp("lacks"), clock=lambda: NOW)
+    yield built
+    built.close()
 
 
 def _read(text: str, **context: Any):
@@ -167,20 +177,13 @@ def test_undo_said_with_not_ours_undoes() -> None:
     assert reading.undo and not reading.forget
 
 
-def test_skip_with_a_general_idea_asks_nothing_more(tmp_path) -> None:
-    from tests.advisor_helpers import make_runtime
-    from tests.test_homeowner_findings import NOW, new_user
-
-    runtime = make_runtime(tmp_path, clock=lambda: NOW)
-    try:
-        user = new_user(runtime)
-        asked = runtime.service.handle_turn(user, "s1", "when should i charge tonight")
-        assert asked.asked_for == "location"
-        reply = runtime.service.handle_turn(user, "s1", "skip that, just give me a general idea")
-        assert reply.asked_for is None and "answer with what I have" in reply.text
-        assert reply.intent == "knowledge"
-    finally:
-        runtime.close()
+def test_skip_with_a_general_idea_asks_nothing_more(runtime) -> None:
+    user = new_user(runtime)
+    asked = runtime.service.handle_turn(user, "s1", "when should i charge tonight")
+    assert asked.asked_for == "location"
+    reply = runtime.service.handle_turn(user, "s1", "skip that, just give me a general idea")
+    assert reply.asked_for is None and "answer with what I have" in reply.text
+    assert reply.intent == "knowledge"
 
 
 @pytest.mark.parametrize(
@@ -221,37 +224,22 @@ def test_peak_hours_doubted_after_a_statement_never_undo_it() -> None:
     assert not reading.undo and reading.intent == "live_data" and reading.params.task == "prices"
 
 
-def test_a_request_explained_for_want_of_a_zip_is_redone_once_it_is_given(tmp_path) -> None:
-    from tests.advisor_helpers import make_runtime
-    from tests.test_homeowner_findings import NOW, new_user
-
-    runtime = make_runtime(tmp_path, clock=lambda: NOW)
-    try:
-        user = new_user(runtime)
-        runtime.service.handle_turn(
-            user, "s1", "when should i charge my kia ev6 tonight, 30% now need 80 by 7am"
-        )
-        general = runtime.service.handle_turn(user, "s1", "skip that, just give me a general idea")
-        assert general.asked_for is None and general.intent == "knowledge"
-        plan = runtime.service.handle_turn(user, "s1", "sdge ev-tou-5, 92101")
-        assert plan.intent == "live_data" and "kWh" in plan.text and "Saved:" in plan.text
-    finally:
-        runtime.close()
+def test_a_request_explained_for_want_of_a_zip_is_redone_once_it_is_given(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "when should i charge my kia ev6 tonight, 30% now need 80 by 7am")
+    general = runtime.service.handle_turn(user, "s1", "skip that, just give me a general idea")
+    assert general.asked_for is None and general.intent == "knowledge"
+    plan = runtime.service.handle_turn(user, "s1", "sdge ev-tou-5, 92101")
+    assert plan.intent == "live_data" and "kWh" in plan.text and "Saved:" in plan.text
 
 
-def test_a_business_to_hire_gets_its_own_answer(tmp_path) -> None:
+def test_a_business_to_hire_gets_its_own_answer(runtime) -> None:
     from advisor.replies import HIRE
-    from tests.advisor_helpers import make_runtime
-    from tests.test_homeowner_findings import NOW, new_user
 
-    runtime = make_runtime(tmp_path, clock=lambda: NOW)
-    try:
-        reply = runtime.service.handle_turn(
-            new_user(runtime), "s1", "do you know a good hvac company in minneapolis"
-        )
-        assert reply.text == HIRE
-    finally:
-        runtime.close()
+    reply = runtime.service.handle_turn(
+        new_user(runtime), "s1", "do you know a good hvac company in minneapolis"
+    )
+    assert reply.text == HIRE
 
 
 def test_a_price_corrected_in_cents_replaces_the_one_held() -> None:
@@ -271,54 +259,34 @@ def test_what_runs_is_the_appliance_named_before_not_a_car() -> None:
     assert reading.params.task == "appliance" and reading.params.appliance == "water heater"
 
 
-def test_a_flat_price_prices_a_charge_without_a_zip(tmp_path) -> None:
-    from tests.advisor_helpers import make_runtime
-    from tests.test_homeowner_findings import NOW, new_user
-
-    runtime = make_runtime(tmp_path, clock=lambda: NOW)
-    try:
-        user = new_user(runtime)
-        runtime.service.handle_turn(user, "s1", "we're on a co-op, flat 11 cents a kwh")
-        reply = runtime.service.handle_turn(
-            user, "s1", "what would it cost me to take the bolt euv from 20 to 80"
-        )
-        assert reply.asked_for is None and "flat 11.0¢/kWh" in reply.text and "$" in reply.text
-    finally:
-        runtime.close()
+def test_a_flat_price_prices_a_charge_without_a_zip(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "we're on a co-op, flat 11 cents a kwh")
+    reply = runtime.service.handle_turn(
+        user, "s1", "what would it cost me to take the bolt euv from 20 to 80"
+    )
+    assert reply.asked_for is None and "flat 11.0¢/kWh" in reply.text and "$" in reply.text
 
 
-def test_no_ev_of_their_own_is_never_asked_which_ev(tmp_path) -> None:
-    from tests.advisor_helpers import make_runtime
-    from tests.test_homeowner_findings import NOW, new_user
-
-    runtime = make_runtime(tmp_path, clock=lambda: NOW)
-    try:
-        user = new_user(runtime)
-        runtime.service.handle_turn(user, "s1", "seattle, seattle city light")
-        runtime.service.handle_turn(user, "s1", "we have an ioniq 5 now")
-        runtime.service.handle_turn(user, "s1", "ugh sorry that's my sister's car not ours, undo that")
-        reply = runtime.service.handle_turn(
-            user, "s1", "we dont have an ev, just curious what charging at home costs here"
-        )
-        assert reply.intent != "forget" and reply.asked_for != "ev"
-    finally:
-        runtime.close()
+def test_no_ev_of_their_own_is_never_asked_which_ev(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "seattle, seattle city light")
+    runtime.service.handle_turn(user, "s1", "we have an ioniq 5 now")
+    runtime.service.handle_turn(user, "s1", "ugh sorry that's my sister's car not ours, undo that")
+    reply = runtime.service.handle_turn(
+        user, "s1", "we dont have an ev, just curious what charging at home costs here"
+    )
+    assert reply.intent != "forget" and reply.asked_for != "ev"
 
 
-def test_a_disputed_price_is_answered_with_where_ours_comes_from(tmp_path) -> None:
+def test_a_disputed_price_is_answered_with_where_ours_comes_from(runtime) -> None:
     from advisor.replies import DISPUTED
-    from tests.advisor_helpers import make_runtime
-    from tests.test_homeowner_findings import NOW, new_user
 
-    runtime = make_runtime(tmp_path, clock=lambda: NOW)
-    try:
-        user = new_user(runtime)
-        runtime.service.handle_turn(user, "s1", "hi, we're in knoxville 37919 w/ KUB, gas heat, no ev")
-        runtime.service.handle_turn(user, "s1", "when is electricity cheapest tomorrow")
-        reply = runtime.service.handle_turn(user, "s1", "thats not right, i thought peak was 2-7")
-        assert reply.text.startswith(DISPUTED) and "TN average price" in reply.text
-    finally:
-        runtime.close()
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "hi, we're in knoxville 37919 w/ KUB, gas heat, no ev")
+    runtime.service.handle_turn(user, "s1", "when is electricity cheapest tomorrow")
+    reply = runtime.service.handle_turn(user, "s1", "thats not right, i thought peak was 2-7")
+    assert reply.text.startswith(DISPUTED) and "TN average price" in reply.text
 
 
 def test_asking_us_to_call_their_utility_is_a_deed_even_naming_it() -> None:
@@ -350,23 +318,16 @@ def test_a_days_driving_after_a_plan_is_what_to_put_back() -> None:
     assert reading.params.miles_needed == 40 and reading.params.plug_in_hour == 18
 
 
-def test_a_utility_they_think_is_used_said_and_never_saved(tmp_path) -> None:
-    from tests.advisor_helpers import make_runtime
-    from tests.test_homeowner_findings import NOW, new_user
-
-    runtime = make_runtime(tmp_path, clock=lambda: NOW)
-    try:
-        user = new_user(runtime)
-        runtime.service.handle_turn(user, "s1", "hey im renting in columbus ohio, gas heat")
-        runtime.service.handle_turn(user, "s1", "aep ohio i think")
-        dryer = runtime.service.handle_turn(user, "s1", "when is the cheapest time to run my dryer")
-        assert dryer.asked_for is None and "You weren't sure your utility is AEP" in dryer.text
-        again = runtime.service.handle_turn(user, "s1", "what about tomorrow")
-        assert "You weren't sure" not in again.text  # said once
-        profile = runtime.service.profiles.get(user)
-        assert profile is None or profile.location is None or profile.location.utility_provider is None
-    finally:
-        runtime.close()
+def test_a_utility_they_think_is_used_said_and_never_saved(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "hey im renting in columbus ohio, gas heat")
+    runtime.service.handle_turn(user, "s1", "aep ohio i think")
+    dryer = runtime.service.handle_turn(user, "s1", "when is the cheapest time to run my dryer")
+    assert dryer.asked_for is None and "You weren't sure your utility is AEP" in dryer.text
+    again = runtime.service.handle_turn(user, "s1", "what about tomorrow")
+    assert "You weren't sure" not in again.text  # said once
+    profile = runtime.service.profiles.get(user)
+    assert profile is None or profile.location is None or profile.location.utility_provider is None
 
 
 def test_a_zip_with_a_utility_is_no_appliances_watts() -> None:
@@ -384,17 +345,10 @@ def test_forgetting_the_baseboard_forgets_the_heating() -> None:
     assert reading.intent == "forget" and reading.forget == ["equipment.heating_type"]
 
 
-def test_a_plan_with_no_time_said_lists_the_morning_it_assumed(tmp_path) -> None:
-    from tests.advisor_helpers import make_runtime
-    from tests.test_homeowner_findings import NOW, new_user
-
-    runtime = make_runtime(tmp_path, clock=lambda: NOW)
-    try:
-        user = new_user(runtime)
-        runtime.service.handle_turn(user, "s1", "austin 78704, austin energy, tesla model y")
-        plan = runtime.service.handle_turn(user, "s1", "when should i charge it")
-        assert "before 07:00" in plan.text and "ready by 07:00 (you didn't say when)" in plan.text
-        timed = runtime.service.handle_turn(user, "s1", "i need it by 6am")
-        assert "you didn't say when" not in timed.text
-    finally:
-        runtime.close()
+def test_a_plan_with_no_time_said_lists_the_morning_it_assumed(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s1", "austin 78704, austin energy, tesla model y")
+    plan = runtime.service.handle_turn(user, "s1", "when should i charge it")
+    assert "before 07:00" in plan.text and "ready by 07:00 (you didn't say when)" in plan.text
+    timed = runtime.service.handle_turn(user, "s1", "i need it by 6am")
+    assert "you didn't say when" not in timed.text

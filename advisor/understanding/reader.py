@@ -462,7 +462,6 @@ def _deed_asked(prediction: Prediction, values: Values) -> Understanding | None:
 
 # "when should it run then": a machine that runs (a car charges), named in what they said before
 _IT_RUNS = re.compile(r"\b(?:it|that|this|one)\s+(?:run|runs|be\s+run|go\s+on)\b|\brun\s+(?:it|that)\b", re.I)
-_CHARGE_WORDS = re.compile(r"\bcharg|\b(?:car|ev|tesla|battery)\b", re.I)
 
 
 def _appliance_of_it(params: RequestParams, values: Values, context: ReadingContext) -> RequestParams:
@@ -472,7 +471,7 @@ def _appliance_of_it(params: RequestParams, values: Values, context: ReadingCont
         params.task != "charging_plan"
         or params.vehicle
         or not _IT_RUNS.search(values.message)
-        or _CHARGE_WORDS.search(values.message)
+        or _about_a_car(values.message)
     ):
         return params
     for earlier in reversed(context.said_before(values.message)[-2:]):
