@@ -7,7 +7,7 @@ the stored one, a new town drops the old town's ZIP, and "I get home at 6" is wh
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -161,6 +161,35 @@ def test_a_later_plug_in_moves_the_plan_and_its_baseline() -> None:
     assert later.facts["charge_now_cost_usd"] != now.facts["charge_now_cost_usd"]  # from 21:00, not 09:00
     refused = plan_charging(data, morning, 30, 80, 7, False, plug_in_hour=24)
     assert refused.ok is False and "plug_in_hour" in refused.summary
+
+
+@pytest.mark.parametrize(
+    ("said_at", "expected_start"),
+    [
+        (datetime(2026, 1, 21, 21, 45, tzinfo=LA), datetime(2026, 1, 21, 21, 45, tzinfo=LA)),  # home already
+        (datetime(2026, 1, 22, 3, 0, tzinfo=LA), datetime(2026, 1, 22, 3, 0, tzinfo=LA)),  # home since last night
+        (datetime(2026, 1, 21, 14, 0, tzinfo=LA), datetime(2026, 1, 21, 18, 0, tzinfo=LA)),  # not home yet
+    ],
+)
+def test_home_at_six_said_after_six_starts_now_not_tomorrow_evening(said_at, expected_start) -> None:
+    """'car gets home around 6pm, full by 7am' typed at 9:45 pm: the car is in the driveway, so the
+    plan runs tonight to 7 am, not from 18:00 tomorrow to the morning after."""
+    profile = UserProfile.model_validate(
+        {
+            "user_id": "u",
+            "location": {"timezone": "America/Los_Angeles", "utility_provider": "PG&E", "rate_schedule": "EV2-A"},
+            "equipment": {"ev_model": "Tesla Model 3"},
+        }
+    )
+    turn = TurnContext(user_id="u", profile=profile, now=said_at.astimezone(timezone.utc))
+    data = build_data_sources(Settings(_env_file=None), ToolsConfig(mode="mock"), httpx.Client())
+    plan = plan_charging(data, turn, 30, 100, 7, False, plug_in_hour=18)
+    starts = [datetime.fromisoformat(start) for start, _ in plan.facts["windows"]]
+    assert plan.ok and min(starts) >= expected_start
+    assert max(starts) < expected_start + timedelta(hours=18)  # ready the next morning, not the one after
+    said = plan.summary + " ".join(plan.assumptions)
+    assert ("the car is home already" in said) == (expected_start == said_at)
+    assert ("plugged in at 18:00 today" in said) == (expected_start != said_at)
 
 
 def test_get_home_at_six_reaches_the_tool(runtime) -> None:

@@ -400,6 +400,21 @@ def _next_local_hour(now_local: datetime, hour: int, minute: int = 0, day: str |
     return candidate
 
 
+def _plug_in_time(
+    now_local: datetime, hour: int, minute: int, ready_by_hour: int, ready_by_minute: int, day: str | None
+) -> datetime:
+    """When charging can start for someone who gets home at `hour:minute`: `now_local` when that time
+    came within the day before the deadline ("home around 6pm, full by 7am" said at 9:45 pm: the car
+    is in the driveway), otherwise the next time the clock shows it."""
+    came = _local(now_local.date(), hour, minute, now_local.tzinfo)
+    if came.timestamp() > now_local.timestamp():
+        came = _local(now_local.date() - timedelta(days=1), hour, minute, now_local.tzinfo)
+    deadline = _next_local_hour(now_local, ready_by_hour, ready_by_minute, day)
+    if _hours_until(came, deadline) < 24:  # the deadline is the one that follows this homecoming
+        return now_local
+    return _next_local_hour(now_local, hour, minute)
+
+
 def _hours_until(now_local: datetime, deadline: datetime) -> float:
     """Real hours between two local times (same-zone subtraction would use wall-clock time)."""
     return (deadline.timestamp() - now_local.timestamp()) / 3600
@@ -493,7 +508,11 @@ def plan_charging(
     zone = ZoneInfo(zone_name)
     now_local = context.now.astimezone(zone)
     # "I get home at 6pm": charging can start then (the next time the clock shows it), not now
-    start = now_local if plug_in_hour is None else _next_local_hour(now_local, plug_in_hour, plug_in_minute)
+    start = (
+        now_local
+        if plug_in_hour is None
+        else _plug_in_time(now_local, plug_in_hour, plug_in_minute, ready_by_hour, ready_by_minute, day)
+    )
     if ready_in_minutes is not None:  # "in 1 hour": from now, to the minute
         deadline = (context.now.astimezone(timezone.utc) + timedelta(minutes=ready_in_minutes)).astimezone(
             zone
@@ -617,6 +636,10 @@ def plan_charging(
         )
     if start is not now_local:
         assumptions.append(f"plugged in {when}, as you said")
+    elif plug_in_hour is not None:
+        assumptions.append(
+            f"the car is home already (you said {plug_in_hour:02d}:{plug_in_minute:02d}), so charging can start now"
+        )
     household = profile.household
     if solar_kwh and household and household.work_schedule and "office" in household.work_schedule.lower():
         assumptions.append(
