@@ -118,6 +118,12 @@ def not_saved(understanding: Understanding) -> str:
         reasons.append(
             f"Noted: {join(['no ' + noun.removeprefix('the ') for noun in lacks])}, so there's nothing to save."
         )
+    unkept = [m.words for m in understanding.mentions if m.reason == "unkept"]
+    if unkept:
+        reasons.append(
+            f"Noted: you heat with {unkept[0]}. I can keep heating only as gas, electric or a heat pump, "
+            "so I haven't saved it."
+        )
     for reason, text in _REASONS.items():
         fields = [mention.field for mention in understanding.mentions if mention.reason == reason]
         if fields:

@@ -167,7 +167,10 @@ def test_a_later_plug_in_moves_the_plan_and_its_baseline() -> None:
     ("said_at", "expected_start"),
     [
         (datetime(2026, 1, 21, 21, 45, tzinfo=LA), datetime(2026, 1, 21, 21, 45, tzinfo=LA)),  # home already
-        (datetime(2026, 1, 22, 3, 0, tzinfo=LA), datetime(2026, 1, 22, 3, 0, tzinfo=LA)),  # home since last night
+        (
+            datetime(2026, 1, 22, 3, 0, tzinfo=LA),
+            datetime(2026, 1, 22, 3, 0, tzinfo=LA),
+        ),  # home since last night
         (datetime(2026, 1, 21, 14, 0, tzinfo=LA), datetime(2026, 1, 21, 18, 0, tzinfo=LA)),  # not home yet
     ],
 )
@@ -177,7 +180,11 @@ def test_home_at_six_said_after_six_starts_now_not_tomorrow_evening(said_at, exp
     profile = UserProfile.model_validate(
         {
             "user_id": "u",
-            "location": {"timezone": "America/Los_Angeles", "utility_provider": "PG&E", "rate_schedule": "EV2-A"},
+            "location": {
+                "timezone": "America/Los_Angeles",
+                "utility_provider": "PG&E",
+                "rate_schedule": "EV2-A",
+            },
             "equipment": {"ev_model": "Tesla Model 3"},
         }
     )

@@ -192,8 +192,12 @@ def facts_in(
                 reason = None
             if reason is None and reading.assumption == PART_OF_DAY:
                 reason = "part_of_day"  # their price, but not for every hour: said, not saved
+            if reason is None and str(reading.value).startswith(UNKEPT_HEAT):
+                reason = "unkept"  # "we heat with oil": theirs, but not a value the profile holds
             if reason is not None:
-                mentions.append(Mention(field=reading.field, words=clause.text[:500], reason=reason))
+                # the fuel of heat it cannot keep ("oil"), said back; otherwise the clause
+                said = str(reading.value).removeprefix(UNKEPT_HEAT) if reason == "unkept" else clause.text
+                mentions.append(Mention(field=reading.field, words=said[:500], reason=reason))
                 continue
             earlier = next((fact for fact in facts if fact.field == reading.field), None)
             if earlier is not None:
@@ -1891,7 +1895,7 @@ _HOME_WORDS = re.compile(
     r"(?:the|our|my)\s+(?:furnace|boiler|heater|hvac)\s+(?:is|runs\s+on)\s+(?:all\s+)?(?:gas|electric|a\s+heat\s+pump))\b|"
     # a bare item of a statement: "also gas furnace", "ducted heat pump does heat and ac"
     r"(?:^|,)\s*(?:(?:also|and|plus|just|only)\s+)?(?:a\s+|an\s+|two\s+|\d\s+)?(?:(?:old|new|ducted|central)\s+)?"
-    r"(?:baseboard\s+|forced[-\s]air\s+)?(?:gas|electric|central|mini|ductless|heat\s+pump)"
+    r"(?:baseboard\s+|forced[-\s]air\s+)?(?:gas|electric|central|mini|ductless|heat\s+pump|oil|propane)"
     # ("gas furnace prices went up", "gas furnace or heat pump": talked about, not theirs)
     r"(?![\w\s-]{0,20}?\b(?:prices?|rates?|bills?|quotes?)\b)(?!(?:\s+[\w-]+){0,2}\s+(?:or|vs\.?|versus)\b)",
     re.I,
@@ -1915,6 +1919,23 @@ _ELECTRIC_HEAT = re.compile(
     r"\b(?:electric\s+)?wall\s+heat(?:ers?|ing)\b",
     re.I,
 )
+
+# "we heat with oil", "propane furnace", "a pellet stove heats the whole place": heat the profile
+# cannot hold (it keeps gas, electric or heat pump); read so the reply can say it was heard and why
+# it was not saved ("propane stove" alone is a cooktop, not heat)
+_OTHER_FUEL_HEAT = re.compile(
+    r"\b(?P<fuel>(?:heating\s+|fuel\s+)?oil|propane|lp|kerosene|wood|pellets?)\s+(?:fired\s+)?(?:furnace|boiler|heat(?:ing|er)?)\b|"
+    r"\b(?P<stove>wood|pellet)\s+stove\b|"
+    r"\bheat(?:ing)?\s+(?:is\s+)?(?:with|w/?|by|on|using)\s+(?:heating\s+)?(?P<by>oil|propane|wood|pellets|kerosene)\b|"
+    r"\b(?:furnace|boiler)\s+(?:is|runs\s+on)\s+(?:heating\s+)?(?P<runs>oil|propane)\b",
+    re.I,
+)
+UNKEPT_HEAT = "unkept:"  # a value prefix: heard, said back, never saved
+
+
+def _other_fuel(match: re.Match[str]) -> str:
+    fuel = next(group for group in match.groups() if group).lower().split()[-1]
+    return {"lp": "propane", "pellets": "pellet", "kerosene": "kerosene"}.get(fuel, fuel)
 
 
 # "which is cheaper to run, heat pump or gas furnace? ours is gas": theirs, said by what it runs on
@@ -1956,20 +1977,22 @@ def _heating(text: str, *, negated: bool, owns: bool = False, message: str = "")
         r"\bheat\s+pump\b(?!\s+water)", scope, re.I
     ):
         return
-    for pattern, value in ((_HEAT_PUMP, "heat_pump"), (_GAS_HEAT, "gas"), (_ELECTRIC_HEAT, "electric")):
+    for pattern, value in _HEAT_KINDS:
         for match in pattern.finditer(
             text if replaced is None else ""
         ):  # "we replaced our gas furnace with …": the new one
             if _possessed(text, match.start()):
                 # "should we replace our gas furnace with a heat pump": what they have is what is theirs
-                yield Reading("equipment.heating_type", value, said=match.group(0))
+                yield Reading(
+                    "equipment.heating_type", value or UNKEPT_HEAT + _other_fuel(match), said=match.group(0)
+                )
                 return
     # "we have gas heat, not a heat pump": the kind said after "not" is the one they lack; "we have
     # gas heat, wanted to ask about heat pumps": the kind asked about is not theirs; of the rest, the
     # kind said first is the one they have
     candidates = [
-        (m.start(), value, m.group(0))
-        for pattern, value in ((_HEAT_PUMP, "heat_pump"), (_GAS_HEAT, "gas"), (_ELECTRIC_HEAT, "electric"))
+        (m.start(), value or UNKEPT_HEAT + _other_fuel(m), m.group(0))
+        for pattern, value in _HEAT_KINDS
         for m in pattern.finditer(scope)
         if not _RULED_OUT.search(scope[: m.start()]) and not _ASKED_ABOUT.search(scope[: m.start()])
     ]
@@ -1977,6 +2000,14 @@ def _heating(text: str, *, negated: bool, owns: bool = False, message: str = "")
         _, value, said = min(candidates)
         yield Reading("equipment.heating_type", value, said=said)
 
+
+# the kinds of heat, in the order a tie is read; the last is heat the profile cannot hold
+_HEAT_KINDS = (
+    (_HEAT_PUMP, "heat_pump"),
+    (_GAS_HEAT, "gas"),
+    (_ELECTRIC_HEAT, "electric"),
+    (_OTHER_FUEL_HEAT, ""),
+)
 
 _RULED_OUT = re.compile(r"\b(?:not|instead\s+of|rather\s+than)\s+(?:an?\s+|the\s+|any\s+)?$", re.I)
 # "wanted to ask about heat pumps", "got rid of the gas furnace": a kind of heat that is not theirs now

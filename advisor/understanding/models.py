@@ -73,6 +73,7 @@ class Mention(BaseModel):
         "second_value",
         "part_of_day",
         "lacks",  # "and no ev": equipment they say they don't have (nothing saved, nothing to remove)
+        "unkept",  # "we heat with oil": theirs, but a value the profile cannot hold (words: "unkept:oil")
     ]
 
 

@@ -152,6 +152,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         or _said_they_lack(prediction, values, context)
         or _disputes_our_prices(prediction, values, context)
         or _deed_asked(prediction, values)
+        or _hearsay_to_check(prediction, values)
     )
     if early is not None:
         return early
@@ -357,14 +358,14 @@ def command_reading(
     if intent == "correction" and not values.facts and values.plan_unknown:
         return None  # "I don't know the plan name. Sorry" after an answer: their plan is not known, nothing is wrong
     if intent == "correction" and not values.facts:
-        if values.named and values.undo_cue and not values.last_change:
+        if values.named and _undo_cue(values) and not values.last_change:
             # "it's not the bolt ev, it's the euv" with a value we could not read: never undo a
             # whole change for it; ask what the named fact should be, and change nothing
             return Understanding(intent="correction", fix=values.named, confidence=confidence)
         if values.last_change or (
             # "actually its 50 miles not 35" that no request or fact holds: never a blind undo of
             # whatever changed last (the car saved two turns ago)
-            values.undo_cue
+            _undo_cue(values)
             and values.signals.words <= _UNDO_WORDS_AT_MOST
             and values.swapped is None
             # "thats wrong, its gas actually" with nothing saved for gas: what is true is said, so
@@ -372,7 +373,7 @@ def command_reading(
             and not _VALUE_SAID.search(values.message)
         ):
             return Understanding(intent="correction", undo=True, confidence=confidence)
-        if values.undo_cue:
+        if _undo_cue(values):
             # "wait i said boise but we're actually in meridian" with a place we could not read: a
             # long message says what is wrong; undoing a whole earlier turn for it is never right
             return Understanding(intent="correction", confidence=confidence)
@@ -429,6 +430,44 @@ def _disputes_our_prices(
         question=values.message,
         params=RequestParams(task="prices", day=day),
         disputed=True,
+        confidence=round(prediction.intent_p, 3),
+    )
+
+
+# "my oil guy says heat pumps dont work up here", "i heard you should never run the dryer at night":
+# a claim someone made, with nothing said about their own home; what they want is whether it holds
+_HEARSAY = re.compile(
+    r"^\W*(?:(?:so\s+|but\s+|well\s+|ok\s+|and\s+)?(?:(?:my|our|the|a|this)\s+[\w'-]+(?:\s+[\w'-]+){0,3}?|someone|somebody|"
+    r"people|everyone|everybody)\s+"
+    r"(?:says|said|told\s+(?:me|us)|tells\s+(?:me|us)|claims|claimed|swears(?!\s+by)|keeps?\s+saying|insists?)\b|"
+    r"(?:so\s+|but\s+)?(?:i|we)\s+(?:(?:always\s+|just\s+)?(?:heard(?!\s+back)|read|saw)(?:\s+(?:online|somewhere|on\s+\w+))?|"
+    r"was\s+told|were\s+told|keep\s+hearing)\b|"
+    r"(?:heard|read)\s+(?:somewhere\s+)?that)"
+    r"\s+(?:that\s+)?(?P<claim>\S.{6,})$",
+    re.I,
+)
+
+_THEIR_OWN = re.compile(r"\b(?:our|my|we|we'?re|we'?ve|us|i|i'?m|i'?ve|me|mine|ours)\b", re.I)
+
+
+def _hearsay_to_check(prediction: Prediction, values: Values) -> Understanding | None:
+    """A claim heard from someone, with no fact about their home in it: the claim is looked up, so
+    the answer says what the sources say about it (not "Noted", not a plan for the dryer)."""
+    heard = _HEARSAY.match(values.message)
+    if (
+        heard is None
+        or values.facts
+        or prediction.intent in ("off_topic", "goodbye")
+        # "my installer says our system is 7.6 kw": news about their own home, not a claim to check
+        or _THEIR_OWN.search(heard.group("claim"))
+    ):
+        return None
+    claim = heard.group("claim").strip(" ?!.")
+    return Understanding(
+        intent="knowledge",
+        topic=prediction.topic if prediction.topic != "general" else "home",  # type: ignore[arg-type]
+        asks=True,
+        question=f"is it true that {claim}?",
         confidence=round(prediction.intent_p, 3),
     )
 
@@ -769,6 +808,17 @@ def _off_topic_after_all(prediction: Prediction, values: Values) -> str | None:
     return None
 
 
+def _nothing_said_wrong(prediction: Prediction, values: Values, context: ReadingContext) -> str:
+    """ "ok redo it", "my sister got a powerwall, would that work for us too": read as a correction,
+    but nothing says a saved value is wrong, so nothing is undone; a question gets its answer, a
+    re-ask the last answer, news of the house ("built in 1952, no insulation in the walls") a note."""
+    if values.question and prediction.runner_up in _ANSWERS:
+        return prediction.runner_up
+    if not values.question and prediction.runner_up == "profile_statement":
+        return "profile_statement"
+    return "live_data" if context.last_intent == "live_data" else "unclear"
+
+
 def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> str:
     intent = prediction.intent
     if _WHO_TO_HIRE.search(values.message) and not values.facts:
@@ -822,12 +872,8 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return command
     if intent == "forget" and not (values.removal_cue or values.forget_everything or values.last_change):
         intent = "correction" if values.undo_cue else "profile_statement" if values.facts else "unclear"
-    if intent == "correction" and not values.facts and not (values.undo_cue or values.last_change):
-        # "ok redo it", "my sister got a powerwall, would that work for us too": nothing says a saved
-        # value is wrong, so nothing is undone; a question gets its answer, a re-ask the last answer
-        if values.question and prediction.runner_up in _ANSWERS:
-            return prediction.runner_up
-        return "live_data" if context.last_intent == "live_data" else "unclear"
+    if intent == "correction" and not values.facts and not (_undo_cue(values) or values.last_change):
+        return _nothing_said_wrong(prediction, values, context)
     params = values.params
     if (
         intent == "live_data"
@@ -851,6 +897,20 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     ):
         return "live_data"  # "we use about 600 kWh a month": the usage the last answer assumed, redo it
     return intent
+
+
+# "no insulation in the walls", "no basement": "no" before a noun says what the house lacks, not
+# that something we said is wrong ("no its 94611", "no, the zip is wrong" still do)
+_NO_BEFORE_A_NOUN = re.compile(
+    r"\bno\s+(?!(?:it|its|it'?s|that|thats|that'?s|this|the|my|our|we|we'?re|i|i'?m|im|you|wait|actually|sorry|not|"
+    r"no|nope|way|thanks|thank|problem|worries|i'?ve|ive|he|she|they|its)\b)(?=[a-z])",
+    re.I,
+)
+
+
+def _undo_cue(values: Values) -> bool:
+    """Words that say something we saved or said is wrong, "no" before a noun aside."""
+    return values.undo_cue and bool(commands.UNDO_CUE.search(_NO_BEFORE_A_NOUN.sub("", values.message)))
 
 
 # "that number was from the quote, nothing's installed yet", "that was my neighbors system": what
