@@ -1514,6 +1514,13 @@ def _batteries(
             or size >= 35
             or bool(re.search(r"\b(?:pack|range|trim|version|one|charger)\b", message, re.I))
         )
+    if (
+        negated_battery
+        and negated_battery.group(0).lower().startswith("without")
+        and (QUESTION_START.search(text) or "?" in text or re.match(r"\W*if\b", text, re.I))
+    ):
+        # "if the grid goes down do my panels still work without a battery": a case asked about
+        negated_battery = None
     if negated_battery and not car_here:
         yield Reading("equipment.has_battery_storage", False, said=negated_battery.group(0))
         return

@@ -67,11 +67,13 @@ QUESTION_START = re.compile(
     r"^\s*(?:(?:yo|hey|hi|hello|ok|okay|so|um+|uh+|also|quick\s+q(?:uestion)?|btw|roughly|approximately|"
     r"ballpark|honestly|just\s+curious|real\s+quick|curious)[,!.:]?\s+)*"
     r"(?:when|what|how|why|where|which|who|whats|what's|who'?s|whos|hows|how's|wheres|where's|whys|why's|"
-    r"(?:does\s+)?(?:any\s?one|any\s?body)\s+know|is(?!\s+\d)|are|r(?=\s+(?:there|u|you|they|we))|can|could|should(?!\s+be\b)|would|will|do|does|did|"
+    r"(?:does\s+)?(?:any\s?one|any\s?body)\s+know|is(?!\s+\d[\d.,]*\s*(?:$|[,.;!]))|are|r(?=\s+(?:there|u|you|they|we))|can|could|should(?!\s+be\b)|would|will|do|does|did|"
     r"tell\s+me|explain|give\s+me|plan(?!\s+(?:is|was|code|name)\b)|help|any(?=\s+(?!of\s+(?:us|them)\b)\w)|compare|"
     # an indirect question: "(I) want to know when to charge", "wondering if a heat pump is worth it"
     r"(?:(?:i|we)\s+)?(?:really\s+)?(?:want|need|would\s+like|'?d\s+like)\s+to\s+(?:know|find\s+out|figure\s+out)|"
-    r"(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:wondering|curious))\b",
+    r"(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:wondering|curious)|"
+    # asked for someone: "husband asking if he can wait till midnight", "my wife asks when peak is"
+    r"(?:(?:my|the)\s+)?[\w']+\s+(?:is\s+|was\s+|keeps\s+)?ask(?:ing|s|ed)\s+(?:me\s+|us\s+)?(?=(?:if|whether|when|how|what|why|which)\b))\b",
     re.I,
 )
 _HYPOTHETICAL = re.compile(

@@ -1001,6 +1001,7 @@ _LEAVING = re.compile(
 )
 _WEATHER = re.compile(
     r"\b(?:forecast|weather|temperature|temps?|freez\w*|snow\w*|sunny|cloudy|rain\w*|heat\s+wave|cold\s+snap|"
+    r"wind(?:y|s)?|gusts?|humid(?:ity)?|storms?|stormy|overcast|scorcher|"
     r"(?:the\s+)?(?:low|high)\s+(?:tonight|tomorrow|tmrw|today))\b",
     re.I,
 )
@@ -1377,12 +1378,21 @@ _NOT_A_PLACE = frozenset(
 _AFTER_IN = re.compile(r"\bin\s+(?P<word>[A-Za-z][A-Za-z'-]+)(?P<more>(?:\s+[A-Za-z][A-Za-z'-]+){0,2})")
 
 
+# "cant plug in till after 10pm", "the ac kicks in around noon": "in" of a verb, no place after it
+_VERB_BEFORE_IN = re.compile(
+    r"\b(?:plug(?:s|ged|ging)?|kick(?:s|ed|ing)?|come|comes|coming|came|get|gets|got|log(?:s|ged)?|"
+    r"check(?:s|ed)?|chip(?:s|ped)?|opt(?:s|ed)?|sign(?:s|ed)?|lock(?:s|ed)?|fill(?:s|ed)?|turn(?:s|ed)?|"
+    r"phase(?:s|d)?|factor(?:s|ed)?|give|gives|gave|drop(?:s|ped)?|cut(?:s)?|pay(?:s)?|paid)\s+$",
+    re.I,
+)
+
+
 def _place_abroad(message: str) -> bool:
     """ "whats the weather in cancun next week": a name after "in" that is no US town, city or
     state (nothing to forecast; a town in several states is still ours to ask about)."""
     for match in _AFTER_IN.finditer(message):
         first = match.group("word").lower()
-        if first in _NOT_A_PLACE or first in STATE_NAMES:
+        if first in _NOT_A_PLACE or first in STATE_NAMES or _VERB_BEFORE_IN.search(message[: match.start()]):
             continue
         words = [first, *match.group("more").lower().split()]
         if not any(is_us_town_name(" ".join(words[:size])) for size in range(len(words), 0, -1)):

@@ -1,0 +1,67 @@
+"""Kinds of sentence the twenty-first first run (h40/h41, code 2d31d7c) misread, each tested with
+phrasings other than the one that showed it."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.understanding.reader import understand
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cant plug in till after 10pm bc the garage outlet shares a circuit w the freezer. need 70% by 6",
+        "the ac kicks in around noon, when should the dishwasher run",
+    ],
+)
+def test_in_after_a_verb_is_no_place_abroad(text: str) -> None:
+    assert understand(text).intent == "live_data"
+
+
+@pytest.mark.parametrize(
+    "text", ["how windy is it supposed to get tonight, got a tarp on the barn roof", "any storms coming tmrw"]
+)
+def test_wind_and_storms_are_weather(text: str) -> None:
+    reading = understand(text)
+    assert reading.intent == "live_data" and reading.params.task == "weather"
+
+
+@pytest.mark.parametrize("text", ["is 4-9 still the expensive part", "is 7am too late to start charging"])
+def test_is_before_a_number_and_more_words_is_a_question(text: str) -> None:
+    reading = understand(text)
+    assert reading.asks and reading.intent in ("live_data", "knowledge")
+
+
+def test_is_and_a_zip_alone_is_still_a_statement() -> None:
+    reading = understand("Zip wrong, is 95121")
+    assert not reading.asks and [(f.field, f.value) for f in reading.facts] == [
+        ("location.zip_code", "95121")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "husband asking if he can wait till after midnight to plug in the lightning, he leaves at 7",
+        "my wife keeps asking when the cheapest hours are for the dryer",
+    ],
+)
+def test_a_question_asked_for_someone_is_answered(text: str) -> None:
+    assert understand(text).asks
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if the grid goes down do my panels still work without a battery",
+        "will solar work in an outage without a battery?",
+    ],
+)
+def test_without_a_battery_in_a_question_is_no_fact(text: str) -> None:
+    assert not understand(text).facts
+
+
+def test_without_a_battery_said_is_still_theirs() -> None:
+    facts = [(f.field, f.value) for f in understand("solar but without any battery").facts]
+    assert ("equipment.has_battery_storage", False) in facts
