@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from advisor.understanding.models import ReadingContext
 from advisor.understanding.reader import understand
 
 
@@ -65,3 +66,15 @@ def test_without_a_battery_in_a_question_is_no_fact(text: str) -> None:
 def test_without_a_battery_said_is_still_theirs() -> None:
     facts = [(f.field, f.value) for f in understand("solar but without any battery").facts]
     assert ("equipment.has_battery_storage", False) in facts
+
+
+@pytest.mark.parametrize("text", ["gonna be a scorcher huh. ok night", "ok night", "ok later"])
+def test_ok_night_after_a_forecast_is_goodbye(text: str) -> None:
+    context = ReadingContext(last_intent="live_data", last_topic="weather")
+    assert understand(text, context).intent == "goodbye"
+
+
+@pytest.mark.parametrize("text", ["and tonight?", "what about later"])
+def test_a_time_alone_after_a_forecast_still_moves_it(text: str) -> None:
+    context = ReadingContext(last_intent="live_data", last_topic="weather")
+    assert understand(text, context).intent == "live_data"

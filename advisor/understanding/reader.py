@@ -709,7 +709,7 @@ _PRACTICE_WEIGHED = re.compile(
 
 def _an_answer_after_all_read(prediction: Prediction, values: Values, context: ReadingContext) -> str | None:
     intent = prediction.intent
-    if values.only_when and context.last_intent == "live_data" and not values.facts:
+    if values.only_when and context.last_intent == "live_data" and not (values.facts or values.leaving):
         return "live_data"  # "and tmrw morning?", "how about here": the last live answer, moved
     if (
         (

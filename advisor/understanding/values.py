@@ -993,7 +993,7 @@ _LEAVING = re.compile(
     # "Thank you. That's everything.", "ok thats all", "thanks, thats it": said as the end of the chat
     r"(?:^|[,.!]\s*)(?:ok(?:ay)?\W+|thanks?\W+|thank\s+you\W+)?(?:that'?s|thats)\s+(?:it|all|everything)"
     r"(?:\W+(?:thanks?|thank\s+you|thx|ty)(?:\s+so\s+much)?)?[\s.!]*$|"
-    r"(?:^|[,.!]\s*)(?:later|night|nite|g'?night|nighty\s+night)\W*$|\bcya\b|"
+    r"(?:^|[,.!]\s*)(?:(?:ok(?:ay)?|k|kk|alright|aight|well)\W+)?(?:later|night|nite|g'?night|nighty\s+night)\W*$|\bcya\b|"
     # "k later", "ok by": a short leave-taking after an ok (and "bye" typed "by")
     r"^\W*(?:k|kk|ok(?:ay)?|thx|thanks|cool)\W+(?:later|by+e?)\W*$|\bttyl\b|\b(?:good\s*)?bye\b|\bsee\s+(?:ya|you)\b|\bhasta\s+(?:luego|la\s+vista|pronto)\b|"
     r"\badi[oó]s\b|\bhave\s+a\s+(?:good|great|nice|lovely|wonderful|blessed)\s+(?:day|night|evening|weekend|one)\b",
