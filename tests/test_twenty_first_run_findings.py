@@ -78,3 +78,16 @@ def test_ok_night_after_a_forecast_is_goodbye(text: str) -> None:
 def test_a_time_alone_after_a_forecast_still_moves_it(text: str) -> None:
     context = ReadingContext(last_intent="live_data", last_topic="weather")
     assert understand(text, context).intent == "live_data"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["we only have a regular outlet for the car", "only have a regular outlet for the car. is that enough"],
+)
+def test_a_regular_outlet_for_the_car_is_its_charger(text: str) -> None:
+    facts = [(f.field, f.value) for f in understand(text).facts]
+    assert facts == [("equipment.ev_charger_kw", 1.44)]
+
+
+def test_a_regular_outlet_for_the_car_asked_about_is_no_charger() -> None:
+    assert not understand("is a regular outlet enough for the car?").facts

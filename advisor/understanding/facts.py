@@ -1741,7 +1741,11 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
             r"\b(?:i|we|i'?m|we'?re|i\s+have|all\s+i\s+have|it'?s|its|it\s+is|the\s+car)\b", text, re.I
         )
     )
-    if outlet and (re.search(r"\bcharg\w*|plug\w*\b", text, re.I) or find_vehicle(text) is not None or alone):
+    # "only have a regular outlet for the car": the car's charger, said (not asked about)
+    for_the_car = bool(_CAR_WORDS.search(text)) and not ("?" in text or QUESTION_START.search(text))
+    if outlet and (
+        re.search(r"\bcharg\w*|plug\w*\b", text, re.I) or find_vehicle(text) is not None or alone or for_the_car
+    ):
         yield Reading(
             "equipment.ev_charger_kw",
             OUTLET_KW,
