@@ -91,3 +91,45 @@ def test_a_regular_outlet_for_the_car_is_its_charger(text: str) -> None:
 
 def test_a_regular_outlet_for_the_car_asked_about_is_no_charger() -> None:
     assert not understand("is a regular outlet enough for the car?").facts
+
+
+@pytest.mark.parametrize(
+    ("text", "task"),
+    [
+        ("leased panels, 6.2 kw. good solar day today or nah", "solar_forecast"),
+        ("heat pump worth it here or not", None),
+    ],
+)
+def test_a_yes_or_no_tag_makes_a_question(text: str, task: str | None) -> None:
+    reading = understand(text)
+    assert reading.asks and reading.params.task == task
+
+
+@pytest.mark.parametrize(
+    "text", ["san antonio, cps energy, 10 kw solar and a powerwall", "8 kw and a powerwall"]
+)
+def test_a_powerwall_in_a_list_of_their_setup_is_theirs(text: str) -> None:
+    facts = {f.field: f.value for f in understand(text).facts}
+    assert facts["equipment.has_battery_storage"] is True and facts["equipment.battery_capacity_kwh"] == 13.5
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "thinking of 8 kw and a powerwall",
+        "my neighbor has 8 kw and a powerwall",
+        "how long would 8 kw and a powerwall last",
+    ],
+)
+def test_a_powerwall_considered_asked_about_or_someone_elses_is_not(text: str) -> None:
+    assert not understand(text).facts
+
+
+def test_the_old_houses_heat_beside_theirs_leaves_theirs_saved() -> None:
+    context = ReadingContext(known_fields={"equipment.heating_type": "heat_pump"})
+    reading = understand("actually our heat is gas, the heat pump was at the old house", context)
+    assert [(f.field, f.value) for f in reading.facts] == [("equipment.heating_type", "gas")]
+
+
+def test_the_old_house_alone_is_still_not_theirs() -> None:
+    assert not understand("our old house had solar, 6 kw").facts

@@ -1572,7 +1572,7 @@ def _batteries(
         and (
             _OWN.search(text)
             or re.search(r"\b(?:have|has|got|installed)\b", text, re.I)
-            or (subjectless and _OWN.search(message))
+            or (subjectless and (_OWN.search(message) or _A_LIST_OF_THEIR_SETUP.search(message)))
         )
     ):
         yield Reading("equipment.has_battery_storage", True, said=_HOME_BATTERY_WORDS.search(text).group(0))
@@ -1584,6 +1584,13 @@ def _batteries(
                 unit="kWh",
                 assumption=f"a Powerwall stores {POWERWALL_KWH:g} kWh",
             )
+
+
+# "san antonio, cps energy, 10 kw solar and a powerwall", "8 kw and a powerwall": a list of their
+# setup with a solar size in it and nothing asked (a subjectless Powerwall in it is theirs too)
+_A_LIST_OF_THEIR_SETUP = re.compile(
+    r"^(?![^?]*\?)(?!\W*(?:" + QUESTION_START.pattern[1:] + r"))[^?]*\b\d+(?:\.\d+)?\s*kw\b", re.I
+)
 
 
 # "I only have a 120V outlet", "just a regular wall outlet": how the car charges, said on its own
@@ -1744,7 +1751,10 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
     # "only have a regular outlet for the car": the car's charger, said (not asked about)
     for_the_car = bool(_CAR_WORDS.search(text)) and not ("?" in text or QUESTION_START.search(text))
     if outlet and (
-        re.search(r"\bcharg\w*|plug\w*\b", text, re.I) or find_vehicle(text) is not None or alone or for_the_car
+        re.search(r"\bcharg\w*|plug\w*\b", text, re.I)
+        or find_vehicle(text) is not None
+        or alone
+        or for_the_car
     ):
         yield Reading(
             "equipment.ev_charger_kw",

@@ -655,6 +655,12 @@ def _parts(sentence: str) -> list[tuple[str, bool]]:
         pieces = re.split(r",\s+", sentence)
         if len(pieces) >= 3 and not any(QUESTION_START.match(piece) for piece in pieces[1:]):
             segments, listed_after_question = pieces, True
+    elif ", " in sentence and _PAST_HOME.search(sentence):
+        # "actually our heat is gas, the heat pump was at the old house": the old house's clause is
+        # its own, and the one before it stays theirs
+        pieces = re.split(r",\s+", sentence)
+        if any(FIRST_PERSON.search(piece) and not _PAST_HOME.search(piece) for piece in pieces):
+            return [part for piece in pieces for part in _parts(piece)]
     parts: list[tuple[str, bool]] = []
     for number, segment in enumerate(segments):
         stated = (len(segments) > 1 and number == 0) or (listed_after_question and number > 0)
@@ -705,6 +711,10 @@ _ADVICE_ASKED = re.compile(
 )
 
 
+# "good solar day today or nah", "worth it or not": a yes-or-no question said without its mark
+_TAG_QUESTION = re.compile(r"\b(?:or\s+(?:nah+|not|no|nope|naw|nay)|yes\s+or\s+no|y/n)\W*$", re.I)
+
+
 def _doubt_marked(part: str) -> bool:
     """ "i think the charger is 40 amps?", "and maybe 8 kw of solar?": the mark is the doubt's, no question."""
     return bool(_HEDGE.search(part) or _SOFT_HEDGE.search(part)) and not _ADVICE_ASKED.search(part)
@@ -718,7 +728,7 @@ def _clause(part: str, previous: Clause | None, *, asking: bool) -> Clause:
     if not own_subject and previous is not None and not past_home:
         someone_else = previous.someone_else
     doubt_marked = asking and _doubt_marked(part)
-    question = bool(QUESTION_START.match(part)) or (
+    question = bool(QUESTION_START.match(part) or _TAG_QUESTION.search(part)) or (
         not doubt_marked
         and (
             # "compare e-tou-c and e-elec for my usage", "difference between EV-TOU-5 and TOU-DR1?"
