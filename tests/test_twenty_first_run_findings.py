@@ -133,3 +133,10 @@ def test_the_old_houses_heat_beside_theirs_leaves_theirs_saved() -> None:
 
 def test_the_old_house_alone_is_still_not_theirs() -> None:
     assert not understand("our old house had solar, 6 kw").facts
+
+
+@pytest.mark.parametrize(
+    "text", ["I work from home three days, office the other two", "wfh, in the office the rest of the week"]
+)
+def test_home_some_days_and_the_office_the_rest_is_hybrid(text: str) -> None:
+    assert [(f.field, f.value) for f in understand(text).facts] == [("household.work_schedule", "Hybrid")]

@@ -2491,6 +2491,9 @@ def _schedule(text: str) -> Iterator[Reading]:
     part_time = re.search(
         r"\b(?:on\s+(?:mon|tues|wednes|thurs|fri)days?|some\s+days|(?:one|two|three|four|\d)\s+days?\s+a\s+week|twice\s+a\s+week|"
         r"part\s+of\s+the\s+week|"
+        # "from home three days, office the other two", "office the rest": the other days elsewhere
+        r"office\s+(?:the\s+)?(?:other|rest)|(?:the\s+)?other\s+(?:one|two|three|four|\d)(?:\s+days?)?\s*$|"
+        r"(?:the\s+)?rest\s+of\s+the\s+week|"
         # "wfh mon and fri": some weekdays only
         rf"{_WEEKDAY}\s+(?:and|&|\+|,)\s+{_WEEKDAY})\b",
         text,
