@@ -140,3 +140,9 @@ def test_the_old_house_alone_is_still_not_theirs() -> None:
 )
 def test_home_some_days_and_the_office_the_rest_is_hybrid(text: str) -> None:
     assert [(f.field, f.value) for f in understand(text).facts] == [("household.work_schedule", "Hybrid")]
+
+
+def test_no_car_yet_with_none_saved_is_what_they_lack_not_a_forget() -> None:
+    reading = understand("no car yet just asking")
+    assert reading.intent == "profile_statement" and not reading.forget
+    assert {m.reason for m in reading.mentions} == {"lacks"}

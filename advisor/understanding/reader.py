@@ -389,7 +389,7 @@ _VALUE_SAID = re.compile(
 
 _LACKS = re.compile(
     r"^\W*(?:(?:and|also|but|oh|plus)\s+)?(?:(?:we|i)\s+)?(?:no|(?:do\s*n[o']?t|never)\s+(?:have|had|own))\s+"
-    r"(?:an?\s+|any\s+)?(?:evs?|electric\s+(?:cars?|vehicles?)|solar|panels|(?:home\s+)?batter(?:y|ies)|powerwalls?)\b",
+    r"(?:an?\s+|any\s+)?(?:evs?|electric\s+(?:cars?|vehicles?)|cars?(?!\s+charger)|solar|panels|(?:home\s+)?batter(?:y|ies)|powerwalls?)\b",
     re.I,
 )
 
