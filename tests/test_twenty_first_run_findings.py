@@ -146,3 +146,12 @@ def test_no_car_yet_with_none_saved_is_what_they_lack_not_a_forget() -> None:
     reading = understand("no car yet just asking")
     assert reading.intent == "profile_statement" and not reading.forget
     assert {m.reason for m in reading.mentions} == {"lacks"}
+
+
+def test_not_the_regular_one_after_a_car_is_no_plan_skipped() -> None:
+    context = ReadingContext(
+        last_intent="live_data", last_topic="rates", known_fields={"equipment.ev_model": "Chevrolet Bolt EV"}
+    )
+    reading = understand("actually its a bolt euv not the regular one", context)
+    assert reading.slot_answer is None
+    assert [(f.field, f.value) for f in reading.facts] == [("equipment.ev_model", "Chevrolet Bolt EUV")]

@@ -1439,8 +1439,11 @@ def _plan_unknown(found: list[Clause], facts: list[StatedFact]) -> bool:
     default": the rate plan is not known to them (answered ahead, or after we assumed one)."""
     if any(f.field in SLOT_FIELDS["rate_schedule"] for f in facts):
         return False
+    # "its a bolt euv not the regular one": the regular one is the thing they named, not a plan
+    equipment = any(f.field.startswith("equipment.") for f in facts)
     return any(
-        (clause.hedged and _PLAN_WORDS.search(clause.text)) or _DEFAULT_PLAN.search(clause.text)
+        (clause.hedged and _PLAN_WORDS.search(clause.text))
+        or (_DEFAULT_PLAN.search(clause.text) and not (equipment and not _PLAN_WORDS.search(clause.text)))
         for clause in found
     )
 
