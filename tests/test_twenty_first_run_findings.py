@@ -155,3 +155,16 @@ def test_not_the_regular_one_after_a_car_is_no_plan_skipped() -> None:
     reading = understand("actually its a bolt euv not the regular one", context)
     assert reading.slot_answer is None
     assert [(f.field, f.value) for f in reading.facts] == [("equipment.ev_model", "Chevrolet Bolt EUV")]
+
+
+@pytest.mark.parametrize(
+    "text", ["also we have 2 powerwalls, wait no just 1", "we have 2 powerwalls, no wait, just one"]
+)
+def test_a_count_corrected_in_the_same_message_is_the_one_saved(text: str) -> None:
+    facts = {f.field: f.value for f in understand(text).facts}
+    assert facts["equipment.battery_capacity_kwh"] == 13.5
+
+
+def test_two_powerwalls_and_one_of_them_somewhere_stays_two() -> None:
+    facts = {f.field: f.value for f in understand("we have 2 powerwalls, one is in the garage").facts}
+    assert facts["equipment.battery_capacity_kwh"] == 27.0

@@ -36,6 +36,7 @@ from advisor.understanding.models import Mention, ReadingContext, RequestParams,
 from advisor.understanding.params import only_when, read_params
 from advisor.understanding.text import (
     FIRST_PERSON,
+    NUMBER_WORDS,
     QUESTION_START,
     REQUEST_WITHOUT_MARK,
     Clause,
@@ -1147,9 +1148,16 @@ def _asked_car(message: str, facts: list[StatedFact], mentions: list[Mention]) -
 
 _SELF_CORRECTION = re.compile(
     r"(?<![\w.])(?P<old>\d+(?:\.\d+)?)(?![\d.])[^,.;\d]{0,12}[,;.]?\s*(?:no\s+wait|wait\s+no|wait|i\s+mean|sorry|actually|no|oops|"
-    r"make\s+(?:it|that)|correction|scratch\s+that)[,:]?\s+(?:its\s+|it'?s\s+)?(?P<new>\d+(?:\.\d+)?)(?![\d.])",
+    r"make\s+(?:it|that)|correction|scratch\s+that)[,:]?\s+(?:its\s+|it'?s\s+)?(?:(?:just|only)\s+)?"
+    # "2 powerwalls, wait no just 1", "… no wait, just one"
+    r"(?P<new>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten)(?![\d.\w])",
     re.I,
 )
+
+
+def _number(said: str) -> float:
+    """A number as digits or a word ("one")."""
+    return float(NUMBER_WORDS.get(said.lower(), 0)) if said.isalpha() else float(said)
 
 
 def _corrected_in_place(fact: StatedFact, message: str) -> StatedFact:
@@ -1165,7 +1173,7 @@ def _corrected_in_place(fact: StatedFact, message: str) -> StatedFact:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return fact
     for match in _SELF_CORRECTION.finditer(message):
-        old, new = float(match.group("old")), float(match.group("new"))
+        old, new = float(match.group("old")), _number(match.group("new"))
         if old > 0 and fact.said and match.group("old") in fact.said and old != new:
             corrected = round(value / old * new, 2)
             return fact.model_copy(
