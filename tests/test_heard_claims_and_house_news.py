@@ -122,3 +122,47 @@ def test_news_of_the_house_gets_a_note_not_couldnt_tell_what_to_change(runtime) 
         new_user(runtime), "s1", "house was built in 1952, no insulation in the walls"
     )
     assert reply.text == NOTHING_KEPT
+
+
+def test_a_claim_behind_a_doubt_of_our_answer_is_looked_up() -> None:
+    reading = _read(
+        "that doesnt sound right, my friend says space heaters save a ton",
+        last_intent="knowledge",
+        last_topic="home",
+    )
+    assert reading.intent == "knowledge" and reading.question == "is it true that space heaters save a ton?"
+
+
+def test_their_prices_doubted_without_a_number_are_answered_again() -> None:
+    from advisor.understanding.models import RequestParams
+
+    reading = _read(
+        "that doesnt sound right, ameren isnt that cheap is it",
+        last_intent="live_data",
+        last_topic="rates",
+        last_params=RequestParams(task="prices"),
+        known_fields={"location.utility_provider": "Ameren"},
+    )
+    assert reading.intent == "live_data" and reading.disputed and reading.params.task == "prices"
+
+
+def test_a_plan_named_unsure_beside_sure_facts_is_said_not_skipped(runtime) -> None:
+    reply = runtime.service.handle_turn(
+        new_user(runtime),
+        "s1",
+        "atlanta 30306 georgia power, tesla model y lr. were on the TOU-REO plan i think?",
+    )
+    assert "No problem, I'll skip that" not in reply.text
+    assert "I haven't saved anything about the rate plan: you didn't sound sure" in reply.text
+
+
+def test_a_plan_put_right_keeps_the_deadline_and_level_of_the_request(runtime) -> None:
+    user = new_user(runtime, **{"location.zip_code": "30306", "location.utility_provider": "Georgia Power"})
+    runtime.service.handle_turn(
+        user, "s1", "cheapest hours to charge my model y tonight, need it by 7:30am, at 20% now"
+    )
+    reply = runtime.service.handle_turn(
+        user, "s1", "wait no its the overnight plan, the one with super cheap midnight to 6"
+    )
+    assert "before 07:30" in reply.text and "from 20% to 80%" in reply.text
+    assert "saves $0.0" not in reply.text  # one price all day: no cent "saved" by waiting

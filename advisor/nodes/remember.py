@@ -344,8 +344,10 @@ def _said(understanding: Understanding, result: AppliedChanges, place_note: str 
         and understanding.hedged
         and not skipped  # "not sure what plan tbh": the skip note says it, once
         and (unsure or (understanding.follow_up and not stated))
-    ):
-        parts.append(unsure_note(understanding))  # "regular residential i think": answered, not kept
+    ) or (unsure and result.applied and not understanding.asks and not skipped):
+        # "regular residential i think": answered, not kept; "94110, pge, e-tou-c i think": the
+        # sure facts saved, and the unsure one said to be left out (it had vanished without a word)
+        parts.append(unsure_note(understanding))
     if result.applied and (second := second_values(understanding)):
         parts.append(second)
     return " ".join(parts)

@@ -601,9 +601,10 @@ def plan_charging(
             f"for ${plan.cost_usd:.2f}; {plan.shortfall_kwh:.1f} kWh short of {target_soc_pct:g}%. Plugged in {when}, "
             f"the full charge would finish at {_hm(finish)} {_day_label(finish, now_local)} for ${full.cost_usd:.2f}."
         )
-    elif comparison.savings_usd >= 0.01:
+    elif comparison.savings_usd >= 0.01 and not flat:
         summary += f", vs ${baseline.cost_usd:.2f} if {_charging_at_once(when)} (saves ${comparison.savings_usd:.2f})."
     elif flat:
+        # (a cent "saved" on one price all day is the rounding of a part hour, never a saving)
         # one price all day: no window is cheaper than another, so none is offered as the cheapest
         needs = (
             f"Needs {energy.grid_kwh:.1f} kWh from the grid ({energy.battery_kwh_added:.1f} kWh into the battery) "

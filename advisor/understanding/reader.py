@@ -207,6 +207,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         unsure
         or _plan_unknown_after_answer(intent, values, context)
         or _is_follow_up(intent, params, context, prediction, values.only_when, _asks_anew(values.message))
+        or _same_request_corrected(intent, params, values, context)
     )
     topic = TASK_TOPIC.get(params.task or "", prediction.topic)  # a live answer's topic is its tools'
     if (
@@ -403,6 +404,11 @@ _DISPUTE = re.compile(
 )
 _HOURS_CLAIM = re.compile(r"\b\d{1,2}\s*(?:-|to|–)\s*\d{1,2}\b", re.I)
 _CENTS_CLAIM = re.compile(r"\d\s*(?:cents?|¢|c\b)|\$\s*0?\.\d", re.I)
+_DISPUTE_FIRST = re.compile(
+    r"^\W*(?:(?:that|this|it)\s+(?:doesn'?t|does\s+not|dont)\s+(?:sound|seem|look)\s+right|(?:that'?s|thats)\s+(?:not\s+right|wrong))\b",
+    re.I,
+)
+_PRICE_LEVEL_CLAIM = re.compile(r"\b(?:cheap|cheaper|expensive|pricey|pricier|(?:that|so|too)\s+(?:low|high))\b", re.I)
 
 
 def _disputes_our_prices(
@@ -413,11 +419,16 @@ def _disputes_our_prices(
     if (
         # (after a statement too: "thats not right, isnt peak 4-9?" had undone the utility, plan and ZIP)
         (context.last_intent != "live_data" and (values.facts or not values.asking))
-        or prediction.intent not in ("correction", "profile_statement", "unclear", "smalltalk")
+        or (
+            prediction.intent not in ("correction", "profile_statement", "unclear", "smalltalk")
+            and not _DISPUTE_FIRST.match(values.message)  # "that doesn't sound right, …" leads
+        )
         or not _DISPUTE.search(values.message)
         or not (
             _CENTS_CLAIM.search(values.message)
             or (_HOURS_CLAIM.search(values.message) and _ABOUT_PRICES.search(values.message))
+            # "that doesn't sound right, ameren isnt that cheap is it" after their prices
+            or (context.last_topic == "rates" and _PRICE_LEVEL_CLAIM.search(values.message))
         )
         or any(context.known_fields.get(fact.field) != fact.value for fact in values.facts)
     ):
@@ -437,7 +448,10 @@ def _disputes_our_prices(
 # "my oil guy says heat pumps dont work up here", "i heard you should never run the dryer at night":
 # a claim someone made, with nothing said about their own home; what they want is whether it holds
 _HEARSAY = re.compile(
-    r"^\W*(?:(?:so\s+|but\s+|well\s+|ok\s+|and\s+)?(?:(?:my|our|the|a|this)\s+[\w'-]+(?:\s+[\w'-]+){0,3}?|someone|somebody|"
+    # ("that doesn't sound right, my friend says …": our answer doubted, with the claim behind it)
+    r"^\W*(?:(?:(?:that|this|it)\s+(?:doesn'?t|does\s+not|dont)\s+(?:sound|seem|look)\s+right|(?:that'?s|thats)\s+(?:not\s+right|wrong)|"
+    r"hmm+|idk|not\s+sure\s+about\s+that)[,.!]*\s+)?"
+    r"(?:(?:so\s+|but\s+|well\s+|ok\s+|and\s+)?(?:(?:my|our|the|a|this)\s+[\w'-]+(?:\s+[\w'-]+){0,3}?|someone|somebody|"
     r"people|everyone|everybody)\s+"
     r"(?:says|said|told\s+(?:me|us)|tells\s+(?:me|us)|claims|claimed|swears(?!\s+by)|keeps?\s+saying|insists?)\b|"
     r"(?:so\s+|but\s+)?(?:i|we)\s+(?:(?:always\s+|just\s+)?(?:heard(?!\s+back)|read|saw)(?:\s+(?:online|somewhere|on\s+\w+))?|"
@@ -1426,6 +1440,23 @@ def _plan_unknown_after_answer(intent: str, values: Values, context: ReadingCont
         and context.last_intent == "live_data"
         and context.last_params is not None
         and context.last_params.task not in (None, "plan_comparison")
+    )
+
+
+_CORRECTION_FIRST = re.compile(r"^\W*(?:wait|no|nope|actually|sorry|oops|hmm+|correction)\b", re.I)
+
+
+def _same_request_corrected(intent: str, params: RequestParams, values: Values, context: ReadingContext) -> bool:
+    """ "wait no its the overnight plan, the one with super cheap midnight to 6" right after a plan
+    for 7:30 from 20 %: the same request, put right, not a new one without its deadline and level."""
+    last = context.last_params
+    return (
+        intent == "live_data"
+        and context.last_intent == "live_data"
+        and last is not None
+        and params.task == last.task
+        and not (params.said().keys() - {"task"})
+        and _CORRECTION_FIRST.match(values.message) is not None
     )
 
 

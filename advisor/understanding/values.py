@@ -251,6 +251,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         # "the id4 went back", "the powerwall got pulled out": the thing named is the one that went,
         # not a fact about what they have ("sold the tesla and got a rivian" keeps the rivian)
         facts = [f for f in facts if not (f.field in gone and commands.same_words(f.said, gone_words))]
+    if not any(m.field == "location.rate_schedule" for m in mentions):
+        mentions = mentions + _unsure_plan_named(found, facts)  # "the TOU-REO plan i think?"
     return Values(
         message=message,
         facts=facts,
@@ -1150,7 +1152,7 @@ _SELF_CORRECTION = re.compile(
     r"(?<![\w.])(?P<old>\d+(?:\.\d+)?)(?![\d.])[^,.;\d]{0,12}[,;.]?\s*(?:no\s+wait|wait\s+no|wait|i\s+mean|sorry|actually|no|oops|"
     r"make\s+(?:it|that)|correction|scratch\s+that)[,:]?\s+(?:its\s+|it'?s\s+)?(?:(?:just|only)\s+)?"
     # "2 powerwalls, wait no just 1", "… no wait, just one"
-    r"(?P<new>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten)(?![\d.\w])",
+    r"(?P<new>\d+(?:\.\d+)?(?![\d.])|(?:one|two|three|four|five|six|seven|eight|nine|ten)\b)",
     re.I,
 )
 
@@ -1442,6 +1444,26 @@ _DEFAULT_PLAN = re.compile(
 )
 
 
+# "were on the TOU-REO plan i think?", "the overnight plan maybe": a plan named, however unsure
+# (not known to them at all: "not sure what plan", "whatever the normal plan is")
+_A_PLAN_NAMED = re.compile(
+    r"\b(?:on|called|it'?s|its)\s+(?:the\s+|a\s+)?(?!(?:a|the|regular|normal|default|standard|usual|basic|any|which|what|"
+    r"whatever|whichever|some|that|this|same|right|wrong|cheapest|best|other|one)\b)[\w-]+(?:\s+[\w-]+)?\s+(?:plan|rate)\b",
+    re.I,
+)
+
+
+def _unsure_plan_named(found: list[Clause], facts: list[StatedFact]) -> list[Mention]:
+    """A plan named with a doubt that no table knows: said back as not saved, never "skipped"."""
+    if any(f.field in SLOT_FIELDS["rate_schedule"] for f in facts):
+        return []
+    return [
+        Mention(field="location.rate_schedule", words=clause.text[:500], reason="unverified")
+        for clause in found
+        if clause.hedged and _A_PLAN_NAMED.search(clause.text)
+    ][:1]
+
+
 def _plan_unknown(found: list[Clause], facts: list[StatedFact]) -> bool:
     """ "idk the plan, whatever is normal", "not sure what plan we're on", "whichever one is the
     default": the rate plan is not known to them (answered ahead, or after we assumed one)."""
@@ -1450,7 +1472,7 @@ def _plan_unknown(found: list[Clause], facts: list[StatedFact]) -> bool:
     # "its a bolt euv not the regular one": the regular one is the thing they named, not a plan
     equipment = any(f.field.startswith("equipment.") for f in facts)
     return any(
-        (clause.hedged and _PLAN_WORDS.search(clause.text))
+        (clause.hedged and _PLAN_WORDS.search(clause.text) and not _A_PLAN_NAMED.search(clause.text))
         or (_DEFAULT_PLAN.search(clause.text) and not (equipment and not _PLAN_WORDS.search(clause.text)))
         for clause in found
     )
