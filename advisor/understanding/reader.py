@@ -408,7 +408,9 @@ _DISPUTE_FIRST = re.compile(
     r"^\W*(?:(?:that|this|it)\s+(?:doesn'?t|does\s+not|dont)\s+(?:sound|seem|look)\s+right|(?:that'?s|thats)\s+(?:not\s+right|wrong))\b",
     re.I,
 )
-_PRICE_LEVEL_CLAIM = re.compile(r"\b(?:cheap|cheaper|expensive|pricey|pricier|(?:that|so|too)\s+(?:low|high))\b", re.I)
+_PRICE_LEVEL_CLAIM = re.compile(
+    r"\b(?:cheap|cheaper|expensive|pricey|pricier|(?:that|so|too)\s+(?:low|high))\b", re.I
+)
 
 
 def _disputes_our_prices(
@@ -1446,7 +1448,9 @@ def _plan_unknown_after_answer(intent: str, values: Values, context: ReadingCont
 _CORRECTION_FIRST = re.compile(r"^\W*(?:wait|no|nope|actually|sorry|oops|hmm+|correction)\b", re.I)
 
 
-def _same_request_corrected(intent: str, params: RequestParams, values: Values, context: ReadingContext) -> bool:
+def _same_request_corrected(
+    intent: str, params: RequestParams, values: Values, context: ReadingContext
+) -> bool:
     """ "wait no its the overnight plan, the one with super cheap midnight to 6" right after a plan
     for 7:30 from 20 %: the same request, put right, not a new one without its deadline and level."""
     last = context.last_params
