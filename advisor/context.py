@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from profiles.models import UserProfile
 from profiles.staleness import SectionAge
+from profiles.wording import join, statement
 
 PREVIOUS_CHARS = 200
 PASSAGE_CHARS = 600
@@ -72,6 +73,7 @@ class RecommendContext(BaseModel):
     intent: str
     topic: str
     profile_facts: list[str] = Field(default_factory=list)
+    profile_said: str = ""  # the same facts in one sentence, for the offline answer
     stale_facts: list[str] = Field(default_factory=list)
     observations: list[dict[str, Any]] = Field(default_factory=list)
     passages: list[Passage] = Field(default_factory=list)
@@ -126,6 +128,24 @@ def profile_facts(profile: UserProfile | None, topic: str) -> list[str]:
             if field is not None and name not in left_out:
                 facts.append(fact_words(name, field))
     return facts
+
+
+def profile_said(profile: UserProfile | None, topic: str) -> str:
+    """The same facts as `profile_facts`, as one sentence for an answer a person reads ("you heat
+    with gas and you work from home"), not the prompt's labels ("heating: gas")."""
+    if profile is None:
+        return ""
+    left_out = _NOT_FOR_TOPIC.get(topic, frozenset())
+    clauses = []
+    for section in _SECTIONS.get(topic, _SECTIONS["general"]):
+        value = getattr(profile, section)
+        if value is None:
+            continue
+        for name in FIELD_LABELS:
+            field = getattr(value, name, None)
+            if field is not None and name not in left_out:
+                clauses.append(statement(f"{section}.{name}", field))
+    return join(clauses)
 
 
 def stale_facts(profile: UserProfile | None, stale: list[SectionAge], topic: str) -> list[str]:

@@ -113,7 +113,8 @@ def test_a_question_needing_profile_and_knowledge_combines_them(knowledge_runtim
     profile = {**CONFIGURED_PROFILE, "equipment": {**CONFIGURED_PROFILE["equipment"], "heating_type": "gas"}}
     knowledge_runtime.advisor.profiles.import_profile(profile)
     reply = knowledge_runtime.service.handle_turn("T1-U1", "t", "Should I switch my heating to a heat pump?")
-    assert "For your home:" in reply.text and "heating: gas" in reply.text
+    assert "What I have for your home:" in reply.text and "you heat with gas" in reply.text
+    assert "heating: gas" not in reply.text  # a sentence, not the prompt's labels
     assert reply.citations and "[1]" in reply.text
 
 

@@ -278,8 +278,9 @@ def offline_answer(context: dict[str, Any]) -> str:
             parts.append("(Sample data: the data APIs are in mock mode.)")
         if observation.get("credit"):
             parts.append(observation["credit"] + ".")
-    if passages and context.get("profile_facts") and intent == "knowledge":
-        parts.append("For your home: " + "; ".join(context["profile_facts"]) + ".")
+    if passages and context.get("profile_said") and intent == "knowledge":
+        # what the answer is read against, in words ("you heat with gas"), not a label list
+        parts.append(f"What I have for your home: {context['profile_said']}.")
     if passages:
         first = passages[0]
         where = (
