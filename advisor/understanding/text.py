@@ -85,6 +85,10 @@ _HYPOTHETICAL = re.compile(
     r"hoping\s+to|going\s+to\s+(?:get|buy|install)|about\s+to\s+(?:get|buy)|wish|"
     # "my wife wants a powerwall, im not convinced", "i say we should get a heat pump first"
     r"wants?\s+(?:a|an|one|us\s+to|to\s+get)|lean(?:ing)?\s+(?:towards?|toward)|borrow\w*|evaluat\w*|"
+    # "my grandson keeps telling me to get one of those heat pumps": urged, not had
+    r"(?:telling|tells|told|asking|asks|asked|bugging|nagging|pushing|wants)\s+(?:me|us)\s+to\s+(?:get|buy|install|put\s+in|switch|add)|"
+    # "just compare EV-TOU-5 against the normal one": a plan weighed, not theirs
+    r"\bcompare\b[^.?!;]{1,40}?\b(?:against|with|to|and)\b|"
     r"(?:getting|being|gets|will\s+be)\s+delivered|on\s+order|pre-?order\w*|reserv\w*|arriv(?:es|ing)\s+(?:in|next|on)|"
     r"(?:haven'?t|have\s+not|not\s+yet|didn'?t)\s+(?:picked\s+(?:it|her|him)\s+up|gotten|received|taken\s+delivery)|"
     r"(?:not|n'?t)\s+convinced|(?:we|i)\s+(?:should|could|ought\s+to)\s+(?:get|buy|install|add|go\s+with)|"
@@ -105,6 +109,9 @@ _SOMEONE_ELSE = re.compile(
     # "dads leaf sits at our place on weekends but its his car"
     r"\b(?:it'?s|its)\s+(?:his|her|their)\s+(?:car|ev|truck)\b|"
     r"\b(?:dad|mom|brother|sister|neighbou?r|friend|boss)'?s\s+(?:leaf|tesla|car|ev|truck|bolt|rivian|model\s+\w)\b|"
+    # "neighbor just put in a 10kw array and 2 powerwalls": the relation said bare, at the start
+    r"^\W*(?:neighbou?rs?|friend|brother|sister|boss|coworker|co-worker|buddy|cousin)\s+(?:just\s+|finally\s+|recently\s+)?"
+    r"(?:put|got|has|have|had|installed|bought|drives|owns|added|went)\b|"
     r"\b(?:(?:my|our|the)\s+(?:neighbou?rs?|friends?|brothers?|sisters?|moms?|mums?|dads?|mothers?|fathers?|parents?|"
     r"in-?laws?|cousins?|uncle|aunt|boss|co-?workers?|colleagues?|buddy|coworker|grandparents?|"
     # ("my landlord just put in a heat pump": in the home they live in)
@@ -553,7 +560,9 @@ _BOTH_JOBS = re.compile(
 # "my daughter has a leaf and solar panels in atlanta. is it worth it for her to add a battery": a
 # grown child in a home of their own (placed elsewhere, or asked about for them), not the household
 _CHILD = re.compile(
-    r"\b(?:my|our)\s+(?:sons?|daughters?|kids?|child|children|grand(?:son|daughter|kid)s?)\b", re.I
+    # ("son just got a used kona, its at his apartment": the relation said bare, at the start)
+    r"(?:\b(?:my|our)\s+|^\W*)(?:sons?|daughters?|kids?|child|children|grand(?:son|daughter|kid)s?)\b",
+    re.I,
 )
 _CHILD_ELSEWHERE = re.compile(
     r"\b(?:in\s+(?!the\b|our\b|my\b|a\b|an\b|garage|driveway|college|school|high\b)[a-z]{3,}|lives?\b|moved\b|"
@@ -712,7 +721,12 @@ _ADVICE_ASKED = re.compile(
 
 
 # "good solar day today or nah", "worth it or not": a yes-or-no question said without its mark
-_TAG_QUESTION = re.compile(r"\b(?:or\s+(?:nah+|not|no|nope|naw|nay)|yes\s+or\s+no|y/n)\W*$", re.I)
+_TAG_QUESTION = re.compile(
+    r"\b(?:or\s+(?:nah+|not|no|nope|naw|nay)|yes\s+or\s+no|y/n)\W*$|"
+    # "mini split any good for a shop with no insulation"
+    r"^\W*(?:(?:a|an|the|are|is)\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+any\s+good\b",
+    re.I,
+)
 
 
 def _doubt_marked(part: str) -> bool:

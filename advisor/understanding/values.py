@@ -329,7 +329,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         about_advisor=bool(_ABOUT_ADVISOR.match(message)),
         swapped=_swapped(message),
         asked_facts=_unknown_yet([fact for fact in (asked_zip, asked_utility) if fact is not None], context)
-        + _the_car_to_charge(message, facts, mentions, context),
+        + _the_car_to_charge(message, facts, _someone_else(found, facts, mentions), context),
     )
 
 
@@ -400,6 +400,8 @@ def _the_car_to_charge(
         return []
     if any(m.field == "equipment.ev_model" and m.reason != "question" for m in mentions):
         return []  # someone else's, hypothetical, negated, unsure
+    if any(m.reason == "someone_else" for m in mentions):
+        return []  # "son just got a used kona, its at his apartment. when should he charge it"
     if _CONSIDERING.search(message) or _CHARGE_DURATION.search(message) or not _CHARGE_WORDS.search(message):
         return []
     found = find_vehicle(message)
@@ -1149,7 +1151,7 @@ def _asked_car(message: str, facts: list[StatedFact], mentions: list[Mention]) -
 
 
 _SELF_CORRECTION = re.compile(
-    r"(?<![\w.])(?P<old>\d+(?:\.\d+)?)(?![\d.])[^,.;\d]{0,12}[,;.]?\s*(?:no\s+wait|wait\s+no|wait|i\s+mean|sorry|actually|no|oops|"
+    r"(?<![\w.])(?P<old>\d+(?:\.\d+)?)(?![\d.])[^,.;\d]{0,12}[,;.]*\s*(?:no\s+wait|wait\s+no|wait|i\s+mean|sorry|actually|no|oops|"
     r"make\s+(?:it|that)|correction|scratch\s+that)[,:]?\s+(?:its\s+|it'?s\s+)?(?:(?:just|only)\s+)?"
     # "2 powerwalls, wait no just 1", "… no wait, just one"
     r"(?P<new>\d+(?:\.\d+)?(?![\d.])|(?:one|two|three|four|five|six|seven|eight|nine|ten)\b)",
