@@ -58,3 +58,22 @@ def test_a_count_corrected_after_two_dots_is_the_one_saved() -> None:
 )
 def test_a_plan_put_in_a_comparison_is_not_theirs(text: str) -> None:
     assert "location.rate_schedule" not in _facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "line on my bill says 'Delivery Svc 1,142 kWh @ $0.0891' and then supply is a whole separate charge",
+        "supply charge is 7 cents a kwh",
+    ],
+)
+def test_one_part_of_the_price_per_kwh_is_not_their_price(text: str) -> None:
+    assert "location.flat_rate_usd_per_kwh" not in _facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "price"),
+    [("all in we pay 16 cents per kwh, delivery included", 0.16), ("we pay about 14 cents a kwh", 0.14)],
+)
+def test_the_whole_price_per_kwh_is_still_theirs(text: str, price: float) -> None:
+    assert _facts(text)["location.flat_rate_usd_per_kwh"] == price

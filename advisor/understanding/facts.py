@@ -1301,6 +1301,18 @@ _WHOLE_DAY = re.compile(
 )
 
 
+_PRICE_ALL_IN = re.compile(
+    r"\ball[-\s]in\b|\bincluded\b|\bincluding\b|\bincl\b|\bin\s+total\b|\btotal\b|\bwith\s+(?:delivery|supply)\b|"
+    r"\b(?:delivery|supply)\s+and\s+(?:delivery|supply|generation)\b",
+    re.I,
+)
+_PRICE_PART = re.compile(
+    r"\b(?:delivery|distribution|transmission|supply|generation|fuel\s+(?:charge|adjustment|cost)|rider|surcharge|"
+    r"capacity\s+charge|demand\s+charge)\b",
+    re.I,
+)
+
+
 def _price(text: str, *, pending_slot: str | None, message: str = "") -> Iterator[Reading]:
     """'we pay about 30 cents a kWh' / '$0.28/kWh' -> 0.30 $/kWh (a flat price, said so)."""
     rate_talk = _RATE_TALK.search(message or text) is not None
@@ -1317,6 +1329,10 @@ def _price(text: str, *, pending_slot: str | None, message: str = "") -> Iterato
         elif bare := _BARE_DOLLARS.search(text):
             match, value = bare, float(bare.group(1))
     if match is None or value is None:
+        return
+    if _PRICE_PART.search(text) and not _PRICE_ALL_IN.search(text):
+        # "Delivery Svc 1,142 kWh @ $0.0891", "supply charge is 7 cents": one part of the bill's
+        # price per kWh, not what they pay for one (the other part is on another line)
         return
     if not (
         _PRICE_OWNER.search(text)
