@@ -77,3 +77,9 @@ def test_one_part_of_the_price_per_kwh_is_not_their_price(text: str) -> None:
 )
 def test_the_whole_price_per_kwh_is_still_theirs(text: str, price: float) -> None:
     assert _facts(text)["location.flat_rate_usd_per_kwh"] == price
+
+
+def test_a_plan_letter_spelled_by_voice_typing_is_the_letter() -> None:
+    assert (
+        _facts("my utility is pee gee and e and the plan is e tou see")["location.rate_schedule"] == "E-TOU-C"
+    )

@@ -1179,6 +1179,27 @@ def plan_named(text: str) -> str | None:
     return next((str(reading.value) for reading in _plan(text, pending_slot=None)), None)
 
 
+# letters as voice typing writes them: "e tou see" is E-TOU-C
+_LETTER_SOUNDS = {
+    "see": "C",
+    "sea": "C",
+    "bee": "B",
+    "dee": "D",
+    "gee": "G",
+    "jay": "J",
+    "kay": "K",
+    "pee": "P",
+    "pea": "P",
+    "cue": "Q",
+    "tee": "T",
+    "tea": "T",
+    "vee": "V",
+    "why": "Y",
+    "zee": "Z",
+    "ay": "A",
+}
+
+
 def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
     leaving = _SWITCH_FROM.search(text)
     switched = _SWITCH_TO.search(text)
@@ -1210,7 +1231,10 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
             re.I,
         )
         if spaced and re.search(r"\btou\b|\bev\b|\bd\b|\b\d\b", spaced.group(1), re.I):
-            code = "-".join(spaced.group(1).upper().split())  # "tou d prime" -> "TOU-D-PRIME"
+            # "tou d prime" -> "TOU-D-PRIME"; "e tou see" (a letter as voice typing spells it) -> "E-TOU-C"
+            code = "-".join(
+                _LETTER_SOUNDS.get(part.lower(), part.upper()) for part in spaced.group(1).split()
+            )
             yield Reading("location.rate_schedule", normalize_plan(code) or code, said=spaced.group(1))
             return
         for match in _PLAN_CODE.finditer(scope):
