@@ -125,11 +125,15 @@ CORPORA = (
     "fresh_h40_messages.jsonl",
     "fresh_h41_messages.jsonl",
     "fresh_h42_messages.jsonl",
+    # the twenty-second held-out set (first run recorded at 8f7f16c)
+    "fresh_h43_messages.jsonl",
+    "fresh_h44_messages.jsonl",
+    "fresh_h45_messages.jsonl",
 )
 # The conversations of the same held-out sets, turn by turn (their first runs are recorded too): a
 # turn whose acceptable replies all name one intent teaches that intent in the context the turns
 # before it set (the question we asked, the answer we gave). See `conversation_items`.
-CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 43)) + (
+CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 46)) + (
     "reader_train_b_conversations.jsonl",
     "reader_train_f_conversations.jsonl",
 )
