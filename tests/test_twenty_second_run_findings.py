@@ -83,3 +83,21 @@ def test_a_plan_letter_spelled_by_voice_typing_is_the_letter() -> None:
     assert (
         _facts("my utility is pee gee and e and the plan is e tou see")["location.rate_schedule"] == "E-TOU-C"
     )
+
+
+def test_a_count_corrected_a_few_words_later_is_the_one_saved() -> None:
+    assert (
+        _facts("actually we have 2 powerwalls too, no wait just one")["equipment.battery_capacity_kwh"]
+        == 13.5
+    )
+
+
+@pytest.mark.parametrize("text", ["wait no its at 40", "actually its 40% now"])
+def test_the_charge_now_put_right_after_a_plan_is_the_plans_start(text: str) -> None:
+    from advisor.understanding.models import ReadingContext, RequestParams
+
+    last = RequestParams(task="charging_plan", ready_by_hour=7, current_soc_pct=35, target_soc_pct=70)
+    reading = understand(
+        text, ReadingContext(last_intent="live_data", last_topic="ev_charging", last_params=last)
+    )
+    assert reading.follow_up and reading.params.current_soc_pct == 40 and reading.params.target_soc_pct == 70

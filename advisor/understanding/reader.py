@@ -223,6 +223,15 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         topic = context.last_topic or topic
         if params.place and values.params.place is None and values.own_place:
             params = params.model_copy(update={"place": None})  # "…make here": their own place again
+        level = _LEVEL_NOW.search(values.message)
+        if (
+            last.task == "charging_plan"
+            and values.params.current_soc_pct is None
+            and level
+            and int(level.group(1)) <= 100
+        ):
+            # "wait no its at 40" after a plan from 35 %: where the charge is now, put right
+            params = params.model_copy(update={"current_soc_pct": float(level.group(1))})
         miles = _MILES_SAID.search(values.message)
         if (
             last.miles_needed is not None
@@ -1446,6 +1455,12 @@ def _plan_unknown_after_answer(intent: str, values: Values, context: ReadingCont
 
 
 _CORRECTION_FIRST = re.compile(r"^\W*(?:wait|no|nope|actually|sorry|oops|hmm+|correction)\b", re.I)
+
+
+_LEVEL_NOW = re.compile(
+    r"\b(?:it'?s|its|it\s+is|car'?s|car\s+is|battery'?s|battery\s+is)\s+(?:at\s+|on\s+)?(\d{1,3})\s*(?:%|percent)?\s*(?:now|rn|right\s+now)?\W*$",
+    re.I,
+)
 
 
 def _same_request_corrected(

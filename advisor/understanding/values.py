@@ -1151,7 +1151,7 @@ def _asked_car(message: str, facts: list[StatedFact], mentions: list[Mention]) -
 
 
 _SELF_CORRECTION = re.compile(
-    r"(?<![\w.])(?P<old>\d+(?:\.\d+)?)(?![\d.])[^,.;\d]{0,12}[,;.]*\s*(?:no\s+wait|wait\s+no|wait|i\s+mean|sorry|actually|no|oops|"
+    r"(?<![\w.])(?P<old>\d+(?:\.\d+)?)(?![\d.])[^,.;\d]{0,20}[,;.]*\s*(?:no\s+wait|wait\s+no|wait|i\s+mean|sorry|actually|no|oops|"
     r"make\s+(?:it|that)|correction|scratch\s+that)[,:]?\s+(?:its\s+|it'?s\s+)?(?:(?:just|only)\s+)?"
     # "2 powerwalls, wait no just 1", "… no wait, just one"
     r"(?P<new>\d+(?:\.\d+)?(?![\d.])|(?:one|two|three|four|five|six|seven|eight|nine|ten)\b)",
