@@ -223,38 +223,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         topic = context.last_topic or topic
         if params.place and values.params.place is None and values.own_place:
             params = params.model_copy(update={"place": None})  # "…make here": their own place again
-        level = _LEVEL_NOW.search(values.message)
-        if (
-            last.task == "charging_plan"
-            and values.params.current_soc_pct is None
-            and level
-            and int(level.group(1)) <= 100
-        ):
-            # "wait no its at 40" after a plan from 35 %: where the charge is now, put right
-            params = params.model_copy(update={"current_soc_pct": float(level.group(1))})
-        miles = _MILES_SAID.search(values.message)
-        if (
-            last.miles_needed is not None
-            and values.params.miles_needed is None
-            and miles
-            and not values.signals.usage
-        ):
-            # "actually its more like 40 miles" after a plan for 60: the range asked for now
-            params = params.model_copy(update={"miles_needed": float(miles.group(1))})
-        sized = _KW_SAID.search(values.message)
-        if (
-            last.system_kw is not None
-            and sized
-            and (_SIZE_FOR.search(values.message) or not _has(facts, "equipment.solar_capacity_kw"))
-        ):
-            # "same thing but for 12kw", "ok so what would 10 kw get me" after 8 kW asked about: the
-            # next size asked about, not theirs ("we actually have 5 kw" is theirs)
-            params = params.model_copy(update={"system_kw": float(sized.group(1))})
-            facts = [fact for fact in facts if fact.field != "equipment.solar_capacity_kw"]
-        if last.system_kw is not None and values.bare_number is not None and 0 < values.bare_number <= 100:
-            params = params.model_copy(update={"system_kw": values.bare_number})  # "and 10?" after 8 kW
-            # "and for a 10kw system": the next size asked about, not theirs
-            facts = [fact for fact in facts if fact.field != "equipment.solar_capacity_kw"]
+        params, facts = _changed_in_the_follow_up(params, last, values, facts)
     elif intent == "live_data":
         params = _size_asked(with_household_usage(params, context), values, facts)
     taken = _taken_as_theirs(intent, params, values)
@@ -1455,6 +1424,46 @@ def _plan_unknown_after_answer(intent: str, values: Values, context: ReadingCont
 
 
 _CORRECTION_FIRST = re.compile(r"^\W*(?:wait|no|nope|actually|sorry|oops|hmm+|correction)\b", re.I)
+
+
+def _changed_in_the_follow_up(
+    params: RequestParams, last: RequestParams, values: Values, facts: list[StatedFact]
+) -> tuple[RequestParams, list[StatedFact]]:
+    """What a follow-up changes in the last request beyond what the grammar reads on its own: the
+    charge now, the miles, the size asked about (and a size asked about is never theirs)."""
+    level = _LEVEL_NOW.search(values.message)
+    if (
+        last.task == "charging_plan"
+        and values.params.current_soc_pct is None
+        and level
+        and int(level.group(1)) <= 100
+    ):
+        # "wait no its at 40" after a plan from 35 %: where the charge is now, put right
+        params = params.model_copy(update={"current_soc_pct": float(level.group(1))})
+    miles = _MILES_SAID.search(values.message)
+    if (
+        last.miles_needed is not None
+        and values.params.miles_needed is None
+        and miles
+        and not values.signals.usage
+    ):
+        # "actually its more like 40 miles" after a plan for 60: the range asked for now
+        params = params.model_copy(update={"miles_needed": float(miles.group(1))})
+    sized = _KW_SAID.search(values.message)
+    if (
+        last.system_kw is not None
+        and sized
+        and (_SIZE_FOR.search(values.message) or not _has(facts, "equipment.solar_capacity_kw"))
+    ):
+        # "same thing but for 12kw", "ok so what would 10 kw get me" after 8 kW asked about: the
+        # next size asked about, not theirs ("we actually have 5 kw" is theirs)
+        params = params.model_copy(update={"system_kw": float(sized.group(1))})
+        facts = [fact for fact in facts if fact.field != "equipment.solar_capacity_kw"]
+    if last.system_kw is not None and values.bare_number is not None and 0 < values.bare_number <= 100:
+        params = params.model_copy(update={"system_kw": values.bare_number})  # "and 10?" after 8 kW
+        # "and for a 10kw system": the next size asked about, not theirs
+        facts = [fact for fact in facts if fact.field != "equipment.solar_capacity_kw"]
+    return params, facts
 
 
 _LEVEL_NOW = re.compile(
