@@ -101,3 +101,13 @@ def test_the_charge_now_put_right_after_a_plan_is_the_plans_start(text: str) -> 
         text, ReadingContext(last_intent="live_data", last_topic="ev_charging", last_params=last)
     )
     assert reading.follow_up and reading.params.current_soc_pct == 40 and reading.params.target_soc_pct == 70
+
+
+def test_its_a_number_now_without_at_or_percent_is_not_the_charge() -> None:
+    from advisor.understanding.models import ReadingContext, RequestParams
+
+    last = RequestParams(task="charging_plan", ready_by_hour=7, current_soc_pct=35, target_soc_pct=70)
+    reading = understand(
+        "its 6 now", ReadingContext(last_intent="live_data", last_topic="ev_charging", last_params=last)
+    )
+    assert reading.params.current_soc_pct in (None, 35)

@@ -1432,14 +1432,10 @@ def _changed_in_the_follow_up(
     """What a follow-up changes in the last request beyond what the grammar reads on its own: the
     charge now, the miles, the size asked about (and a size asked about is never theirs)."""
     level = _LEVEL_NOW.search(values.message)
-    if (
-        last.task == "charging_plan"
-        and values.params.current_soc_pct is None
-        and level
-        and int(level.group(1)) <= 100
-    ):
+    said = (level.group(1) or level.group(2)) if level else None
+    if last.task == "charging_plan" and values.params.current_soc_pct is None and said and int(said) <= 100:
         # "wait no its at 40" after a plan from 35 %: where the charge is now, put right
-        params = params.model_copy(update={"current_soc_pct": float(level.group(1))})
+        params = params.model_copy(update={"current_soc_pct": float(said)})
     miles = _MILES_SAID.search(values.message)
     if (
         last.miles_needed is not None
@@ -1467,7 +1463,9 @@ def _changed_in_the_follow_up(
 
 
 _LEVEL_NOW = re.compile(
-    r"\b(?:it'?s|its|it\s+is|car'?s|car\s+is|battery'?s|battery\s+is)\s+(?:at\s+|on\s+)?(\d{1,3})\s*(?:%|percent)?\s*(?:now|rn|right\s+now)?\W*$",
+    # ("its 6 now" may be the clock: a level is said "at 40" or "40%")
+    r"\b(?:it'?s|its|it\s+is|car'?s|car\s+is|battery'?s|battery\s+is)\s+"
+    r"(?:(?:at|on)\s+(\d{1,3})\s*(?:%|percent)?|(\d{1,3})\s*(?:%|percent))\s*(?:now|rn|right\s+now)?\W*$",
     re.I,
 )
 
