@@ -111,3 +111,22 @@ def test_its_a_number_now_without_at_or_percent_is_not_the_charge() -> None:
         "its 6 now", ReadingContext(last_intent="live_data", last_topic="ev_charging", last_params=last)
     )
     assert reading.params.current_soc_pct in (None, 35)
+
+
+@pytest.mark.parametrize(
+    ("text", "pattern"),
+    [
+        ("compare plans for us, we're heavy in the evenings", "evening_heavy"),
+        ("we are heavy users in the morning", "morning_heavy"),
+    ],
+)
+def test_heavy_in_a_part_of_the_day_said_of_themselves_is_their_usage(text: str, pattern: str) -> None:
+    assert _facts(text)["household.typical_usage_pattern"] == pattern
+
+
+def test_heavy_at_something_else_is_no_usage() -> None:
+    assert "household.typical_usage_pattern" not in _facts("we are heavy sleepers at night")
+
+
+def test_a_car_said_gone_beside_a_new_one_leaves_the_new_one() -> None:
+    assert _facts("leaf's gone, we got an ioniq 6 last wk") == {"equipment.ev_model": "Hyundai Ioniq 6"}

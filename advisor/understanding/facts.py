@@ -324,7 +324,7 @@ def _drop_one_of_two(facts: list[StatedFact], mentions: list[Mention]) -> None:
 # Words that say a value changed, so of two values for one field the later one is current
 _CHANGED = re.compile(
     r"\bfrom\b[^.;!?]{1,40}\bto\b|\b(?:now|anymore|any\s+more|no\s+more|no\s+longer|used\s+to|was|were|"
-    r"traded|swapped|replaced|switched|upgraded|moved|sold|instead|not|actually|really|still|take\s+back|"
+    r"traded|swapped|replaced|switched|upgraded|moved|sold|instead|not|actually|really|still|take\s+back|gone|totaled|"
     # "a model 3, i mean a model y": the value said again, meant this time
     r"i\s+mean|i\s+meant|wait\s+no|no\s+wait|oops|scratch\s+that|my\s+bad)\b|"
     r"\byou(?:'ve)?\s+(?:have|had|got|put)\s+(?:me|us)\b",
@@ -2582,8 +2582,20 @@ def _both_ends_of_the_day(text: str) -> bool:
     return bool(re.search(_EVENING_TIME, text, re.I) and re.search(_MORNING_TIME, text, re.I))
 
 
+# "we're heavy in the evenings", "we're heavy users at night": who uses, said of themselves
+_HEAVY_SELF = re.compile(
+    r"\b(?:we'?re|we\s+are|i'?m|i\s+am|(?:our\s+)?house(?:hold)?\s+is)\s+(?:really\s+|pretty\s+|super\s+)?heavy"
+    # ("we are heavy sleepers": heavy at something else)
+    r"(?=\s+(?:users?|in|at|on|during|after|around|evenings?|mornings?|nights?)\b|\W*$)",
+    re.I,
+)
+
+
 def _usage(text: str) -> Iterator[Reading]:
-    if not re.search(r"\b" + _USAGE_WORDS + r"\b|\buse\s+(?:the\s+)?most\b", text, re.I):
+    if not (
+        re.search(r"\b" + _USAGE_WORDS + r"\b|\buse\s+(?:the\s+)?most\b", text, re.I)
+        or _HEAVY_SELF.search(text)
+    ):
         return
     if re.search(
         r"\b(?:constant|evenly|steady|around\s+the\s+clock|same\s+all\s+day|all\s+day\s+long|flat|"
