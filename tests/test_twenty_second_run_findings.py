@@ -130,3 +130,22 @@ def test_heavy_at_something_else_is_no_usage() -> None:
 
 def test_a_car_said_gone_beside_a_new_one_leaves_the_new_one() -> None:
     assert _facts("leaf's gone, we got an ioniq 6 last wk") == {"equipment.ev_model": "Hyundai Ioniq 6"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["i play shows til 1 or 2am most nights so i sleep til noon", "i play shows til 2am", "i work til 6pm"],
+)
+def test_until_the_end_of_something_they_do_is_no_deadline(text: str) -> None:
+    from advisor.understanding.params import read_params
+
+    assert read_params(text).ready_by_hour is None
+
+
+@pytest.mark.parametrize(
+    ("text", "hour"), [("charge it til 7am", 7), ("i wont be home til 6, need it by 7am", 7)]
+)
+def test_a_deadline_said_with_til_or_by_still_is_one(text: str, hour: int) -> None:
+    from advisor.understanding.params import read_params
+
+    assert read_params(text).ready_by_hour == hour

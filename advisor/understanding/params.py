@@ -424,12 +424,32 @@ def _appliance_start(text: str) -> tuple[dict[str, object], str]:
     return data, text[: match.start("when")] + " " + text[match.end("when") :]  # the appliance stays
 
 
+# "i play shows til 2am", "i work till 6pm", "we sleep til noon": how long they do something, not
+# when a car must be ready ("charge it til 7am", "need it full until 7" still are)
+_UNTIL_OF_THEIR_DAY = re.compile(
+    r"\b(?:i|we|he|she|they|i'?m|we'?re)\s+(?!(?:need|needs|want|wants|gotta|have|must|should|charge|plug)\b)[a-z']+"
+    r"(?:\s+(?!(?:it|the\s+car|charg\w*|full)\b)[a-z']+){0,3}\s*$",
+    re.I,
+)
+
+
+def _until_of_their_day(match: re.Match[str], text: str) -> bool:
+    """A "til 2am" that ends something they do, not the time a car must be ready by."""
+    return bool(re.match(r"(?:til|till|until)\b", match.group(0), re.I)) and bool(
+        _UNTIL_OF_THEIR_DAY.search(text[: match.start()])
+    )
+
+
 def _deadline(text: str) -> dict[str, object]:
     """ "by 6:30", "before 7am", "leave at 6", "by noon", "by tomorrow morning"."""
     # the first that is a time: "need it at 80 by 7:30" has a charge level where a time could be
-    deadline = next((m for m in _DEADLINE.finditer(text) if _clock_time(m)), None)
+    deadline = next(
+        (m for m in _DEADLINE.finditer(text) if _clock_time(m) and not _until_of_their_day(m, text)),
+        None,
+    )
     deadline = deadline or next((m for m in _LEAVING_FOR.finditer(text) if _clock_time(m)), None)
-    if deadline is None and len(text.split()) <= 6:
+    their_day = any(_until_of_their_day(m, text) for m in _DEADLINE.finditer(text))
+    if deadline is None and len(text.split()) <= 6 and not their_day:
         deadline = _SHORT_TIME.search(text)  # "make that 7am", "6:30 instead"
     if deadline is None:
         if noon := _NOON.search(text):
