@@ -701,6 +701,10 @@ _PRACTICE_WEIGHED = re.compile(
 )
 
 
+# "is ev2a cheaper than e-tou-c for me", "would we save on tou-d-prime": a plan weighed for them
+_WEIGHED_FOR_THEM = re.compile(r"\b(?:cheaper|better|save|saves|saving|worth|costs?\s+(?:less|more))\b", re.I)
+
+
 def _an_answer_after_all_read(prediction: Prediction, values: Values, context: ReadingContext) -> str | None:
     intent = prediction.intent
     if values.only_when and context.last_intent == "live_data" and not (values.facts or values.leaving):
@@ -749,6 +753,16 @@ def _an_answer_after_all_read(prediction: Prediction, values: Values, context: R
         return "live_data"  # "whats the low tonight in denver": a forecast, the town named
     if intent == "live_data" and values.place_abroad and not (values.facts or values.energy_words):
         return "off_topic"  # "whats the weather in cancun next week": no forecast of ours, nor their home's
+    if (
+        intent == "knowledge"
+        and prediction.task == "plan_comparison"
+        and prediction.task_p >= _SURE_TASK
+        and prediction.runner_up == "live_data"
+        and values.params.plan is not None
+        and values.first_person
+        and _WEIGHED_FOR_THEM.search(values.message)
+    ):
+        return "live_data"  # "is ev2a actually cheaper than e-tou-c for me?": their year priced on each
     if intent == "off_topic" and values.energy_words and prediction.runner_up in _ANSWERS:
         # "whats pge's best plan": a utility's plans are ours to answer ("how do i pick a plan in
         # texas": how, explained)
