@@ -8,6 +8,7 @@ and at most the previous exchange (so prompt size stays flat over a long thread)
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -114,10 +115,10 @@ def without_repeated_warnings(
     return kept, repeated
 
 
-def profile_facts(profile: UserProfile | None, topic: str) -> list[str]:
+def _topic_values(profile: UserProfile | None, topic: str) -> Iterator[tuple[str, str, Any]]:
+    """(section, name, value) of each profile value the topic uses, in the labels' order."""
     if profile is None:
-        return []
-    facts = []
+        return
     left_out = _NOT_FOR_TOPIC.get(topic, frozenset())
     for section in _SECTIONS.get(topic, _SECTIONS["general"]):
         value = getattr(profile, section)
@@ -126,26 +127,19 @@ def profile_facts(profile: UserProfile | None, topic: str) -> list[str]:
         for name in FIELD_LABELS:
             field = getattr(value, name, None)
             if field is not None and name not in left_out:
-                facts.append(fact_words(name, field))
-    return facts
+                yield section, name, field
+
+
+def profile_facts(profile: UserProfile | None, topic: str) -> list[str]:
+    return [fact_words(name, value) for _, name, value in _topic_values(profile, topic)]
 
 
 def profile_said(profile: UserProfile | None, topic: str) -> str:
     """The same facts as `profile_facts`, as one sentence for an answer a person reads ("you heat
     with gas and you work from home"), not the prompt's labels ("heating: gas")."""
-    if profile is None:
-        return ""
-    left_out = _NOT_FOR_TOPIC.get(topic, frozenset())
-    clauses = []
-    for section in _SECTIONS.get(topic, _SECTIONS["general"]):
-        value = getattr(profile, section)
-        if value is None:
-            continue
-        for name in FIELD_LABELS:
-            field = getattr(value, name, None)
-            if field is not None and name not in left_out:
-                clauses.append(statement(f"{section}.{name}", field))
-    return join(clauses)
+    return join(
+        [statement(f"{section}.{name}", value) for section, name, value in _topic_values(profile, topic)]
+    )
 
 
 def stale_facts(profile: UserProfile | None, stale: list[SectionAge], topic: str) -> list[str]:

@@ -137,18 +137,18 @@ def test_terse_charging_requests_are_read_whole(text: str, expected: dict[str, A
     assert read_params(text).said() == expected
 
 
+# a PG&E EV2-A customer with a Model 3, for the plug-in time tests
+_MODEL_3_ON_EV2A = UserProfile.model_validate(
+    {
+        "user_id": "u",
+        "location": {"timezone": "America/Los_Angeles", "utility_provider": "PG&E", "rate_schedule": "EV2-A"},
+        "equipment": {"ev_model": "Tesla Model 3"},
+    }
+)
+
+
 def test_a_later_plug_in_moves_the_plan_and_its_baseline() -> None:
-    profile = UserProfile.model_validate(
-        {
-            "user_id": "u",
-            "location": {
-                "timezone": "America/Los_Angeles",
-                "utility_provider": "PG&E",
-                "rate_schedule": "EV2-A",
-            },
-            "equipment": {"ev_model": "Tesla Model 3"},
-        }
-    )
+    profile = _MODEL_3_ON_EV2A
     morning = TurnContext(
         user_id="u", profile=profile, now=datetime(2026, 1, 21, 9, tzinfo=LA).astimezone(timezone.utc)
     )
@@ -177,17 +177,7 @@ def test_a_later_plug_in_moves_the_plan_and_its_baseline() -> None:
 def test_home_at_six_said_after_six_starts_now_not_tomorrow_evening(said_at, expected_start) -> None:
     """'car gets home around 6pm, full by 7am' typed at 9:45 pm: the car is in the driveway, so the
     plan runs tonight to 7 am, not from 18:00 tomorrow to the morning after."""
-    profile = UserProfile.model_validate(
-        {
-            "user_id": "u",
-            "location": {
-                "timezone": "America/Los_Angeles",
-                "utility_provider": "PG&E",
-                "rate_schedule": "EV2-A",
-            },
-            "equipment": {"ev_model": "Tesla Model 3"},
-        }
-    )
+    profile = _MODEL_3_ON_EV2A
     turn = TurnContext(user_id="u", profile=profile, now=said_at.astimezone(timezone.utc))
     data = build_data_sources(Settings(_env_file=None), ToolsConfig(mode="mock"), httpx.Client())
     plan = plan_charging(data, turn, 30, 100, 7, False, plug_in_hour=18)

@@ -382,10 +382,9 @@ _DISPUTE = re.compile(
 )
 _HOURS_CLAIM = re.compile(r"\b\d{1,2}\s*(?:-|to|–)\s*\d{1,2}\b", re.I)
 _CENTS_CLAIM = re.compile(r"\d\s*(?:cents?|¢|c\b)|\$\s*0?\.\d", re.I)
-_DISPUTE_FIRST = re.compile(
-    r"^\W*(?:(?:that|this|it)\s+(?:doesn'?t|does\s+not|dont)\s+(?:sound|seem|look)\s+right|(?:that'?s|thats)\s+(?:not\s+right|wrong))\b",
-    re.I,
-)
+# "that doesn't sound right", "thats wrong": our last answer doubted, said first
+_DOUBTED = r"(?:(?:that|this|it)\s+(?:doesn'?t|does\s+not|dont)\s+(?:sound|seem|look)\s+right|(?:that'?s|thats)\s+(?:not\s+right|wrong))"
+_DISPUTE_FIRST = re.compile(r"^\W*" + _DOUBTED + r"\b", re.I)
 _PRICE_LEVEL_CLAIM = re.compile(
     r"\b(?:cheap|cheaper|expensive|pricey|pricier|(?:that|so|too)\s+(?:low|high))\b", re.I
 )
@@ -429,8 +428,7 @@ def _disputes_our_prices(
 # a claim someone made, with nothing said about their own home; what they want is whether it holds
 _HEARSAY = re.compile(
     # ("that doesn't sound right, my friend says …": our answer doubted, with the claim behind it)
-    r"^\W*(?:(?:(?:that|this|it)\s+(?:doesn'?t|does\s+not|dont)\s+(?:sound|seem|look)\s+right|(?:that'?s|thats)\s+(?:not\s+right|wrong)|"
-    r"hmm+|idk|not\s+sure\s+about\s+that)[,.!]*\s+)?"
+    r"^\W*(?:(?:" + _DOUBTED + r"|hmm+|idk|not\s+sure\s+about\s+that)[,.!]*\s+)?"
     r"(?:(?:so\s+|but\s+|well\s+|ok\s+|and\s+)?(?:(?:my|our|the|a|this)\s+[\w'-]+(?:\s+[\w'-]+){0,3}?|someone|somebody|"
     r"people|everyone|everybody)\s+"
     r"(?:says|said|told\s+(?:me|us)|tells\s+(?:me|us)|claims|claimed|swears(?!\s+by)|keeps?\s+saying|insists?)\b|"

@@ -253,10 +253,11 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         facts = [f for f in facts if not (f.field in gone and commands.same_words(f.said, gone_words))]
     if not any(m.field == "location.rate_schedule" for m in mentions):
         mentions = mentions + _unsure_plan_named(found, facts)  # "the TOU-REO plan i think?"
+    said_of = _someone_else(found, facts, mentions)  # with "my brother has solar" said why nothing was kept
     return Values(
         message=message,
         facts=facts,
-        mentions=_someone_else(found, facts, mentions),
+        mentions=said_of,
         params=params,
         signals=_signals(message, params, facts, mentions, hedged, any(c.question for c in found)),
         question=" ".join(c.text for c in found if c.question) or None,
@@ -329,7 +330,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         about_advisor=bool(_ABOUT_ADVISOR.match(message)),
         swapped=_swapped(message),
         asked_facts=_unknown_yet([fact for fact in (asked_zip, asked_utility) if fact is not None], context)
-        + _the_car_to_charge(message, facts, _someone_else(found, facts, mentions), context),
+        + _the_car_to_charge(message, facts, said_of, context),
     )
 
 
