@@ -59,7 +59,8 @@ UNCLEAR = (
     'EV?" or "How do heat pumps work?"'
 )
 FORGET_WHAT = (
-    'What should I forget? For example "forget my ZIP code", "forget my car" or "forget everything".'
+    'What should I forget? For example "forget my ZIP code", "forget my car" or "forget everything". '
+    "To talk about something else, just ask; nothing is removed until you say what."
 )
 KEPT_FIELDS = (
     "I keep: your ZIP code or city, utility and rate plan, EV, charger, solar, home battery, heating and "

@@ -1474,7 +1474,7 @@ def test_not_knowing_the_plan_after_an_answer_is_said_once(runtime) -> None:
     user = new_user(runtime, **{"location.zip_code": "80205", "location.utility_provider": "Xcel Energy"})
     runtime.service.handle_turn(user, "s1", "whats charging gonna run me a month, i drive like 40 mi a day")
     reply = runtime.service.handle_turn(user, "s1", "not sure what plan tbh")
-    assert "I'll skip that" in reply.text and "didn't sound sure" not in reply.text
+    assert "I won't ask for it" in reply.text and "didn't sound sure" not in reply.text
 
 
 def test_a_town_before_a_comma_list_and_a_monthly_cost_without_the_car(runtime) -> None:

@@ -591,7 +591,7 @@ def test_not_knowing_the_plan_before_being_asked_skips_that_question(data_dir: P
     service = service_for(data_dir)
     service.handle_turn("T1-U5", "thread-1", "we live in 92101, sdge")
     skip = service.handle_turn("T1-U5", "thread-1", "idk the plan, whatever is normal")
-    assert "skip" in skip.text and "isn't something I keep" not in skip.text
+    assert "won't ask for it" in skip.text and "isn't something I keep" not in skip.text
     dryer = service.handle_turn("T1-U5", "thread-1", "ok and is it worth running my dryer rn")
     assert "Which rate plan" not in dryer.text and "$" in dryer.text
     profile = service.profiles.get("T1-U5")

@@ -209,7 +209,9 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
         skipped += [slot] + (["rate_schedule"] if slot == "utility" else [])
         # ("…once I know where you are" to someone whose town we hold reads as if we forgot it)
         notes.append(SKIP_NOTE.get(f"{slot}_placed" if placed else slot) or SKIP_NOTE.get(slot, ""))
-    return skipped, ["No problem, I'll skip that. " + " ".join(notes)]
+    # ("i think we're on some kind of TOU plan?" before we asked anything: nothing of ours is skipped)
+    lead = "No problem, I'll skip that. " if pending else "That's fine, I won't ask for it. "
+    return skipped, [lead + " ".join(notes)]
 
 
 def _reask(state: AdvisorState, understanding: Understanding) -> dict[str, Any] | None:

@@ -76,7 +76,9 @@ _OWN = re.compile(
     # "renting in spokane, baseboard heat, no ac": a message about the home they live in
     r"\b(?:renting|rent|live|living)\s+(?:in|at)\b|"
     # "xcel customer in denver, got 8.2kw on the roof and a powerwall": a list item of their own
-    r"(?<=[,.;!] )(?:(?:also|now|just|recently|finally)\s+)?(?:own|have|got|bought|installed|added|put\s+in)\b|"
+    # ("hey there, just picked up a used leaf": a greeting, then theirs)
+    r"(?<=[,.;!] )(?:(?:also|now|just|recently|finally)\s+)?(?:own|have|got|bought|leased?|installed|added|put\s+in|"
+    r"picked\s+up|took\s+delivery\s+of)\b|"
     r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:a|an|the)\b|"
     r"\b(?:i|we)\s+had\s+(?:[\w-]+\s+){1,4}(?:installed|put\s+in|added)\b|"  # "we had a second powerwall put in"
     # "heat pump went in tuesday", "the panels got installed in may": installed at their home
@@ -587,6 +589,16 @@ def place_phrase(text: str) -> str | None:
     if match is None:
         return None
     phrase = re.split(r"\s+(?:with|and|on|but|for|since|where|so)\b", match.group("place"), flags=re.I)[0]
+    # "a mobile home outside salina, electric furnace": the town after the last word of place, and
+    # what follows a comma only when it is a state
+    town, _, after = phrase.partition(",")
+    town = re.split(r"\b(?:outside(?:\s+of)?|near|by|around|close\s+to|in)\s+", town, flags=re.I)[-1]
+    state = after.strip(" .!").lower()
+    phrase = (
+        f"{town.strip()}, {after.strip()}"
+        if state in STATE_NAMES or re.fullmatch(r"[a-z]{2}", state)
+        else town
+    )
     phrase = phrase.strip(" .,!")
     return phrase if 2 <= len(phrase) <= 60 and not re.search(r"\d", phrase) else None
 
@@ -998,7 +1010,9 @@ _COMPARED = re.compile(r"\b(?:or|vs\.?|versus|compared\s+(?:to|with))\b", re.I)
 
 _ABOUT_UTILITY = re.compile(
     r"\b(?:utility|provider|customers?|power\s+company|electric\s+company|service\s+from)\b|"
-    r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\b[^,.;!?]{0,30}?\b(?:with|w/?|on)\s+\w",
+    r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\b[^,.;!?]{0,30}?\b(?:with|w/?|on)\s+\w|"
+    # "ok she says yes it's dominion", "checked the bill, its dominion": a name confirmed once checked
+    r"\b(?:says|said|checked|confirmed|looked)\b[^.;!?]{0,20}?\b(?:it'?s|its|it\s+is)\s+\w",
     re.I,
 )
 
@@ -1316,7 +1330,10 @@ _RATE_TALK = re.compile(
     r"\b(?:renewed|locked\s+in)\s+at\b|\bon\s+(?:my|our|the)\s+bill\b|\benergy\s+charge\b|"
     # "fixed w gexa at 13.9c", "new contract started, 15.2 cents now": a retail contract's price is
     # per kWh ("we pay about 28 cents" alone is not said of what)
-    r"\bfixed\b|\bcontract\b",
+    r"\bfixed\b|\bcontract\b|"
+    # "we pay 13 cents for power", "electricity is like 11 cents here": a price said of their power
+    r"(?<![\w.])\d{1,2}(?:\.\d+)?\s*(?:cents?|¢|c)\s+(?:for|on)\s+(?:the\s+)?(?:power|electricity|electric)\b|"
+    r"\b(?:power|electricity|electric)\s+(?:is|runs|costs?)\s+(?:us\s+)?(?:about\s+|around\s+|like\s+|roughly\s+)?\d{1,2}(?:\.\d+)?\s*(?:cents?|¢|c)\b",
     re.I,
 )
 # "same all day", "every hour": one price for the whole day (not a period's)
@@ -1524,6 +1541,12 @@ def _batteries(
     # answering "which EV do you drive?", a bare kWh figure is the car's battery
     car_here = bool(_CAR_WORDS.search(text)) or find_vehicle(text) is not None or pending_slot == "ev"
     home_here = bool(_HOME_BATTERY_WORDS.search(text))
+    # "just picked up a used leaf, its a 2018 so 40 kwh": "it", after their car, is the car
+    car_here = car_here or bool(
+        re.match(r"\W*(?:it'?s|its|it\s+is|it\s+has|it'?s\s+got)\b", text, re.I)
+        and find_vehicle(message) is not None
+        and not _HOME_BATTERY_WORDS.search(message)
+    )
     kwh = re.search(
         _NUM + r"\s*-?\s*kwh\b(?!\s*(?:a|an|per|each|every|/)\s*(?:night|day|week|month|year|mo|yr)\b)",
         text,
@@ -1773,7 +1796,9 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
         return
     outlet = re.search(
         r"\b(?:(?:standard|regular|normal|household|wall|120(?:\s*-?\s*v(?:olts?)?)?)\s+)+(?:outlet|plug|socket)\b|\blevel\s*1\b|\btrickle\b|"
-        r"\bon\s+(?:a\s+)?120\s*-?\s*v(?:olts?)?\b",
+        r"\bon\s+(?:a\s+)?120\s*-?\s*v(?:olts?)?\b|"
+        # "the outlet in the garage is just a normal one": the kind said after the outlet
+        r"\boutlet\b[^.;!?]{0,25}?\b(?:is|'s)\s+(?:just\s+|only\s+)?(?:a\s+)?(?:regular|normal|standard|household|120)\b",
         text,
         re.I,
     )
@@ -1789,7 +1814,14 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
         )
     )
     # "only have a regular outlet for the car": the car's charger, said (not asked about)
-    for_the_car = bool(_CAR_WORDS.search(text)) and not ("?" in text or QUESTION_START.search(text))
+    # ("only got the regular outlet in the carport": where a car is kept, no other appliance named)
+    for_the_car = bool(
+        _CAR_WORDS.search(text)
+        or (
+            re.search(r"\b(?:garage|carport|driveway)\b", text, re.I)
+            and not _OTHER_APPLIANCES.search(message or text)
+        )
+    ) and not ("?" in text or QUESTION_START.search(text))
     if outlet and (
         re.search(r"\bcharg\w*|plug\w*\b", text, re.I)
         or find_vehicle(text) is not None
@@ -1875,7 +1907,7 @@ def _solar(
             "equipment.solar_capacity_kw", kw, said=said, unit="kW", assumption=f"{count} × {watts:g} W"
         )
         return
-    total = _SIZE_NOW_TOTAL.match(text)
+    total = _SIZE_NOW_TOTAL.search(text)
     if (
         total
         and _ADDED_KW.search(message)
@@ -1883,7 +1915,7 @@ def _solar(
     ):
         # "we added 4 more kw so it's 10 total now": the size after the panels they added
         yield Reading(
-            "equipment.solar_capacity_kw", float(total.group(1)), said=total.group(0).strip(), unit="kW"
+            "equipment.solar_capacity_kw", _amount(total.group(1)), said=total.group(0).strip(), unit="kW"
         )
         return
     if not solar_here and pending_slot != "solar_size":
@@ -1906,13 +1938,18 @@ def _solar(
         yield Reading("equipment.solar_capacity_kw", float(bare), said=bare, unit="kW")
 
 
+# a size said in digits or words ("so ten total now", "added four more kw")
+_KW_AMOUNT = r"(\d{1,3}(?:\.\d+)?|" + "|".join(w for w in NUMBER_WORDS if " " not in w) + r")"
 _SIZE_NOW_TOTAL = re.compile(
-    r"^\W*(?:so\s+)?(?:now\s+)?(?:it'?s|its|it\s+is|that'?s|thats|we'?re\s+at|we\s+have)\s+(\d{1,3}(?:\.\d+)?)\s*(?:kw\s+)?"
-    r"(?:total|in\s+total|altogether|all\s+together|combined)\b",
+    r"(?:^\W*(?:so\s+)?(?:now\s+)?(?:(?:it'?s|its|it\s+is|that'?s|thats|we'?re\s+at|we\s+have)\s+)?|\bso\s+(?:now\s+)?)"
+    + _KW_AMOUNT
+    + r"\s*(?:kw\s+)?(?:total|in\s+total|altogether|all\s+together|combined)\b",
     re.I,
 )
 _ADDED_KW = re.compile(
-    r"\b(?:added|put\s+up|expanded\s+by)\s+(?:another\s+|an\s+extra\s+)?\d+(?:\.\d+)?\s*(?:more\s+)?kw\b(?:\s+(?:more|extra))?",
+    r"\b(?:added|put\s+up|expanded\s+by)\s+(?:another\s+|an\s+extra\s+)?"
+    + _KW_AMOUNT
+    + r"\s*(?:more\s+)?kw\b(?:\s+(?:more|extra))?",
     re.I,
 )
 
@@ -1949,7 +1986,7 @@ _HOME_WORDS = re.compile(
     # "its got a gas furnace", "the apartment has electric baseboard heat", "we're on electric
     # baseboard", "a regular house … with gas heat": the dwelling's own heat
     r"(?:it'?s|its)\s+got|\bit\s+has|(?:apartment|apt|unit|condo|house|home|place|townhouse|rental|duplex)\b"
-    r"[^,.;!?]{0,30}?\s(?:has|came\s+with|with|w/)|\bwe'?re\s+on|\bwe\s+are\s+on|"
+    r"[^,.;!?]{0,30}?\s(?:has|came\s+with|with|w/|w(?=\s))|\bwe'?re\s+on|\bwe\s+are\s+on|"
     # "furnace is gas btw": the furnace, said bare, is theirs
     r"^\W*(?:the\s+)?(?:furnace|boiler|heat|heating)\s+(?:is|runs\s+on)|"
     # "the furnace is gas": the house's own furnace, said by what it runs on
@@ -2130,9 +2167,11 @@ _OCCUPANTS = [
     re.compile(
         r"(?:\b(?:our|my|the)\s+|^\W*)(?:house|home|household|family|place)\s+(?:is|has)\s+(?:now\s+)?"
         + _COUNT
-        + r"\s+(?:people|persons|of\s+us)\b",
+        + r"\s+(?:people|persons?|of\s+us)\b",
         re.I,
     ),
+    # "we're a 5 person household", "4-person family"
+    re.compile(r"(?<![\w.])" + _COUNT + r"[-\s]+(?:person|people)\s+(?:household|home|family|house)\b", re.I),
     # "we have 4 people", "we've got 5 people in the house", "i have 3 kids and a wife" is not this
     re.compile(r"\b(?:we|we'?ve)\s+(?:have|got)\s+" + _COUNT + r"\s+(?:people|persons|adults)\b", re.I),
     re.compile(r"(?<![\w.])" + _COUNT + r"\s+of\s+us\b", re.I),
@@ -2342,7 +2381,10 @@ def _occupants(text: str) -> Iterator[Reading]:
         text,
         re.I,
     )
-    if total:
+    # ("we added four more kw of panels so ten total now" is a size, not a household)
+    if total and (
+        re.search(r"\b(?:people|of\s+us)\b", total.group(0), re.I) or not _EQUIPMENT_TALK.search(text)
+    ):
         said = next(group for group in total.groups() if group)
         yield Reading("household.occupants", _count(said), said=total.group(0).strip(), unit="people")
         return
@@ -2674,6 +2716,18 @@ def _preferences(text: str) -> Iterator[Reading]:
                 level = segment.split()[-1].lower()
             if level is not None:
                 yield Reading(field, level, said=segment.strip())
+
+
+_EQUIPMENT_TALK = re.compile(
+    r"\b(?:kw|kwh|panels?|solar|powerwalls?|batter(?:y|ies)|chargers?|amps?|cars?|evs?|trucks?|cents?)\b",
+    re.I,
+)
+
+
+def _amount(word: str) -> float:
+    """A size said in digits or as a number word."""
+    lowered = word.lower()
+    return float(NUMBER_WORDS[lowered]) if lowered in NUMBER_WORDS else float(lowered)
 
 
 def _count(word: str) -> int:

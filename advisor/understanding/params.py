@@ -118,7 +118,10 @@ _NOT_A_DEADLINE = re.compile(
 _APPLIANCES = re.compile(
     r"\b(dryer|dish\s+washer|washer|washing\s+machine|dishwasher|laundry|oven|pool\s+pump|water\s+heater|hot\s+tub|space\s+heater|"
     r"air\s+conditioner|ac|heat\s+pump|induction|stove|well\s+pump|sump\s+pump|dehumidifier)(?:s|es)?\b|\b(?P<heat_water>heat(?:ing)?\s+(?:the\s+|my\s+|our\s+)?(?:hot\s+)?water)\b|"
-    r"\b(?P<precool>pre-?cool\w*)\b|\b(?P<window_ac>window\s+(?:unit|ac|a/c)|a/c)(?!\w)",
+    r"\b(?P<precool>pre-?cool\w*)\b|\b(?P<window_ac>window\s+(?:unit|ac|a/c)|a/c)(?!\w)|"
+    # "wash the clothes", "do the wash", "dry a load": laundry said by what is done
+    r"\b(?P<laundry>(?:wash|dry)(?:ing)?\s+(?:the\s+|my\s+|our\s+|some\s+)?clothes|do(?:ing)?\s+(?:the\s+|a\s+)?(?:wash|washing)|"
+    r"(?:a\s+)?loads?\s+of\s+(?:wash|washing|clothes))\b",
     re.I,
 )
 _MILES = re.compile(
@@ -304,6 +307,8 @@ def read_params(text: str) -> RequestParams:
         data["appliance"] = (
             "water heater"
             if appliance.group("heat_water")
+            else ("dryer" if appliance.group("laundry").lower().startswith("dry") else "laundry")
+            if appliance.group("laundry")
             else "ac"
             if appliance.group("precool") or appliance.group("window_ac")
             else re.sub(r"\s+", " ", appliance.group(1).lower())

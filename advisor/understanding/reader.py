@@ -149,6 +149,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     # "wait no its 35% not 25" after a plan from 25 %: the plan again from 35 %; "and no ev": said
     early = (
         _number_changed_in_last_request(values, context)
+        or _purpose_of_last_request(values, context)
         or _said_they_lack(prediction, values, context)
         or _disputes_our_prices(prediction, values, context)
         or _deed_asked(prediction, values)
@@ -208,6 +209,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         or _plan_unknown_after_answer(intent, values, context)
         or _is_follow_up(intent, params, context, prediction, values.only_when, _asks_anew(values.message))
         or _same_request_corrected(intent, params, values, context)
+        or _another_size(intent, values, context)
     )
     topic = TASK_TOPIC.get(params.task or "", prediction.topic)  # a live answer's topic is its tools'
     if (
@@ -272,11 +274,21 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     )
 
 
+_START_OVER = re.compile(
+    r"^\W*(?:(?:can\s+(?:we|you)|let'?s|pls|please)\s+)?(?:reset|restart|start\s+(?:over|fresh|again)|clear|wipe)"
+    r"(?:\s+(?:it|this|pls|please))?\W*$",
+    re.I,
+)
+
+
 def command_reading(
     intent: str, confidence: float, values: Values, context: ReadingContext | None = None
 ) -> Understanding | None:
     """forget / undo / equipment that is gone: whether it is a command is the intent's call, what
     it is about comes from the tables."""
+    if _START_OVER.match(values.message):
+        # "reset", "start over": forget what, or only a new subject? asked, nothing removed yet
+        return Understanding(intent="forget", forget=[], confidence=confidence)
     stated = {fact.field for fact in values.facts}
     if values.gone and stated & set(values.gone):
         return None  # "we sold the tesla and got a rivian": the new car replaces the old one (a statement)
@@ -1117,6 +1129,38 @@ def _denied_equipment(values: Values, context: ReadingContext) -> list[str]:
     ]
 
 
+# "to charge the car", "i mean for charging my ev": what the last request was for, said after it
+_FOR_THE_CAR = re.compile(
+    r"^\W*(?:(?:i\s+)?mean(?:t)?\s+|like\s+|no\s*,?\s+|it'?s\s+|its\s+)?(?:to|for)\s+(?:charg\w*|plug\w*\s+in)"
+    r"(?:\s+(?:the|my|our)\s+(?:car|ev|truck|tesla|\w+))?\W*$|"
+    r"^\W*(?:(?:i\s+)?mean(?:t)?\s+|like\s+|no\s*,?\s+)?for\s+(?:the|my|our)\s+(?:car|ev|truck)\W*$",
+    re.I,
+)
+
+
+def _purpose_of_last_request(values: Values, context: ReadingContext) -> Understanding | None:
+    """ "whats cheapest tomorrow" then "to charge the car": the prices were asked for a charge, so
+    the answer is the car's plan for that day (not a choice between a plan and an explanation)."""
+    last = context.last_params
+    if (
+        last is None
+        or context.last_intent != "live_data"
+        or last.task not in ("prices", "appliance")
+        or values.facts
+        or not _FOR_THE_CAR.match(values.message)
+    ):
+        return None
+    params = RequestParams(task="charging_plan")  # by the usual morning, the next one to come
+    return Understanding(
+        intent="live_data",
+        topic="ev_charging",
+        asks=True,
+        question=f"{context.last_question or ''} {values.message}".strip(),
+        params=params,
+        confidence=0.9,
+    )
+
+
 def _number_changed_in_last_request(values: Values, context: ReadingContext) -> Understanding | None:
     """A number said in place of one the last live request used ("its 35% not 25", "not 7, 6:30"):
     the request again with that value changed; nothing in the profile is touched (it was never
@@ -1222,6 +1266,13 @@ def _aside_after_explanation(intent: str, values: Values, context: ReadingContex
     )
 
 
+_TO_COME = re.compile(
+    r"\b(?:getting|buying|ordering|installing|adding|gonna\s+(?:get|buy)|going\s+to\s+(?:get|buy)|will\s+(?:get|buy)|"
+    r"plan(?:ning)?\s+(?:to|on))\b",
+    re.I,
+)
+
+
 def _unsure_detail_for_last_answer(intent: str, values: Values, context: ReadingContext) -> bool:
     """An unsure statement with nothing we can save, right after a live answer ("regular residential
     i think", "we're on the saver choice plan, not positive"): the user is telling us what the
@@ -1233,6 +1284,8 @@ def _unsure_detail_for_last_answer(intent: str, values: Values, context: Reading
         and context.pending_slot is None
         and context.last_intent == "live_data"
         and context.last_params is not None
+        # ("ok we're probably getting one. maybe two": a purchase to come, not what the answer assumed)
+        and not _TO_COME.search(values.message)
         and all(mention.reason == "unverified" for mention in values.mentions)
     )
 
@@ -1405,6 +1458,19 @@ def _plans_not_asked(
         and not (context.last_params is not None and context.last_params.task == "plan_comparison")
         # "which of those would be cheaper for us" leans on what was said before: the model's reading stands
         and not (context.last_intent is not None and _FOLLOW_CUE.search(values.message))
+    )
+
+
+def _another_size(intent: str, values: Values, context: ReadingContext) -> bool:
+    """ "and if we went 12?" after an estimate for 9.6 kW: the same estimate for that size."""
+    last = context.last_params
+    return (
+        intent == "live_data"
+        and context.last_intent == "live_data"
+        and last is not None
+        and last.system_kw is not None
+        and values.bare_number is not None
+        and 0 < values.bare_number <= 100
     )
 
 

@@ -50,6 +50,8 @@ _JOINT = re.compile(
     r"(?<=\bthat)[,.!]?\s+(?=(?:it'?s|its|it\s+is|should\s+be|make\s+it|i\s+meant)\b)|"
     # "no wait 21211, the other one is my old place": what the other value was is a clause of its own
     r",\s+(?=the\s+(?:other|old|first|last|previous)\s+one\b)|"
+    # "its the ioniq 5, the 6 was the one we test drove": what the other car was is its own clause
+    r",\s+(?=the\s+[\w-]+\s+(?:was|were)\s+(?:the\s+one|my|our|his|her|their|a|an|just)\b)|"
     # "whens the cheapest time to run my dryer, xcel customer in 80203", "…, 4 people and we both work":
     # a self-description after a question's comma is a statement of its own
     r",\s+(?=(?:[\w&.-]+\s+){1,2}customers?\b|(?:\d{1,2}|two|three|four|five|six|seven|eight)\s+(?:people|ppl|of\s+us)\b)|"

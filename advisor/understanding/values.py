@@ -464,7 +464,9 @@ _ADVICE = re.compile(
 
 
 _BARE_NUMBER = re.compile(
-    r"^\W*(?:(?:and|ok|okay|so|what\s+about|how\s+about|what\s+if|or|try|do|for|with)\s+)*(?:a\s+|an\s+)?(\d{1,3}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)?"
+    # ("and if we went 12?", "what if we did 10 instead": the size they would go to)
+    r"^\W*(?:(?:and|ok|okay|so|what\s+about|how\s+about|what\s+if|or|try|do|for|with|if\s+(?:we|i)\s+(?:went|go|did|do|got|get|had)(?:\s+(?:with|to|up\s+to))?)\s+)*"
+    r"(?:a\s+|an\s+)?(\d{1,3}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)?"
     r"(?:\s+(?:one|system|array|setup))?(?:\s+(?:then|instead))?\W*$",
     re.I,
 )
@@ -1335,7 +1337,7 @@ _POINTS_BACK = re.compile(
     re.I,
 )
 _HOME_BATTERY_CHARGE = re.compile(
-    r"\bcharg\w*\s+(?:up\s+)?(?:the|my|our|a)?\s*(?:power\s*walls?|home\s+batter(?:y|ies)|batter(?:y|ies)\s+(?:bank|storage)|"
+    r"\b(?:charg\w*|fill\w*|top\w*\s+(?:up|off))\s+(?:up\s+)?(?:the|my|our|a)?\s*(?:power\s*walls?|home\s+batter(?:y|ies)|batter(?:y|ies)\s+(?:bank|storage)|"
     r"enphase|franklin|encharge|base\s+power)\b|\b(?:power\s*walls?|home\s+batter(?:y|ies))\b[^.?!]{0,30}\bcharg",
     re.I,
 )
@@ -1343,7 +1345,7 @@ _HOME_BATTERY_CHARGE = re.compile(
 # what a home battery keeps going, explained (no car's plan, no appliance's verdict)
 _BATTERY_RUNTIME = re.compile(
     r"\bhow\s+long\s+(?:will|would|could|can|does|do|might|'?ll)\s+(?:a|an|the|my|our|one|two|2)?\s*(?:[\d.]+\s*kwh\s+)?"
-    r"(?:(?:home\s+)?batter(?:y|ies)|power\s*walls?)\s+(?:run|last|power|keep|back\s*up|cover)\b|"
+    r"(?:(?:home\s+)?batter(?:y|ies)|power\s*walls?)\s+(?:run|last|power|keep|back\s*up|cover|carry|hold|get)\b|"
     r"\bhow\s+long\s+(?:will|would|could|can|does|might|'?ll)\s+(?:one|it|that|they|those)\s+(?:run|power|keep|last)\s+"
     r"(?:(?:the|my|our)\s+)?(?:house|home|fridge|freezer|essentials|lights|well\s+pump|through|overnight|in\s+an?\s+outage)\b",
     re.I,
@@ -1436,6 +1438,9 @@ def _town_named_in(text: str) -> str | None:
 
 
 # "whichever one is the default", "whatever dte put us on", "just assume the normal one"
+_WEIGHED_AGAINST = re.compile(
+    r"\b(?:vs\.?|versus|compared\s+(?:to|with)|than|against|or\s+(?:the|a|stay))\b", re.I
+)
 _DEFAULT_PLAN = re.compile(
     r"\b(?:whatever|whichever|the)\s+(?:one\s+|plan\s+|rate\s+)?(?:is\s+the\s+)?(?:default|normal|standard|usual|regular)\b"
     # "the regular 120v outlet", "a standard wall plug": a socket, not a plan
@@ -1476,7 +1481,12 @@ def _plan_unknown(found: list[Clause], facts: list[StatedFact]) -> bool:
     equipment = any(f.field.startswith("equipment.") for f in facts)
     return any(
         (clause.hedged and _PLAN_WORDS.search(clause.text) and not _A_PLAN_NAMED.search(clause.text))
-        or (_DEFAULT_PLAN.search(clause.text) and not (equipment and not _PLAN_WORDS.search(clause.text)))
+        or (
+            _DEFAULT_PLAN.search(clause.text)
+            and not (equipment and not _PLAN_WORDS.search(clause.text))
+            # "is hourly pricing worth it vs the regular plan": the regular plan weighed, not theirs unknown
+            and not (clause.question and _WEIGHED_AGAINST.search(clause.text))
+        )
         for clause in found
     )
 
