@@ -148,7 +148,7 @@ def read_clause(
     yield from _heating(text, negated=clause.negated, owns=owns, message=message)
     yield from _cooling(text, negated=clause.negated, owns=owns, message=message)
     yield from _occupants(text)
-    yield from _schedule(text)
+    yield from _schedule(text, message)
     yield from _usage(text)
     yield from _preferences(text)
 
@@ -568,6 +568,8 @@ def _zip(text: str, *, message: str, pending_slot: str | None) -> Iterator[Readi
             continue
         if _NOT_HOME_BEFORE.search(text[: match.start()].rstrip()):
             continue  # "work is in 94105 but home's 94501"
+        if re.search(r"\bnot\W*$", text[: match.start()], re.I) and _ZIP.search(text, match.end()):
+            continue  # "no its not 37919 its 37920": the one said after "not" is the wrong one
         if is_real_zip(code):
             yield Reading("location.zip_code", code, said=code)
             return
@@ -786,10 +788,18 @@ def _city(
     ):
         strong.append(bare)
     beside = _towns_beside_zip(text) + _towns_with_state(text)
+    # ("best green chile in abq", "where can i recycle a fridge in tulsa": a search in a town, not home)
+    searched = re.match(
+        r"\W*(?:best|good|great|top|favou?rite|cheapest|where\s+(?:to|can|do|should))\b"
+        r"(?!\s+(?:\w+\s+)?(?:time|times|hours?|plan|rate|way|day|days)\b)",
+        text,
+        re.I,
+    )
     weak = [
         m.group("place")
         for m in re.finditer(r"\b(?:in|from|of)\s+(?P<place>[A-Za-z][A-Za-z .'-]{1,40})", text)
         if not _NOT_HOME_BEFORE.search(text[: m.end("place") - len(m.group("place"))].rstrip())
+        and not searched
     ]
     # a bare list: "zip is 80302, boulder" / "chicago, comed"
     listed = [segment for segment in re.split(r"\s*,\s*", text) if 0 < len(segment.split()) <= 3]
@@ -1012,7 +1022,9 @@ _ABOUT_UTILITY = re.compile(
     r"\b(?:utility|provider|customers?|power\s+company|electric\s+company|service\s+from)\b|"
     r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\b[^,.;!?]{0,30}?\b(?:with|w/?|on)\s+\w|"
     # "ok she says yes it's dominion", "checked the bill, its dominion": a name confirmed once checked
-    r"\b(?:says|said|checked|confirmed|looked)\b[^.;!?]{0,20}?\b(?:it'?s|its|it\s+is)\s+\w",
+    r"\b(?:says|said|checked|confirmed|looked)\b[^.;!?]{0,20}?\b(?:it'?s|its|it\s+is)\s+\w|"
+    # "Dominion is who we have", "duke is what we use"
+    r"\bis\s+(?:who|what)\s+(?:we|i)\s+(?:have|use|got|are\s+with|pay)\b",
     re.I,
 )
 
@@ -1771,6 +1783,18 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
             )
             if not _PANEL_AFTER.match(text, found.end())  # "60 amp panel": the house's service, not a charger
             and text[max(0, found.start() - 1) : found.start()] != ":"  # "by 5:30a" is a time
+            # "full by 5a", "til 6a": a bare "a" after a word of time is the morning, not amps
+            and not (
+                re.match(_NUM + r"\s*a\b", found.group(0), re.I)
+                and (
+                    float(found.group(1)) <= 12
+                    or re.search(
+                        r"\b(?:by|at|til+|until|before|after|around|@|from|to)\s*$",
+                        text[: found.start()],
+                        re.I,
+                    )
+                )
+            )
             # "old charger was 16 amps but i upgraded to a 48 amp one": the old value is not theirs now
             and not _OLD_VALUE_BEFORE.search(text[: found.start()])
         ),
@@ -1822,11 +1846,21 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
             and not _OTHER_APPLIANCES.search(message or text)
         )
     ) and not ("?" in text or QUESTION_START.search(text))
-    if outlet and (
-        re.search(r"\bcharg\w*|plug\w*\b", text, re.I)
-        or find_vehicle(text) is not None
-        or alone
-        or for_the_car
+    weighed = re.search(
+        r"\b(?:charger|level\s*2|l2|240)\b[^.?!]{0,40}\bor\b[^.?!]{0,30}\b(?:outlet|plug|level\s*1|120)\b|"
+        r"\b(?:outlet|level\s*1|120)\b[^.?!]{0,40}\bor\b[^.?!]{0,30}\b(?:charger|level\s*2|240)\b",
+        text,
+        re.I,
+    )  # "level 2 charger or just the regular outlet, whats the point": two ways weighed, neither theirs
+    if (
+        outlet
+        and not weighed
+        and (
+            re.search(r"\bcharg\w*|plug\w*\b", text, re.I)
+            or find_vehicle(text) is not None
+            or alone
+            or for_the_car
+        )
     ):
         yield Reading(
             "equipment.ev_charger_kw",
@@ -2003,7 +2037,10 @@ _REPLACED = re.compile(
     re.I,
 )
 _HEAT_PUMP = re.compile(
-    r"\bheat\s*pumps?\b(?!\s+water)|\bmini[-\s]?splits?\b.*\bheat|\bductless\s+heat", re.I
+    # ("mini splits just for cooling, still heat with gas": the heat is the gas)
+    r"\bheat\s*pumps?\b(?!\s+water)|\bmini[-\s]?splits?\b(?![^.;]*\b(?:just|only)\s+for\s+(?:cooling|ac|a/c)\b)"
+    r"[^.;]*\bheat(?!\s+(?:with|w/?|using|by|on)\s+(?:natural\s+)?(?:gas|oil|propane|wood|pellets?))|\bductless\s+heat",
+    re.I,
 )
 _GAS_HEAT = re.compile(
     r"\bgas\s+(?:furnace|heat(?:ing|er)?|boiler)\b|\bheat(?:ing)?\s+(?:is\s+(?:by\s+)?|with\s+|w/?\s+|using\s+|by\s+|on\s+)(?:natural\s+)?gas\b|"
@@ -2132,8 +2169,14 @@ def _cooling(text: str, *, negated: bool, owns: bool = False, message: str = "")
         text,
         re.I,
     )
+    # ("mini splits for cooling, no central air": what cools them is the mini splits)
     if none:
-        if not _WINDOW_UNITS.search(message or text):
+        split_here = re.search(r"\b(?:mini[-\s]?splits?|ductless)\b", text, re.I)
+        if split_here and (_OWN.search(text) or owns):
+            yield Reading("equipment.cooling_type", "mini_split", said=split_here.group(0))
+        elif not _WINDOW_UNITS.search(message or text) and not re.search(
+            r"\b(?:mini[-\s]?splits?|ductless)\b", message or text, re.I
+        ):
             yield Reading("equipment.cooling_type", "none", said=none.group(0))
         return
     if negated:
@@ -2466,7 +2509,7 @@ def _occupants(text: str) -> Iterator[Reading]:
         r"\b(?:(?:it'?s|its)\s+(?:just\s+|only\s+)?|just\s+|only\s+)me\s+(?:and|&|\+)\s+(?:my\s+)?(?:wife|husband|partner|spouse|roommate|girlfriend|"
         r"boyfriend|gf|bf|fianc[eé]e?|son|daughter|kid|mom|dad|mother|father)\b"
         # a list goes on after a comma ("me and my wife, my son"), a clause does not ("…, both of us work")
-        r"(?!\s*(?:,\s*(?:(?:and|&|\+|my|our|his|her|the|a|an|\d+|two|three)\b|\w+\s+(?:and|&)\b)|and\b|&|\+))",
+        r"(?!\s*(?:,\s*(?:(?:and|&|\+|plus|my|our|his|her|the|a|an|\d+|two|three)\b|\w+\s+(?:and|&)\b)|and\b|plus\b|&|\+))",
         text,
         re.I,
     )
@@ -2567,7 +2610,14 @@ _SCHEDULES = [
 _NO_LONGER = re.compile(r"\b(?:not|no\s+longer|no\s+more|stopped|quit|used\s+to\s+be)\s+(?:\w+\s+)?$", re.I)
 
 
-def _schedule(text: str) -> Iterator[Reading]:
+# "from home monday through thursday and go into the office on fridays": the office on some days
+_OFFICE_SOME_DAYS = re.compile(
+    rf"\b(?:office|go\s+in(?:to)?|commute)\b[^.;]*\bon\s+{_WEEKDAY}\b|\b{_WEEKDAY}\s+(?:in\s+the\s+|at\s+the\s+)office\b",
+    re.I,
+)
+
+
+def _schedule(text: str, message: str = "") -> Iterator[Reading]:
     if re.search(r"\bused\s+to\b", text, re.I):
         return
     part_time = re.search(
@@ -2580,7 +2630,7 @@ def _schedule(text: str) -> Iterator[Reading]:
         rf"{_WEEKDAY}\s+(?:and|&|\+|,)\s+{_WEEKDAY})\b",
         text,
         re.I,
-    )
+    ) or _OFFICE_SOME_DAYS.search(message)
     for pattern, value in _SCHEDULES:
         match = next(
             (
@@ -2673,7 +2723,8 @@ _MEDIUM = re.compile(
 )
 _HIGH = re.compile(
     r"\b(?:high|top(?!\s+of\b)|most|main|big\s+one|biggest|first|number\s+one|#1|really\s+care|care\s+(?:a\s+lot|most)|matters?|priority|important|care|"
-    r"as\s+\w+\s+as\s+possible|mostly\s+want|tight|always|above\s+all|only\s+thing)\b|#\s*1\b",
+    # ("he always handled the bills": how often, not how much it matters)
+    r"as\s+\w+\s+as\s+possible|mostly\s+want|tight|above\s+all|only\s+thing)\b|#\s*1\b",
     re.I,
 )
 

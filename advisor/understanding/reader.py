@@ -91,7 +91,9 @@ class LearnedReader:
 
 # "sorry, fat thumbs. when's peak today": an apology or an aside before the question, nothing in it
 _ASIDE_FIRST = re.compile(
-    r"^\W*(?:sorry|oops|whoops|my\s+bad|ugh|lol|haha|ignore\s+that)\b[^.!?\d]*[.!?]+\s+(?P<rest>\S.*)$",
+    r"^\W*(?:sorry|oops|whoops|my\s+bad|ugh|lol|haha|ignore\s+that|oh|ah|hmm+|ok(?:ay)?)\b[^.!?\d]*[.!?]+\s+"
+    # ("oh. well what is this time of use pricing": a filler before the question word too)
+    r"(?:(?:well|so|but|and|ok(?:ay)?)\W+)?(?P<rest>\S.*)$",
     re.I | re.S,
 )
 
@@ -166,6 +168,15 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return command
     intent = _intent(prediction, values, context)
     slot_answer = _slot_answer(prediction, values, context)
+    if (
+        slot_answer is not None
+        and slot_answer.status == "skipped"
+        and values.thanks
+        and not (values.facts or values.asking or values.question)
+        and not _SKIP_WORDS.search(values.message)  # "skip, thanks" skips
+    ):
+        # "ok I'll tell him. thank you" while we asked which EV: thanks, not a skip to answer past
+        intent, slot_answer = "smalltalk", None
     if (
         slot_answer is not None
         and slot_answer.status != "not_answered"
@@ -274,6 +285,9 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     )
 
 
+_SKIP_WORDS = re.compile(
+    r"\b(?:skip|pass|next|no|nope|nah|idk|dunno|not\s+sure|no\s+idea|rather\s+not|don'?t\s+know)\b", re.I
+)
 _START_OVER = re.compile(
     r"^\W*(?:(?:can\s+(?:we|you)|let'?s|pls|please)\s+)?(?:reset|restart|start\s+(?:over|fresh|again)|clear|wipe)"
     r"(?:\s+(?:it|this|pls|please))?\W*$",
@@ -1250,6 +1264,7 @@ def _detail_for_last_explanation(
         # nothing to save and on its topic; or facts said as context for it (saved too)
         and ((not values.facts and prediction.topic == context.last_topic) or values.adds_context)
         and not values.aside
+        and not _TO_COME.search(values.message)  # "ok we're getting one installed in april": news, not detail
     )
 
 

@@ -129,8 +129,10 @@ _SOMEONE_ELSE = re.compile(
     r"(?:my|our)\s+\w+'s\s+(?:apartment|apt|house|home|place|condo|dorm|rental)|"
     r"(?:my|our)\s+(?:moms?|mums?|dads?|mothers?|fathers?|parents|grandmas?|grandpas?|brothers?|sisters?)\b|"
     # "neighbor has 10kw and a battery", "bro just got a lightning": the person leads, no "my"
-    r"^\W*(?:neighbou?rs?|friends?|bro|brother|sister|sis|moms?|mums?|dads?|parents|in-?laws?|cousins?|boss|"
-    r"co-?workers?)\s+(?:just\s+)?(?:has|have|had|got|gets|drives?|uses?|says?|said|swears?)\b|"
+    # ("my bro in tulsa has 12kw solar": where they live said between)
+    r"^\W*(?:my\s+|our\s+)?(?:neighbou?rs?|friends?|bro|brother|sister|sis|moms?|mums?|dads?|parents|in-?laws?|cousins?|boss|"
+    r"co-?workers?)(?:\s+(?:in|from|down\s+in|up\s+in|out\s+in|over\s+in)\s+[a-z .]{2,25}?)?\s+(?:just\s+)?"
+    r"(?:has|have|had|got|gets|drives?|uses?|says?|said|swears?)\b|"
     # "tenant downstairs bought a model 3": another household's, wherever it lives
     r"(?:the|my|our|a|\b)\s*tenants?\b(?:\s+(?:downstairs|upstairs|next\s+door|in\s+the\s+\w+))?\s+(?:just\s+)?"
     r"(?:bought|has|have|had|got|gets|drives?|owns?|wants?|uses?|pays?))\b",
@@ -165,7 +167,9 @@ _PAST_HOME = re.compile(
 )
 # "forget the heat pump thing", "ignore what i said about the charger": what follows is withdrawn
 WITHDRAWN = re.compile(
-    r"^\W*(?:(?:wait|no|nope|sorry|oops|actually)\W+)*(?:forget|ignore|disregard|scratch|take\s+back|undo)\b",
+    # ("please forget that I said we have a heat pump", "nvm what i said about the heat pump")
+    r"^\W*(?:(?:wait|no|nope|sorry|oops|actually|please|pls|plz|ok|okay|oh|and|also)\W+)*"
+    r"(?:forget|ignore|disregard|scratch|take\s+back|undo|nvm|never\s*mind)\b",
     re.I,
 )
 FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|we|we're|we've|my|our|me|us)\b", re.I)
@@ -725,6 +729,9 @@ _ADVICE_ASKED = re.compile(
 # "good solar day today or nah", "worth it or not": a yes-or-no question said without its mark
 _TAG_QUESTION = re.compile(
     r"\b(?:or\s+(?:nah+|not|no|nope|naw|nay)|yes\s+or\s+no|y/n)\W*$|"
+    # "we pay 45 cents a kwh on oahu is that normal": a verdict asked of what they said, put last
+    r"\b(?:is|was)\s+(?:that|this|it)\s+(?:normal|typical|right|high|low|bad|good|ok|okay|fair|a\s+lot|too\s+(?:much|high)|"
+    r"expensive|cheap|average|reasonable|crazy|insane)\W*$|"
     # "mini split any good for a shop with no insulation"
     r"^\W*(?:(?:a|an|the|are|is)\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+any\s+good\b",
     re.I,

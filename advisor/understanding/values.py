@@ -39,6 +39,7 @@ from advisor.understanding.text import (
     NUMBER_WORDS,
     QUESTION_START,
     REQUEST_WITHOUT_MARK,
+    WITHDRAWN,
     Clause,
     clauses,
     clean,
@@ -194,16 +195,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         trim = _trim_of_their_car(message, context)
         held = [fact for fact in held if not (trim and fact.field == "equipment.ev_model")]
         new = new + trim
-    facts = held + (
-        new
-        or _corrected_number(message, context)
-        or _value_in_place(message, context, mentions)
-        or _the_car_they_got(message, context)
-        or _the_size_they_chose(message, context)
-        or _just_one_powerwall(message, context)
-        or _more_powerwalls(message, context)
-        or _trim_of_their_car(message, context)
-    )
+    # ("nvm what i said about the heat pump its not installed yet": withdrawn, nothing put in its place)
+    facts = held + (new or ([] if WITHDRAWN.match(message) else _said_otherwise(message, context, mentions)))
     facts = [_corrected_in_place(fact, message) for fact in facts]
     plain = _plain_answer(message, context, found, facts)
     facts = facts + _utility_as_said(message, context, plain, facts)
@@ -525,11 +518,14 @@ _HOW_TO_CHOOSE = re.compile(
 # "whats a kwh", "what is an hpwh", "what does seer mean": what a word means
 _DEFINITION = re.compile(
     r"^\W*(?:(?:sorry|ok|okay|so|hey|dumb\s+question|this\s+is\s+prob\w*\s+dumb)[^,.?!]{0,30}[,.!]?\s*)*"
-    r"(?:what'?s|whats|what\s+is|what\s+are)\s+(?:a|an)\s+"
+    r"(?:what'?s|whats|what\s+is|what\s+are)\s+(?:a|an|this|these)\s+"
     # "whats a time of use plan anyway"; not "whats a good time to charge" (advice) or "… for us"
     r"(?!(?:good|best|better|cheap\w*|right|smart|fair|reasonable|normal|typical|ok|safe)\b)"
-    r"(?![\w\s-]*\b(?:to|for|my|our|me|us)\b)[\w-]+(?:\s+[\w-]+){0,4}"
-    r"(?:\s+(?:anyway|anyways|exactly|again|even|tho|though|lol))?\W*$|"
+    r"(?![\w\s-]*\b(?:to|for|my|our|me|us|today|tonight|tomorrow|tmrw|now|rn)\b)[\w-]+(?:\s+[\w-]+){0,4}"
+    r"(?:\s+(?:anyway|anyways|exactly|again|even|tho|though|lol|"
+    # "what is this time of use pricing I keep hearing about": a word heard of, asked about
+    r"(?:that\s+)?(?:i|we)\s+(?:keep\s+)?(?:hearing|heard|read|reading|see|seeing|saw)\s+(?:about|of)(?:\s+\w+){0,3}|"
+    r"(?:that\s+)?every(?:one|body)\s+(?:talks|is\s+talking)\s+about))?\W*$|"
     r"^\W*what\s+does\s+[\w\s-]{1,30}\s+mean\W*$",
     re.I,
 )
@@ -672,7 +668,13 @@ def _utility_name_as_said(message: str) -> str:
         if _UTILITY_WORDS.search(part)
         and any(word.lower() not in _GENERIC_UTILITY_WORDS for word in re.findall(r"[\w'&/-]+", part))
     ]
-    chosen = named[-1] if named else message.strip().strip(".!")
+    # "its a co-op, holy cross": the one part with a word of its own is the name
+    own = [
+        part
+        for part in parts
+        if any(word.lower() not in _GENERIC_UTILITY_WORDS for word in re.findall(r"[\w'&/-]+", part))
+    ]
+    chosen = named[-1] if named else own[0] if len(own) == 1 else message.strip().strip(".!")
     return re.sub(r"^(?:(?:we'?re|were|it'?s|its|it\s+is|our|on|with|the)\s+)+", "", chosen, flags=re.I)
 
 
@@ -681,6 +683,8 @@ def _place_query(
 ) -> str | None:
     if any(f.field.startswith("location.") for f in facts):
         return None
+    if QUESTION_START.match(message):
+        return None  # "is that something KU has" while we wait for their ZIP: a question, no town
     # "its the euv actually" while we wait for their ZIP: a fact about something else, no town
     phrase = _place_phrase_of(found, plain and not facts, message, context)
     if phrase is not None and phrase.strip(" .,!").lower() in STATE_NAMES:
@@ -1026,7 +1030,9 @@ _WHEN = (
 WHY = re.compile(r"^\W*(?:why|how\s+come)\b", re.I)  # "why is charging at night cheaper?": an explanation
 _WHEN_TO_RUN = re.compile(
     r"\b(?:cheaper|better|cheapest|best|smarter|worth)\b[^.?!]{0,40}\b" + _WHEN + r"\b|"
-    r"\b" + _WHEN + r"\b[^.?!]{0,20}\b(?:cheaper|cheapest|less\s+expensive|costs?\s+less)\b",
+    r"\b" + _WHEN + r"\b[^.?!]{0,20}\b(?:cheaper|cheapest|less\s+expensive|costs?\s+less)\b|"
+    # "i just want to know when the ac is cheapest to run": which hours, asked with "when"
+    r"\bwhen(?:'?s|\s+is|\s+are)?\b[^.?!]{0,30}\b(?:cheapest|cheaper|least\s+expensive|best)\s+(?:to\s+)?(?:run|use|turn\s+on)\b",
     re.I,
 )
 # "when should i charge my leaf", "best time to plug in the ev": when to charge their own car is
@@ -1470,6 +1476,20 @@ def _unsure_plan_named(found: list[Clause], facts: list[StatedFact]) -> list[Men
         for clause in found
         if clause.hedged and _A_PLAN_NAMED.search(clause.text)
     ][:1]
+
+
+def _said_otherwise(message: str, context: ReadingContext, mentions: list[Mention]) -> list[StatedFact]:
+    """A value said in a shape the clause reader leaves: a number or name put in place of ours, the
+    car they got, the size they chose, a Powerwall count, their car's trim."""
+    return (
+        _corrected_number(message, context)
+        or _value_in_place(message, context, mentions)
+        or _the_car_they_got(message, context)
+        or _the_size_they_chose(message, context)
+        or _just_one_powerwall(message, context)
+        or _more_powerwalls(message, context)
+        or _trim_of_their_car(message, context)
+    )
 
 
 def _plan_unknown(found: list[Clause], facts: list[StatedFact]) -> bool:

@@ -1,0 +1,158 @@
+"""What the twenty-third first run (h46/h47/h48, code e77098d) showed: wrong facts first (precision),
+then requests and turns a homeowner notices, each tested with phrasings other than the one that
+showed it."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.understanding.models import ReadingContext
+from advisor.understanding.reader import understand
+
+
+def _facts(text: str, context: ReadingContext | None = None) -> dict:
+    return {f.field: f.value for f in understand(text, context).facts}
+
+
+@pytest.mark.parametrize("text", ["no its not 37919 its 37920", "its 37920 not 37919"])
+def test_the_zip_said_after_not_is_the_wrong_one(text: str) -> None:
+    assert _facts(text).get("location.zip_code") == "37920"
+
+
+def test_how_often_someone_handled_the_bills_is_no_priority() -> None:
+    text = "My husband passed in October and he always handled the bills. We have solar panels on the roof"
+    assert "preferences.budget_priority" not in _facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "please forget that I said we have a heat pump, I was thinking of my sister's house",
+        "nvm what i said about the heat pump its not installed yet",
+    ],
+)
+def test_what_they_take_back_is_not_saved(text: str) -> None:
+    assert "equipment.heating_type" not in _facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we have a gas furnace and mini splits for cooling, no central air",
+        "no central air, we use mini splits",
+    ],
+)
+def test_no_central_air_beside_mini_splits_is_the_mini_splits(text: str) -> None:
+    assert _facts(text).get("equipment.cooling_type") == "mini_split"
+
+
+def test_no_ac_alone_is_still_none() -> None:
+    assert _facts("no ac").get("equipment.cooling_type") == "none"
+
+
+def test_a_count_after_plus_is_the_whole_household() -> None:
+    text = "it's me and my husband plus the 2 grandbabies we're raising, so 4 of us"
+    assert _facts(text).get("household.occupants") == 4
+
+
+@pytest.mark.parametrize(
+    "text", ["lightning has to be full by 5a for a job site run", "need it by 6a, the charger is slow"]
+)
+def test_a_morning_hour_written_with_a_is_no_amps(text: str) -> None:
+    assert "equipment.ev_charger_kw" not in _facts(text)
+
+
+def test_amps_written_with_a_are_still_amps() -> None:
+    assert _facts("charger is 40a").get("equipment.ev_charger_kw") == pytest.approx(9.6)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["my bro in tulsa has 12kw solar and pays basically nothing, how", "sister out in boise has a powerwall"],
+)
+def test_a_relation_with_their_town_between_is_someone_else(text: str) -> None:
+    assert not _facts(text)
+
+
+def test_a_search_in_a_town_is_not_where_they_live() -> None:
+    assert "location.city" not in _facts("best green chile in abq")
+    assert _facts("best time to run the dryer in austin").get("location.city") == "Austin"
+
+
+def test_the_named_part_of_a_utility_answer_is_kept() -> None:
+    facts = _facts("its a co-op, holy cross", ReadingContext(pending_slot="utility"))
+    assert facts.get("location.utility_provider") == "holy cross"
+
+
+def test_two_ways_to_charge_weighed_are_neither_theirs() -> None:
+    assert not _facts("level 2 charger or just the regular outlet for a plug-in hybrid, whats the point")
+
+
+def test_mini_splits_just_for_cooling_leave_the_gas_heat() -> None:
+    facts = _facts("we got mini splits last fall just for cooling, still heat with gas")
+    assert (
+        facts.get("equipment.heating_type") == "gas" and facts.get("equipment.cooling_type") == "mini_split"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I work from home Monday through Thursday and go into the office on Fridays.",
+        "wfh except tuesdays in the office",
+    ],
+)
+def test_home_most_days_and_the_office_on_one_is_hybrid(text: str) -> None:
+    assert _facts(text).get("household.work_schedule") == "Hybrid"
+
+
+@pytest.mark.parametrize("text", ["Dominion is who we have", "duke energy is what we use"])
+def test_a_utility_said_as_who_we_have(text: str) -> None:
+    assert _facts(text).get("location.utility_provider") in ("Dominion Energy", "Duke Energy")
+
+
+def test_thanks_while_we_asked_which_ev_is_smalltalk_not_a_skip() -> None:
+    reading = understand("ok I'll tell him. thank you", ReadingContext(pending_slot="ev"))
+    assert reading.intent == "smalltalk" and reading.slot_answer is None
+
+
+def test_skip_with_thanks_still_skips() -> None:
+    reading = understand("skip, thanks", ReadingContext(pending_slot="ev"))
+    assert reading.slot_answer is not None and reading.slot_answer.status == "skipped"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "oh. well what is this time of use pricing I keep hearing about",
+        "whats this peak pricing",
+        "what is net metering that everyone talks about",
+    ],
+)
+def test_a_term_heard_of_is_explained(text: str) -> None:
+    assert understand(text).intent == "knowledge"
+
+
+def test_these_prices_today_are_their_prices() -> None:
+    assert understand("what are these prices today").intent == "live_data"
+
+
+def test_a_question_while_we_wait_for_the_zip_is_no_town_to_look_up() -> None:
+    assert understand("is that something KU has", ReadingContext(pending_slot="location")).place_query is None
+
+
+def test_when_an_appliance_is_cheapest_to_run_is_its_timing() -> None:
+    text = "hi there im a nurse on day shift we're with con ed no car no solar, i just want to know when the ac is cheapest to run"
+    reading = understand(text)
+    assert reading.intent == "live_data" and reading.params.task == "appliance"
+
+
+def test_is_that_normal_put_last_asks() -> None:
+    assert understand("we pay 45 cents a kwh on oahu is that normal").asks
+
+
+def test_a_purchase_to_come_after_an_explanation_is_news_not_the_question_again() -> None:
+    context = ReadingContext(
+        last_intent="knowledge", last_topic="solar", last_question="are batteries worth it"
+    )
+    assert understand("ok we're getting one installed in april", context).intent == "profile_statement"
