@@ -156,3 +156,46 @@ def test_a_purchase_to_come_after_an_explanation_is_news_not_the_question_again(
         last_intent="knowledge", last_topic="solar", last_question="are batteries worth it"
     )
     assert understand("ok we're getting one installed in april", context).intent == "profile_statement"
+
+
+def test_what_is_true_after_it_is_taken_back_is_saved() -> None:
+    facts = _facts("nvm what i said about the heat pump its actually a gas furnace")
+    assert facts.get("equipment.heating_type") == "gas"
+
+
+def test_taken_back_and_put_right_is_a_correction_not_a_forget() -> None:
+    reading = understand("forget what i said about the car, its actually a model y")
+    assert reading.intent != "forget" and _facts(
+        "forget what i said about the car, its actually a model y"
+    ) == {"equipment.ev_model": "Tesla Model Y"}
+
+
+def test_ku_said_of_their_power_company_is_kentucky_utilities() -> None:
+    assert _facts("KU is our power co").get("location.utility_provider") == "LG&E and KU"
+
+
+def test_a_doubt_after_a_comma_is_the_plans_not_the_utilitys() -> None:
+    facts = _facts("xcel customer in denver, think we're on re-tou but not 100%")
+    assert facts.get("location.utility_provider") == "Xcel Energy" and facts.get("location.city") == "Denver"
+
+
+def test_a_trim_said_on_its_own_against_the_car_they_have() -> None:
+    context = ReadingContext(known_fields={"equipment.ev_model": "Chevrolet Bolt EV"})
+    assert (
+        _facts("its the euv not the regular one", context).get("equipment.ev_model") == "Chevrolet Bolt EUV"
+    )
+
+
+@pytest.mark.parametrize(
+    "text", ["would a tou plan save me anything w my ioniq 5", "is a tou plan worth it for my model y"]
+)
+def test_their_car_named_with_my_in_a_what_if_is_theirs(text: str) -> None:
+    assert "equipment.ev_model" in _facts(text)
+
+
+def test_someone_elses_car_in_a_what_if_is_not() -> None:
+    assert not _facts("would a tou plan be good for my neighbors tesla")
+
+
+def test_no_car_and_a_charging_question_is_explained_not_planned() -> None:
+    assert understand("no car, just an e-bike. is it worth charging it off peak").intent == "knowledge"

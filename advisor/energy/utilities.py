@@ -194,7 +194,7 @@ _TABLE: list[Utility] = [
     Utility(
         name="LG&E and KU",
         states=("KY",),
-        aliases=("lg&e", "lge", "louisville gas and electric", "kentucky utilities", "lg&e and ku"),
+        aliases=("lg&e", "lge", "louisville gas and electric", "kentucky utilities", "lg&e and ku", "ku"),
     ),
     Utility(
         name="AEP",
@@ -332,6 +332,7 @@ _ANSWER_ONLY = frozenset(
         "edison",  # Southern California Edison as people say it; also a town in New Jersey
         "reliant",  # "we're reliant on propane"
         "ace",
+        "ku",  # Kentucky Utilities as people say it; also the University of Kansas
         "ui",
         "nes",
         "les",

@@ -68,6 +68,8 @@ _OWN = re.compile(
     + _ACQUIRED
     + r"\b|"
     r"\b(?:my|our)\b|\b(?:ours|mine)\s+(?:is|are|'s)\b|"
+    # "nvm what i said about the heat pump, its actually a gas furnace": what they told us is theirs
+    r"\b(?:i|we)\s+(?:said|told\s+(?:you|u)|mentioned)\b|"
     # "you have us as electric heat, its actually gas": what we hold about them, corrected
     r"\byou(?:'ve)?\s+(?:have|had|got|put|listed|saved)\s+(?:us|me)\b|"
     # "sticking w the gas furnace", "keeping the old furnace": what they have stays
@@ -132,6 +134,19 @@ def read_clause(
         fields = {reading.field for reading in meant}
         before = read_clause(replace(clause, text=clause.text[: back.start()]), **options)
         yield from [reading for reading in before if reading.field not in fields] + meant
+        return
+    instead = _INSTEAD.search(clause.text) if WITHDRAWN.match(clause.text) else None
+    if instead is not None:
+        # "nvm what i said about the heat pump its actually a gas furnace": what is true now is
+        # what follows "it's actually", read as said plainly; what is taken back gives nothing
+        yield from read_clause(
+            replace(clause, text=clause.text[instead.start() :], negated=False),
+            message=message,
+            pending_slot=pending_slot,
+            about_charging=about_charging,
+            about_solar=about_solar,
+            home_state=home_state,
+        )
         return
     text = clause.text
     yield from _zip(text, message=message, pending_slot=pending_slot)
@@ -394,6 +409,14 @@ def _not_a_fact(clause: Clause, reading: Reading, *, pending_slot: str | None = 
         and not clause.hedged
     ):
         return None  # "would a heat pump save us money vs our gas furnace": their furnace, in a what-if
+    if (
+        reading.field == "equipment.ev_model"
+        and said_at > 0
+        and re.search(r"\b(?:my|our)\s+$", clause.text[:said_at], re.I)
+        and not clause.negated
+        and not clause.hedged
+    ):
+        return None  # "would a tou plan save me anything w my ioniq 5": their car, in a what-if
     if clause.hypothetical and not _home_said_in(clause.text, reading):
         return "hypothetical"
     if clause.question and not _statement_inside_question(clause.text, reading):
@@ -408,11 +431,31 @@ def _not_a_fact(clause: Clause, reading: Reading, *, pending_slot: str | None = 
         and negation_matters
         and (reading.field, reading.value) not in _NEGATION_IS_VALUE
         and (_negation_reaches(clause.text, reading.said) or WITHDRAWN.match(clause.text) is not None)
+        and not _said_instead(clause.text, reading.said)
     ):
         return "negated"  # "take back the working from home thing": withdrawn, whatever it names
     if clause.hedged:
         return "unverified"
     return None
+
+
+# "nvm what i said about the heat pump its actually a gas furnace": what is true, after what is taken back
+_INSTEAD = re.compile(
+    r"\b(?:it'?s|its|it\s+is|we\s+have|we'?re\s+on|we\s+are\s+on)\s+(?:actually|really)\b", re.I
+)
+
+
+def _said_instead(text: str, said: str) -> bool:
+    """The value is said after "it's actually" in a clause that takes something back."""
+    instead = _INSTEAD.search(text)
+    at = text.lower().find(said.lower()) if said else -1
+    # ("…its actually not gas": the negation after it still holds)
+    return (
+        WITHDRAWN.match(text) is not None
+        and instead is not None
+        and at >= instead.end()
+        and NEGATION.search(text[instead.end() :]) is None
+    )
 
 
 def _negation_reaches(text: str, said: str) -> bool:
@@ -511,6 +554,8 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
             before,
             re.I,
         )
+        # "would a tou plan save me anything w my ioniq 5": the car they would charge on it
+        or re.search(r"\b(?:with|w/?|for)\s+(?:my|our)\s+$", before, re.I)
         or (
             # "the" is theirs when the question is about their night: "when should i plug in the ioniq 5 tonight"
             re.search(
@@ -1024,7 +1069,8 @@ _ABOUT_UTILITY = re.compile(
     # "ok she says yes it's dominion", "checked the bill, its dominion": a name confirmed once checked
     r"\b(?:says|said|checked|confirmed|looked)\b[^.;!?]{0,20}?\b(?:it'?s|its|it\s+is)\s+\w|"
     # "Dominion is who we have", "duke is what we use"
-    r"\bis\s+(?:who|what)\s+(?:we|i)\s+(?:have|use|got|are\s+with|pay)\b",
+    r"\bis\s+(?:who|what)\s+(?:we|i)\s+(?:have|use|got|are\s+with|pay)\b|"
+    r"\b(?:power|electric|light)\s+co\b",
     re.I,
 )
 
@@ -1472,7 +1518,7 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         r"^\s*(?:(?:actually|no\s+wait|no|nope|nah|naw|sorry|oops|wait|i\s+meant|i\s+mean|meant|correction|correct|for\s+(?:me|us))[,.!:]?\s+)*"  # "wait no its the bolt euv": leads said one after another
         # "also its a leaf plus", "ok its a kia ev6": a filler only before "it's" ("and a model 3 would be nice" is not)
         r"(?:(?:also|and|oh|ok|okay|yeah|yes|yep|well|ah|um|btw)[,.!:]?\s+(?=(?:it'?s|its|it\s+is|that'?s)\s))?"
-        r"(?:(?:it'?s|its|it\s+is|that'?s|ours\s+is|ours'?s|mine\s+is|mine'?s)\s+)?"
+        r"(?:(?:it'?s|its|it\s+is|that'?s|ours\s+is|ours'?s|mine\s+is|mine'?s)\s+(?:actually\s+|really\s+)?)?"
         r"(?:a\s+|an\s+|the\s+)?(?:\d{4}\s+)?(?:(?:tesla|chevy|chevrolet|nissan|hyundai|"
         r"kia|ford|vw|volkswagen|rivian|bmw|polestar|audi|toyota|subaru|honda|cadillac|gmc|volvo|jaguar|porsche|fiat|mini|"
         r"jeep|chrysler|lucid)\s+)?"

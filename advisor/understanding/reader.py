@@ -347,6 +347,8 @@ def command_reading(
         if values.last_change:
             return Understanding(intent="correction", undo=True, confidence=confidence)
         named = [field for field in values.named if field not in stated]
+        if any(field in stated for field in values.named):
+            return None  # "forget what i said about the car, its actually a model y": put right, not removed
         if named or not values.facts:
             # none named: asked what to forget ("forget the pool stuff" names something we never keep)
             words = None if named else values.forget_target
@@ -630,7 +632,9 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
     if values.home_battery_charge:
         return "knowledge"  # "is it better to charge the powerwalls from the grid at night": no car's plan
     if context.last_intent != "live_data" and (
-        _nothing_of_the_task(prediction, values) or _no_car_to_charge(prediction, values, context)
+        _nothing_of_the_task(prediction, values)
+        or _no_car_to_charge(prediction, values, context)
+        or _said_no_car(prediction, values)
     ):
         # "when is national grid going to restore power on my street" read as a solar forecast:
         # nothing of a forecast is in the words, so it is a question (answered, or "no source")
@@ -662,6 +666,18 @@ def _a_car_in_it(values: Values, context: ReadingContext) -> bool:
 _CHARGING_WORDS = re.compile(
     r"\b(?:charg\w*|plug\w*|ev|evs|car|cars|vehicle|truck|range|miles?|mi|battery|level|%|percent)\b|%", re.I
 )
+
+
+def _said_no_car(prediction: Prediction, values: Values) -> bool:
+    """ "no car, just an e-bike. is it worth charging it off peak": they said they have no EV and
+    name none, so there is no car's plan to make; the question is explained."""
+    lacks = _LACKS.search(values.message)
+    return (
+        prediction.task == "charging_plan"
+        and lacks is not None
+        and re.search(r"\b(?:evs?|electric|cars?)\b", lacks.group(0), re.I) is not None
+        and find_vehicle(values.message) is None
+    )
 
 
 def _no_car_to_charge(prediction: Prediction, values: Values, context: ReadingContext) -> bool:

@@ -44,6 +44,8 @@ _JOINT = re.compile(
     # "just moved to spokane, avista is our utility i think": a doubt said at the end is the last
     # part's, not the town's before the comma
     r",\s+(?=[^,]*?\b(?:i\s+think|i\s+believe|i\s+guess|probably)\W*$)|"
+    # "xcel customer in denver, think we're on re-tou but not 100%": the doubt opens the part after
+    r",\s+(?=(?:i\s+)?(?:think|believe|guess)\s+(?:we|i|it|its|it'?s|our|my)\b)|"
     # "sold the leaf last month, got a rivian": a new verb after the comma is the next statement
     r",\s+(?=(?:got|bought|leased|picked\s+up|put\s+in|installed|added|replaced|switched|moved|now\s+(?:have|drive|on|in))\b)|"
     # "ugh scratch that its 32 amps": what is withdrawn, then what is true

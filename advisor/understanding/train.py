@@ -129,11 +129,15 @@ CORPORA = (
     "fresh_h43_messages.jsonl",
     "fresh_h44_messages.jsonl",
     "fresh_h45_messages.jsonl",
+    # the twenty-third held-out set (first run recorded at e77098d)
+    "fresh_h46_messages.jsonl",
+    "fresh_h47_messages.jsonl",
+    "fresh_h48_messages.jsonl",
 )
 # The conversations of the same held-out sets, turn by turn (their first runs are recorded too): a
 # turn whose acceptable replies all name one intent teaches that intent in the context the turns
 # before it set (the question we asked, the answer we gave). See `conversation_items`.
-CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 46)) + (
+CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 49)) + (
     "reader_train_b_conversations.jsonl",
     "reader_train_f_conversations.jsonl",
 )

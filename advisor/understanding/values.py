@@ -734,7 +734,7 @@ def _trim_of_their_car(message: str, context: ReadingContext) -> list[StatedFact
     named = find_vehicle(message)
     if (
         not known
-        or len(words) > 6
+        or len(words) > 8  # ("its the euv not the regular one": a short sentence still)
         or "?" in message
         or QUESTION_START.match(message)
         # ("and the leaf is a plus" names the car they have, with its trim)
