@@ -176,19 +176,23 @@ def test_with_ollama_the_model_is_told_to_decline_and_its_decline_is_traced(tmp_
     assert reply.citations == [] and declined and declined[0].new_value["by"] == "model"
 
 
-def test_the_passage_the_judge_is_sure_of_goes_first_and_a_doubtful_one_does_not_move() -> None:
+def test_the_passage_the_judge_is_sure_of_goes_first_then_one_it_accepts_over_one_it_declines() -> None:
     from advisor.nodes.retrieve import SWITCH_AT, _most_likely_first
 
     def judged(likelihoods: dict[str, float | None]):
         return lambda _query, doc: Answerability(
-            meaning=0.5, words=0.5, likelihood=likelihoods[doc], threshold=0.3
+            meaning=0.3, words=0.3, likelihood=likelihoods[doc], threshold=0.3
         )
 
     docs = ["a", "b", "c", "d"]
     ordered, verdict = _most_likely_first(docs, "q", judged({"a": 0.4, "b": 0.2, "c": SWITCH_AT + 0.1}))
     assert ordered == ["c", "a", "b", "d"] and verdict.likelihood == SWITCH_AT + 0.1
-    ordered, verdict = _most_likely_first(docs, "q", judged({"a": 0.1, "b": SWITCH_AT - 0.1, "c": 0.2}))
-    assert ordered == docs and verdict.likelihood == 0.1  # not sure enough to move: the first is judged
+    ordered, verdict = _most_likely_first(docs, "q", judged({"a": 0.4, "b": SWITCH_AT - 0.1, "c": 0.2}))
+    assert ordered == docs and verdict.likelihood == 0.4  # not sure enough to move: the first answers
+    ordered, verdict = _most_likely_first(docs, "q", judged({"a": 0.1, "b": 0.2, "c": 0.35}))
+    assert ordered == ["c", "a", "b", "d"] and verdict.answers  # the first declined, the third accepted
+    ordered, verdict = _most_likely_first(docs, "q", judged({"a": 0.1, "b": 0.2, "c": 0.25}))
+    assert ordered == docs and not verdict.answers  # none accepted: the first is judged, and declined
     ordered, _ = _most_likely_first(docs, "q", judged({"a": None, "b": None, "c": None}))
     assert ordered == docs  # the thresholds' fallback has no likelihoods: the search's order stands
 

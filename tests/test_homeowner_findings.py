@@ -7,6 +7,7 @@ the stored one, a new town drops the old town's ZIP, and "I get home at 6" is wh
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -1959,3 +1960,13 @@ def test_a_plan_named_in_a_cost_question_is_priced_and_not_saved(runtime) -> Non
     stranger = new_user(runtime, **{"equipment.ev_model": "Tesla Model 3"})
     priced = runtime.service.handle_turn(stranger, "s1", "what would it cost me to charge overnight on ev2-a")
     assert priced.asked_for is None and "EV2-A" in priced.text
+
+
+def test_a_load_that_runs_all_day_is_priced_by_the_month(runtime) -> None:
+    user = new_user(runtime, **{"location.zip_code": "74104", "location.utility_provider": "OG&E"})
+    reply = runtime.service.handle_turn(
+        user, "s-rig", "my mining rig runs 24/7 at like 1.2 kw, whats that costing me monthly"
+    )
+    daily = float(re.search(r"costs about \$(\d+\.\d\d) for a 24-hour run", reply.text).group(1))
+    monthly = float(re.search(r"about \$(\d+) a month", reply.text).group(1))
+    assert "mining rig" in reply.text and abs(monthly - daily * 30.4) <= 1

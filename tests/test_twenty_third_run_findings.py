@@ -199,3 +199,38 @@ def test_someone_elses_car_in_a_what_if_is_not() -> None:
 
 def test_no_car_and_a_charging_question_is_explained_not_planned() -> None:
     assert understand("no car, just an e-bike. is it worth charging it off peak").intent == "knowledge"
+
+
+def test_a_size_said_roughly_to_our_question_is_used_not_saved() -> None:
+    reading = understand("like 7.5ish", ReadingContext(pending_slot="solar_size"))
+    assert reading.params.system_kw == 7.5 and not reading.facts
+    assert reading.slot_answer is not None and reading.slot_answer.status == "skipped"
+
+
+def test_a_load_named_before_its_power_is_an_appliance_not_a_solar_size() -> None:
+    reading = understand("my mining rig runs 24/7 at like 1.2 kw, whats that costing me monthly")
+    params = reading.params
+    assert params.task == "appliance" and params.appliance == "mining rig"
+    assert params.appliance_kw == 1.2 and params.run_hours == 24
+
+
+def test_a_solar_size_asked_about_stays_a_solar_size() -> None:
+    assert understand("what would a 1.2 kw system make").params.system_kw == 1.2
+
+
+def test_it_to_run_is_the_appliance_named_a_few_lines_back() -> None:
+    from advisor.understanding.models import RequestParams
+
+    context = ReadingContext(
+        last_intent="live_data",
+        last_topic="weather",
+        last_params=RequestParams(task="weather", day="tomorrow"),
+        recent=[
+            "user: running the swamp cooler all aft, is that peak for nv energy",
+            "assistant: …",
+            "user: its gonna be 100 tmrw right",
+            "assistant: …",
+        ],
+    )
+    reading = understand("should i run it early tmrw then", context)
+    assert reading.params.task == "appliance" and reading.params.appliance == "swamp cooler"

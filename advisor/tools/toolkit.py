@@ -345,6 +345,7 @@ def _capitalized(name: str) -> str:
 
 # what an assumed average price cannot say: which of their plan's hours are cheaper
 _HOURS_UNKNOWN = "I don't know your plan's hours, so I can't say which are cheaper."
+DAYS_PER_MONTH = round(365 / 12, 1)  # an average month, for a load that runs every day
 
 
 def _one_price(tariff: Tariff, *, lower: bool = False) -> str:
@@ -1324,6 +1325,13 @@ def advise_appliance(
         summary += f" Starting at {_when(verdict.skipped_start, now_local)} {cost}, but I left out the night hours: {reason}."
     for note in verdict.notes if not verdict.flat else []:
         summary += f" Note: {note}."
+    if row.key == STATED and verdict.duration_h >= 24:
+        # "my mining rig runs 24/7 at 1.2 kw, whats that costing me monthly": a load that never
+        # stops has no cheaper start; what it costs is a month of days
+        summary += (
+            f" Running all day every day, that is about ${verdict.cost_now_usd * DAYS_PER_MONTH:.0f} a month "
+            f"({DAYS_PER_MONTH:g} days of {verdict.kwh:.1f} kWh): no start time changes that, only running it fewer hours."
+        )
     assumptions.extend(_energy_assumptions(row, verdict))
     if row.caveat:
         assumptions.append(row.caveat)

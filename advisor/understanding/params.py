@@ -117,7 +117,8 @@ _NOT_A_DEADLINE = re.compile(
 )
 _APPLIANCES = re.compile(
     r"\b(dryer|dish\s+washer|washer|washing\s+machine|dishwasher|laundry|oven|pool\s+pump|water\s+heater|hot\s+tub|space\s+heater|"
-    r"air\s+conditioner|ac|heat\s+pump|induction|stove|well\s+pump|sump\s+pump|dehumidifier)(?:s|es)?\b|\b(?P<heat_water>heat(?:ing)?\s+(?:the\s+|my\s+|our\s+)?(?:hot\s+)?water)\b|"
+    r"air\s+conditioner|ac|heat\s+pump|induction|stove|well\s+pump|sump\s+pump|dehumidifier|swamp\s+cooler|"
+    r"evaporative\s+cooler)(?:s|es)?\b|\b(?P<heat_water>heat(?:ing)?\s+(?:the\s+|my\s+|our\s+)?(?:hot\s+)?water)\b|"
     r"\b(?P<precool>pre-?cool\w*)\b|\b(?P<window_ac>window\s+(?:unit|ac|a/c)|a/c)(?!\w)|"
     # "wash the clothes", "do the wash", "dry a load": laundry said by what is done
     r"\b(?P<laundry>(?:wash|dry)(?:ing)?\s+(?:the\s+|my\s+|our\s+|some\s+)?clothes|do(?:ing)?\s+(?:the\s+|a\s+)?(?:wash|washing)|"
@@ -207,6 +208,15 @@ _RUN_HOURS = re.compile(
 )
 
 
+_NAMED_BEFORE_POWER = re.compile(
+    r"\b(?:my|our|the|a|an)\s+(?P<name>(?!(?:solar|panels?|system|array|charger|car|ev|battery|powerwall)\b)[a-z][\w-]{2,20}"
+    r"(?:\s+(?!(?:runs?|draws?|uses?|pulls?|is)\b)[a-z][\w-]{2,20})?)\s+(?:runs?|draws?|uses?|pulls?)\b"
+    r"[^.,;!?]{0,20}?(?:\b(?:at|about|around|like|roughly)\s*|~\s*)?$",
+    re.I,
+)
+_ALL_DAY = re.compile(
+    r"\b24\s*/\s*7\b|\b24\s+hours\s+a\s+day\b|\ball\s+day\s+(?:and|&)\s+(?:all\s+)?night\b", re.I
+)
 _NAMED_AFTER_POWER = re.compile(
     r"\s+((?!(?:for|at|all|over|on|in|to|from|every|a|an|per|each|overnight|and|or|of|running|run|is|that|"
     r"one|ones|thing|things|instead|more|less|total|max|peak|now|then|make|makes|produce|generate|do|give|get|"
@@ -261,18 +271,27 @@ def _stated_run(text: str, *, known: bool) -> dict[str, object]:
         return data  # "24 panels at 400w", "a 48 amp charger, 11.5 kw": not an appliance run
     # a kW figure alone is most often a solar size ("what would 10kw make"): only beside an appliance we know
     said = _APPLIANCE_WATTS.search(text) or (_APPLIANCE_KW.search(text) if known else None)
+    before = None
+    if said is None and (kw_said := _APPLIANCE_KW.search(text)) is not None:
+        # "my mining rig runs 24/7 at like 1.2 kw": the thing that runs or draws it, named before
+        before = _NAMED_BEFORE_POWER.search(text[: kw_said.start()])
+        said = kw_said if before is not None else None
     if said is not None:
         kw = float(said.group(1).replace(",", "")) / (1000 if said.re is _APPLIANCE_WATTS else 1)
         if 0 < kw <= 50:
             data["appliance_kw"] = round(kw, 3)
             # "a 1500 watt heater", "my 800w dehumidifier": what has that power, when not one we know
             named = _NAMED_AFTER_POWER.match(text, said.end())
-            if not known and named:
+            if not known and before is not None:
+                data["appliance"] = before.group("name").lower()
+            elif not known and named:
                 data["appliance"] = named.group(1).lower()
             elif not known:
                 return {}  # a power with nothing it belongs to
     # "the pool pump needs 8 hours": a run time said for an appliance we know prices that run
-    if (
+    if data and _ALL_DAY.search(text):
+        data["run_hours"] = 24.0  # "runs 24/7": the whole day
+    elif (
         (data or known)
         and (hours := _RUN_HOURS.search(text))
         and not _DELAY_BEFORE.search(text, 0, hours.start())

@@ -184,6 +184,16 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         and not (intent == "goodbye" and slot_answer.status == "skipped")  # "later, gotta go" leaves
     ):
         intent = "profile_statement"  # "pge" answering the utility question, "no" skipping it
+    if (
+        slot_answer is not None
+        and slot_answer.slot == "solar_size"
+        and slot_answer.status == "not_answered"
+        and values.rough_kw is not None
+        and not values.facts
+        and len(values.message.split()) <= 5
+    ):
+        # "like 7.5ish" to "how big is your solar system": a size said roughly, used (not saved)
+        slot_answer = SlotAnswer(slot="solar_size", status="skipped")
     if _rough_size_answer(slot_answer, values):
         # "not sure, maybe 5 or 6 kw?": not saved, but the estimate can use it as the size asked about
         values = replace(values, params=values.params.model_copy(update={"system_kw": values.rough_kw}))

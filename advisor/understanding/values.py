@@ -207,6 +207,11 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         earlier = (context.last_params.appliance if context.last_params else None) or (
             read_params(context.last_question).appliance if context.last_question else None
         )
+        # ("running the swamp cooler all aft, is that peak", "its gonna be 100 tmrw right", "should i
+        # run it early tmrw then": the last appliance named in the conversation, a few lines back)
+        for said in reversed(context.said_before(message)[-3:] if earlier is None else []):
+            if (earlier := read_params(said).appliance) is not None:
+                break
         if earlier:
             params = params.model_copy(update={"appliance": earlier})
     if _DURATION_ASKED.search(message):
