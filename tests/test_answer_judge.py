@@ -213,3 +213,20 @@ def test_only_a_question_that_points_back_is_searched_again_with_the_last_one(
     from advisor.understanding.reader import understand
 
     assert understand(query).points_back is leans
+
+
+def test_a_first_kept_only_for_shared_words_gives_way_to_one_the_judge_accepts() -> None:
+    from advisor.nodes.retrieve import _most_likely_first
+
+    verdicts = {
+        # the ceiling-fan page: plainly many shared words (kept whatever the judge says), judged 0.15
+        "fans": Answerability(meaning=0.53, words=0.48, likelihood=0.15, threshold=0.3),
+        "ac": Answerability(meaning=0.48, words=0.37, likelihood=0.22, threshold=0.3),
+        "setbacks": Answerability(meaning=0.51, words=0.37, likelihood=0.56, threshold=0.3),
+    }
+    docs = ["fans", "ac", "setbacks", "other"]
+    ordered, verdict = _most_likely_first(docs, "q", lambda _q, doc: verdicts[doc])
+    assert ordered[0] == "setbacks" and verdict.likelihood == 0.56
+    verdicts["fans"] = Answerability(meaning=0.53, words=0.48, likelihood=0.4, threshold=0.3)
+    ordered, _ = _most_likely_first(docs, "q", lambda _q, doc: verdicts[doc])
+    assert ordered == docs  # the judge accepts the first itself: the search's order stands

@@ -444,6 +444,17 @@ def _word_sense(alias: str, text: str, match: re.Match[str]) -> bool:
     )
 
 
+@lru_cache(maxsize=1)
+def utility_words() -> frozenset[str]:
+    """Every word of every utility's names ("entergy", "evergy", "dominion"): names, never typing slips."""
+    return frozenset(
+        word
+        for utility in _TABLE
+        for name in (utility.name, *utility.aliases)
+        for word in re.findall(r"[a-z]+", name.lower())
+    )
+
+
 def is_word_alias(alias: str) -> bool:
     """ "ace", "edison", "reliant": a utility's short name that is also an ordinary word or a town."""
     return _normalize(alias) in _ANSWER_ONLY
