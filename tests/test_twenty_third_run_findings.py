@@ -234,3 +234,33 @@ def test_it_to_run_is_the_appliance_named_a_few_lines_back() -> None:
     )
     reading = understand("should i run it early tmrw then", context)
     assert reading.params.task == "appliance" and reading.params.appliance == "swamp cooler"
+
+
+def test_a_bare_size_after_an_estimate_that_assumed_one_is_theirs() -> None:
+    from advisor.understanding.models import RequestParams
+
+    context = ReadingContext(
+        last_intent="live_data",
+        last_topic="solar",
+        last_params=RequestParams(task="solar_forecast", day="tomorrow"),
+    )
+    assert _facts("husband says its 6.5", context).get("equipment.solar_capacity_kw") == 6.5
+    assert "equipment.solar_capacity_kw" not in _facts("its 6pm", context)
+
+
+@pytest.mark.parametrize(
+    ("text", "now"),
+    [("my model y is at 25, need 80 by 7am", 25), ("the bolt is at 40 and i need 90 by 6", 40)],
+)
+def test_the_car_is_at_a_number_beside_a_target_is_the_level_now(text: str, now: int) -> None:
+    assert understand(text).params.current_soc_pct == now
+
+
+def test_a_temperature_at_a_number_is_no_charge_level() -> None:
+    assert understand("need 80 by 7am, temp is at 30 outside").params.current_soc_pct is None
+
+
+def test_the_car_saved_said_to_be_anothers_is_removed() -> None:
+    context = ReadingContext(known_fields={"equipment.ev_model": "Chevrolet Bolt EUV"})
+    reading = understand("oops no that's my brother's car, ours is still on order", context)
+    assert reading.intent == "forget" and "equipment.ev_model" in reading.forget

@@ -2016,10 +2016,20 @@ def _solar(
         )
     elif pending_slot == "solar_size" and (bare := _lone_size(text)):
         yield Reading("equipment.solar_capacity_kw", float(bare), said=bare, unit="kW")
+    elif about_solar and (size := _ITS_A_SIZE.search(text)) and 0 < float(size.group(1)) <= 30:
+        # "husband says its 6.5" right after an estimate that assumed a size: their system's size
+        yield Reading(
+            "equipment.solar_capacity_kw", float(size.group(1)), said=size.group(0).strip(), unit="kW"
+        )
 
 
 # a size said in digits or words ("so ten total now", "added four more kw")
 _KW_AMOUNT = r"(\d{1,3}(?:\.\d+)?|" + "|".join(w for w in NUMBER_WORDS if " " not in w) + r")"
+_ITS_A_SIZE = re.compile(
+    r"\b(?:it'?s|its|it\s+is|ours\s+is|we\s+have|we'?ve\s+got)\s+(?:actually\s+|about\s+|like\s+|around\s+)?"
+    r"(\d{1,2}\.\d+|\d{1,2})(?!\s*(?:%|percent|am|pm|a\.m|p\.m|:|cents?|¢|\$|kwh|years?|yrs?|amps?|panels?|miles?|mi\b))\W*$",
+    re.I,
+)
 _SIZE_NOW_TOTAL = re.compile(
     r"(?:^\W*(?:so\s+)?(?:now\s+)?(?:(?:it'?s|its|it\s+is|that'?s|thats|we'?re\s+at|we\s+have)\s+)?|\bso\s+(?:now\s+)?)"
     + _KW_AMOUNT

@@ -975,7 +975,10 @@ def _undo_cue(values: Values) -> bool:
 # they named is not theirs at all, so it goes (not "what should it be?")
 _NOT_THEIRS = re.compile(
     r"\b(?:not\s+(?:mine|ours)|neighbou?rs?'?|from\s+(?:the|a)\s+(?:quote|bid|proposal)|nothing'?s\s+installed|"
-    r"(?:don'?t|dont|do\s+not)\s+(?:have|own)|never\s+had|(?:undo|scratch|remove|drop)\b[^.,;]{0,30}\b(?:entirely|altogether))\b",
+    r"(?:don'?t|dont|do\s+not)\s+(?:have|own)|never\s+had|(?:undo|scratch|remove|drop)\b[^.,;]{0,30}\b(?:entirely|altogether)|"
+    # "oops no that's my brother's car, ours is still on order": another's, or not here yet
+    r"(?:that'?s|thats|it'?s|its|that\s+was|it\s+was)\s+(?:my|our)\s+[a-z-]+'?s\s+(?:car|ev|truck|panels?|solar|charger|"
+    r"battery|powerwall)|someone\s+else'?s|(?:still\s+)?on\s+order|not\s+(?:here|delivered|installed|in)\s+yet)\b",
     re.I,
 )
 
