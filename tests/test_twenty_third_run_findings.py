@@ -264,3 +264,39 @@ def test_the_car_saved_said_to_be_anothers_is_removed() -> None:
     context = ReadingContext(known_fields={"equipment.ev_model": "Chevrolet Bolt EUV"})
     reading = understand("oops no that's my brother's car, ours is still on order", context)
     assert reading.intent == "forget" and "equipment.ev_model" in reading.forget
+
+
+def test_a_car_as_a_bare_item_of_their_list_is_theirs() -> None:
+    facts = _facts("hi im in louisville ky 40220, got a heat pump and an ev (model 3)")
+    assert (
+        facts.get("equipment.ev_model") == "Tesla Model 3"
+        and facts.get("equipment.heating_type") == "heat_pump"
+    )
+    assert not _facts("my brother has solar and a model y")
+
+
+def test_equipment_after_where_they_are_with_a_zip_is_theirs() -> None:
+    assert _facts("im in columbus oh 43215 gas furnace, 2 story house").get("equipment.heating_type") == "gas"
+    assert "equipment.heating_type" not in _facts("im in the market for a gas furnace")
+
+
+def test_not_knowing_the_plan_when_no_usual_plan_exists_is_noted_not_answered_again() -> None:
+    from advisor.understanding.models import RequestParams
+
+    georgia = ReadingContext(
+        last_intent="live_data",
+        last_topic="ev_charging",
+        last_params=RequestParams(task="charging_plan"),
+        known_fields={"location.utility_provider": "Georgia Power"},
+    )
+    for text in ("idk", "were on the time of use plan i think, the one with expensive afternoons in summer"):
+        assert understand(text, georgia).intent == "profile_statement", text
+    pge = georgia.model_copy(update={"known_fields": {"location.utility_provider": "PG&E"}})
+    assert understand("idk what plan im on", pge).intent == "live_data"  # redone on PG&E's usual plan
+
+
+def test_a_plan_they_are_on_said_without_a_question_is_no_comparison() -> None:
+    reading = understand("were on the saver choice plan 4-7pm is peak")
+    assert reading.intent == "profile_statement" and not reading.asks
+    assert [m.reason for m in reading.mentions if m.field == "location.rate_schedule"] == ["uncatalogued"]
+    assert understand("were on e-tou-c, would ev2a be cheaper").params.task == "plan_comparison"

@@ -210,7 +210,15 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
         # ("…once I know where you are" to someone whose town we hold reads as if we forgot it)
         notes.append(SKIP_NOTE.get(f"{slot}_placed" if placed else slot) or SKIP_NOTE.get(slot, ""))
     # ("i think we're on some kind of TOU plan?" before we asked anything: nothing of ours is skipped)
-    lead = "No problem, I'll skip that. " if pending else "That's fine, I won't ask for it. "
+    last = state.get("last_request") or {}
+    lead = (
+        "No problem, I'll skip that. "
+        if pending
+        # "idk" to the plan an answer just asked for: that answer stands, it is not given again
+        else "That's fine, my answer above stands. "
+        if last.get("intent") == "live_data" and last.get("turn") == state.get("turn_count", 0) - 1
+        else "That's fine, I won't ask for it. "
+    )
     return skipped, [lead + " ".join(notes)]
 
 

@@ -77,6 +77,8 @@ _OWN = re.compile(
     r"^\s*(?:(?:also|now|just|recently|finally)\s+)?(?:drive|own|have|got|bought|leased?|use|run|installed|added|put\s+in|picked\s+up|took\s+delivery\s+of)\b|"
     # "renting in spokane, baseboard heat, no ac": a message about the home they live in
     r"\b(?:renting|rent|live|living)\s+(?:in|at)\b|"
+    # "im in columbus oh 43215 gas furnace": where they are, with a ZIP or a state, then their things
+    r"\b(?:i'?m|im|we'?re|we\s+are|i\s+am)\s+(?:in|out\s+in|up\s+in|down\s+in)\s+[a-z]+(?:\s+[a-z]+)?,?\s+(?:\d{5}|[a-z]{2}\b)|"
     # "xcel customer in denver, got 8.2kw on the roof and a powerwall": a list item of their own
     # ("hey there, just picked up a used leaf": a greeting, then theirs)
     r"(?<=[,.;!] )(?:(?:also|now|just|recently|finally)\s+)?(?:own|have|got|bought|leased?|installed|added|put\s+in|"
@@ -155,7 +157,7 @@ def read_clause(
     yield from _utility(text, pending_slot=pending_slot, region=region, message=message)
     yield from _plan(text, pending_slot=pending_slot)
     yield from _price(text, pending_slot=pending_slot, message=message)
-    yield from _vehicle(text, pending_slot=pending_slot)
+    yield from _vehicle(text, pending_slot=pending_slot, message=message)
     yield from _batteries(text, message=message, pending_slot=pending_slot, about_charging=about_charging)
     yield from _charger(text, message=message, about_charging=about_charging)
     yield from _solar(text, pending_slot=pending_slot, about_solar=about_solar, message=message)
@@ -1494,7 +1496,7 @@ def _only_the_car(text: str, words: str) -> bool:
     return all(word in _CAR_FILLER for word in left)
 
 
-def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
+def _vehicle(text: str, *, pending_slot: str | None, message: str = "") -> Iterator[Reading]:
     found = find_vehicle(text)
     if found is None:
         return
@@ -1554,6 +1556,17 @@ def _vehicle(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         or _only_the_car(text, words)
         or _REPLACED_CAR.search(text)
         or _CAR_IN_REQUEST.search(text)
+        # "got a heat pump and an ev (model 3)": a bare item of a list the message says is theirs
+        or (
+            _OWN.search(message)
+            and re.match(
+                r"^\W*(?:a|an|the)\s+(?:(?:ev|car|electric\s+car|truck)\s*\(?\s*)?"
+                + re.escape(words)
+                + r"\s*\)?\W*$",
+                text,
+                re.I,
+            )
+        )
     ):
         return
     battery = _kwh_near_car(text)

@@ -74,6 +74,7 @@ class Mention(BaseModel):
         "part_of_day",
         "lacks",  # "and no ev": equipment they say they don't have (nothing saved, nothing to remove)
         "unkept",  # "we heat with oil": theirs, but a value the profile cannot hold (words: "unkept:oil")
+        "uncatalogued",  # "were on the saver choice plan": their plan, one the catalog does not hold
     ]
 
 

@@ -17,6 +17,7 @@ from typing import Protocol
 
 from langchain_core.runnables import RunnableConfig
 
+from advisor.energy.utilities import utility_named
 from advisor.energy.vehicles import find_vehicle
 from advisor.understanding import commands
 from advisor.understanding.meaning import TASK_TOPIC, MeaningModel, Prediction, features, meaning_model
@@ -146,6 +147,60 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
     return read(text, context or ReadingContext(), meaning_model(), sentence_encoder())
 
 
+def _thanks_not_a_skip(
+    intent: str, slot_answer: SlotAnswer | None, values: Values
+) -> tuple[str, SlotAnswer | None]:
+    """ "ok I'll tell him. thank you" while we asked which EV: thanks, not a skip to answer past
+    ("skip, thanks" still skips)."""
+    if (
+        slot_answer is not None
+        and slot_answer.status == "skipped"
+        and values.thanks
+        and not (values.facts or values.asking or values.question)
+        and not _SKIP_WORDS.search(values.message)
+    ):
+        return "smalltalk", None
+    return intent, slot_answer
+
+
+def _a_size_said_roughly(slot_answer: SlotAnswer | None, values: Values) -> SlotAnswer | None:
+    """ "like 7.5ish" to "how big is your solar system": a size said roughly, used (not saved)."""
+    if (
+        slot_answer is not None
+        and slot_answer.slot == "solar_size"
+        and slot_answer.status == "not_answered"
+        and values.rough_kw is not None
+        and not values.facts
+        and len(values.message.split()) <= 5
+    ):
+        return SlotAnswer(slot="solar_size", status="skipped")
+    return slot_answer
+
+
+def _plan_doubt_with_nothing_to_redo(
+    intent: str, slot_answer: SlotAnswer | None, values: Values, context: ReadingContext
+) -> bool:
+    """Not knowing (or doubting) the plan right after an answer priced without it, when their
+    utility has no usual plan to redo it on."""
+    doubted = (
+        slot_answer is not None and slot_answer.slot == "rate_schedule" and slot_answer.status == "skipped"
+    ) or (
+        _PLAN_DOUBT.search(values.message) is not None
+        # ("regular residential i think": a short doubt right after the answer is about its plan)
+        and (
+            re.search(r"\b(?:plan|rate|tou|time[-\s]of[-\s]use)\b", values.message, re.I) is not None
+            or len(values.message.split()) <= 5
+        )
+    )
+    return (
+        intent in ("live_data", "profile_statement")
+        and doubted
+        and _priced_without_plan(context)
+        and not _a_usual_plan_to_try(context)
+        and not (values.question or values.facts)
+    )
+
+
 def compose(prediction: Prediction, values: Values, context: ReadingContext) -> Understanding:
     """The prediction, checked against the values the grammar found."""
     # "wait no its 35% not 25" after a plan from 25 %: the plan again from 35 %; "and no ev": said
@@ -168,15 +223,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return command
     intent = _intent(prediction, values, context)
     slot_answer = _slot_answer(prediction, values, context)
-    if (
-        slot_answer is not None
-        and slot_answer.status == "skipped"
-        and values.thanks
-        and not (values.facts or values.asking or values.question)
-        and not _SKIP_WORDS.search(values.message)  # "skip, thanks" skips
-    ):
-        # "ok I'll tell him. thank you" while we asked which EV: thanks, not a skip to answer past
-        intent, slot_answer = "smalltalk", None
+    intent, slot_answer = _thanks_not_a_skip(intent, slot_answer, values)
     if (
         slot_answer is not None
         and slot_answer.status != "not_answered"
@@ -184,16 +231,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         and not (intent == "goodbye" and slot_answer.status == "skipped")  # "later, gotta go" leaves
     ):
         intent = "profile_statement"  # "pge" answering the utility question, "no" skipping it
-    if (
-        slot_answer is not None
-        and slot_answer.slot == "solar_size"
-        and slot_answer.status == "not_answered"
-        and values.rough_kw is not None
-        and not values.facts
-        and len(values.message.split()) <= 5
-    ):
-        # "like 7.5ish" to "how big is your solar system": a size said roughly, used (not saved)
-        slot_answer = SlotAnswer(slot="solar_size", status="skipped")
+    slot_answer = _a_size_said_roughly(slot_answer, values)
     if _rough_size_answer(slot_answer, values):
         # "not sure, maybe 5 or 6 kw?": not saved, but the estimate can use it as the size asked about
         values = replace(values, params=values.params.model_copy(update={"system_kw": values.rough_kw}))
@@ -202,6 +240,14 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         intent = "knowledge"  # "we have a 50 gallon electric tank now" after "would a hpwh save me money"
     elif _aside_after_explanation(intent, values, context):
         intent = "profile_statement"  # "my neighbor has two and swears by them": said, not asked
+    if _plan_doubt_with_nothing_to_redo(intent, slot_answer, values, context):
+        # "idk" to the plan a Georgia Power answer asked for: no usual plan to try, so the answer
+        # would be the same again; the doubt is taken note of instead (said back as a plan not kept)
+        intent = "profile_statement"
+        skipped = slot_answer is not None and slot_answer.status == "skipped"
+        if not skipped and not any(mention.field == "location.rate_schedule" for mention in values.mentions):
+            doubt = Mention(field="location.rate_schedule", words=values.message[:500], reason="unverified")
+            values = replace(values, mentions=[*values.mentions, doubt])
     unsure = _unsure_detail_for_last_answer(intent, values, context)
     if unsure:
         intent = "live_data"  # "e-26 i think? not 100%" after a plan that assumed one: answered again
@@ -221,6 +267,14 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     gone = _gone_beside_facts(intent, values, context)
     asks = intent in (*_ANSWERS, "profile_query")
     params = _appliance_of_it(_params(prediction, values, intent), values, context)
+    if (
+        intent == "live_data"
+        and params.task == "plan_comparison"
+        and _ON_A_PLAN.search(values.message)
+        and not (values.question or values.asking or _WEIGH_WORDS.search(values.message))
+    ):
+        # "were on the saver choice plan 4-7pm is peak": the plan they are on, said, not a comparison asked
+        intent, params, asks = "profile_statement", RequestParams(), False
     if _plans_not_asked(prediction, intent, params, values, context):
         # "what temp should i set the thermostat to save money", "is it better to charge as soon as
         # i get home": a comparison of rate plans answers neither; the question is explained
@@ -1328,6 +1382,7 @@ def _unsure_detail_for_last_answer(intent: str, values: Values, context: Reading
         and context.pending_slot is None
         and context.last_intent == "live_data"
         and context.last_params is not None
+        and _a_usual_plan_to_try(context)  # (else the same answer again)
         # ("ok we're probably getting one. maybe two": a purchase to come, not what the answer assumed)
         and not _TO_COME.search(values.message)
         and all(mention.reason == "unverified" for mention in values.mentions)
@@ -1358,10 +1413,30 @@ _SKIPPED_SLOT = {
     "system": "solar_size",
 }
 _BARE_SKIP = re.compile(
-    r"^\W*(?:ok(?:ay)?\W+)?(?:skip|pass|no\s+thanks|rather\s+not|i'?ll\s+pass|nah)"
+    # ("idk", "not sure" to the plan the last answer asked for: the plan is what they do not know)
+    r"^\W*(?:ok(?:ay)?\W+)?(?:skip|pass|no\s+thanks|rather\s+not|i'?ll\s+pass|nah|idk|dunno|not\s+sure|no\s+idea|no\s+clue)"
     r"(?:\s+(?:that|that\s+one|it|this\s+one|for\s+now|on\s+that))?\W*$",
     re.I,
 )
+
+
+_ON_A_PLAN = re.compile(r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\s+(?:currently\s+|still\s+)?on\b", re.I)
+_WEIGH_WORDS = re.compile(
+    r"\b(?:cheaper|better|best|switch\w*|compare\w*|vs\.?|versus|worth|which|should|save|saving|cheapest)\b",
+    re.I,
+)
+_PLAN_DOUBT = re.compile(
+    r"\b(?:i\s+think|i\s+guess|i\s+believe|not\s+sure|not\s+100|maybe|probably|idk|dunno|some\s+kind\s+of)\b",
+    re.I,
+)
+
+
+def _a_usual_plan_to_try(context: ReadingContext) -> bool:
+    """Their utility (when we hold it) has a usual plan in the catalog, so an answer on it differs
+    from the state-average one they already had."""
+    held = context.known_fields.get("location.utility_provider")
+    utility = utility_named(str(held)) if held else None
+    return held is None or (utility is not None and utility.default_plan is not None)
 
 
 def _priced_without_plan(context: ReadingContext) -> bool:
@@ -1533,9 +1608,11 @@ _SKIPS = re.compile(
 
 def _plan_unknown_after_answer(intent: str, values: Values, context: ReadingContext) -> bool:
     """ "idk the plan" after a charging plan: that plan again on the usual plan, not a comparison
-    of plans (which was then stuck to every follow-up)."""
+    of plans (which was then stuck to every follow-up) — when there is a usual plan to try; without
+    one the answer would only be the same again, so the doubt is taken note of instead."""
     return (
         intent == "live_data"
+        and _a_usual_plan_to_try(context)
         # ("skip that one", "pass" after an answer that said it did not know their plan's hours)
         and (values.plan_unknown or _SKIPS.match(values.message) is not None or values.declines)
         and not values.question  # "idk the plan, which one should i be on" asks for a comparison

@@ -1467,7 +1467,7 @@ _DEFAULT_PLAN = re.compile(
 # (not known to them at all: "not sure what plan", "whatever the normal plan is")
 _A_PLAN_NAMED = re.compile(
     r"\b(?:on|called|it'?s|its)\s+(?:the\s+|a\s+)?(?!(?:a|the|regular|normal|default|standard|usual|basic|any|which|what|"
-    r"whatever|whichever|some|that|this|same|right|wrong|cheapest|best|other|one)\b)[\w-]+(?:\s+[\w-]+)?\s+(?:plan|rate)\b",
+    r"whatever|whichever|some|that|this|same|right|wrong|cheapest|best|other|one)\b)[\w-]+(?:\s+[\w-]+){0,2}\s+(?:plan|rate)\b",
     re.I,
 )
 
@@ -1476,11 +1476,25 @@ def _unsure_plan_named(found: list[Clause], facts: list[StatedFact]) -> list[Men
     """A plan named with a doubt that no table knows: said back as not saved, never "skipped"."""
     if any(f.field in SLOT_FIELDS["rate_schedule"] for f in facts):
         return []
-    return [
+    unsure = [
         Mention(field="location.rate_schedule", words=clause.text[:500], reason="unverified")
         for clause in found
         if clause.hedged and _A_PLAN_NAMED.search(clause.text)
     ][:1]
+    # "were on the saver choice plan 4-7pm is peak": a plan of theirs the catalog does not hold,
+    # said back as what it is (never "isn't something I keep")
+    uncatalogued = [
+        Mention(field="location.rate_schedule", words=named.group(0)[:200], reason="uncatalogued")
+        for clause in found
+        if not (
+            clause.hedged or clause.question or clause.someone_else or clause.hypothetical or clause.negated
+        )
+        and (named := _A_PLAN_NAMED.search(clause.text)) is not None
+        and re.search(
+            r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\s+(?:currently\s+|still\s+)?on\b", clause.text, re.I
+        )
+    ][:1]
+    return unsure or uncatalogued
 
 
 def _said_otherwise(message: str, context: ReadingContext, mentions: list[Mention]) -> list[StatedFact]:
