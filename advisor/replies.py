@@ -74,6 +74,11 @@ EMPTY_PROFILE = (
     "I don't have anything saved about you yet. Tell me your ZIP code, utility or car "
     "(or ask a question) and I'll remember what you say."
 )
+# "idk" to the plan an answer priced without one just asked for (a utility with no usual plan)
+STANDS_NOTE = (
+    "That's fine, my answer above stands: it used your state's average price, and I'll keep using it "
+    "until you tell me your plan (it's printed on your bill)."
+)
 SKIP_NOTE = {
     "location": "Without a ZIP code or city I can't look up your weather or solar; for prices your utility is enough.",
     "utility": "Without your utility I'll use your state's average price once I know where you are (no hour is cheaper at one price).",

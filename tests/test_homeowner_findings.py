@@ -1973,3 +1973,10 @@ def test_a_load_that_runs_all_day_is_priced_by_the_month(runtime) -> None:
     daily = float(re.search(r"costs about \$(\d+\.\d\d) for a 24-hour run", reply.text).group(1))
     monthly = float(re.search(r"about \$(\d+) a month", reply.text).group(1))
     assert "mining rig" in reply.text and abs(monthly - daily * 30.4) <= 1
+
+
+def test_not_knowing_the_plan_on_a_utility_with_a_usual_plan_redoes_the_answer_on_it(runtime) -> None:
+    user = new_user(runtime, **{"location.zip_code": "94110", "location.utility_provider": "PG&E"})
+    runtime.service.handle_turn(user, "s-pge", "model 3 here, need 80 by 7am")
+    reply = runtime.service.handle_turn(user, "s-pge", "idk what plan im on")
+    assert "E-TOU-C" in reply.text and "my answer above stands" not in reply.text

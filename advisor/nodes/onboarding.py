@@ -15,7 +15,7 @@ from advisor.energy.catalog import normalize_utility, plans_of, utility_of_plan
 from advisor.energy.utilities import utility_named
 from advisor.onboarding import missing_slots, question_for
 from advisor.places import find_city, find_town, place_fields
-from advisor.replies import DEED, HIRE, NOTHING_TO_SAVE, OFF_TOPIC, SKIP_NOTE, not_saved
+from advisor.replies import DEED, HIRE, NOTHING_TO_SAVE, OFF_TOPIC, SKIP_NOTE, STANDS_NOTE, not_saved
 from advisor.state import AdvisorState
 from advisor.tools.data import utility_state
 from advisor.understanding.models import RequestParams, Understanding
@@ -211,14 +211,18 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
         notes.append(SKIP_NOTE.get(f"{slot}_placed" if placed else slot) or SKIP_NOTE.get(slot, ""))
     # ("i think we're on some kind of TOU plan?" before we asked anything: nothing of ours is skipped)
     last = state.get("last_request") or {}
-    lead = (
-        "No problem, I'll skip that. "
-        if pending
+    held = location.utility_provider if location is not None else None
+    usual = utility_named(held).default_plan if held and utility_named(held) else None
+    if (
+        not pending
+        and usual is None
+        and slots == ["rate_schedule"]
+        and last.get("intent") == "live_data"
+        and last.get("turn") == state.get("turn_count", 0) - 1
+    ):
         # "idk" to the plan an answer just asked for: that answer stands, it is not given again
-        else "That's fine, my answer above stands. "
-        if last.get("intent") == "live_data" and last.get("turn") == state.get("turn_count", 0) - 1
-        else "That's fine, I won't ask for it. "
-    )
+        return skipped, [STANDS_NOTE]
+    lead = "No problem, I'll skip that. " if pending else "That's fine, I won't ask for it. "
     return skipped, [lead + " ".join(notes)]
 
 
