@@ -300,3 +300,11 @@ def test_a_plan_they_are_on_said_without_a_question_is_no_comparison() -> None:
     assert reading.intent == "profile_statement" and not reading.asks
     assert [m.reason for m in reading.mentions if m.field == "location.rate_schedule"] == ["uncatalogued"]
     assert understand("were on e-tou-c, would ev2a be cheaper").params.task == "plan_comparison"
+
+
+@pytest.mark.parametrize(
+    ("text", "now"), [("its at 20 and i need it full by 7a", 20), ("charge to 100 by 7, its at 30", 30)]
+)
+def test_the_level_now_beside_a_full_charge(text: str, now: int) -> None:
+    params = understand(text).params
+    assert params.target_soc_pct == 100 and params.current_soc_pct == now

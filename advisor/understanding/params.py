@@ -546,10 +546,13 @@ def _levels(text: str) -> dict[str, object]:
         group = next(name for name in ("pct", "pct2", "pct3", "pct4") if current.group(name) is not None)
         if target_span is None or not _overlaps(current.span(group), target_span):
             return {**data, "current_soc_pct": float(current.group(group))}  # "need it at 90%" is the target
-    if target_span is not None:
+    if target_span is not None or data.get("target_soc_pct") == 100.0:
         # "can I get to 100%? its at 20": a bare number beside a stated target is the level now
+        # ("its at 20 and i need it full by 7a": a full charge is a target too)
         for bare in _BARE_CURRENT.finditer(text):
-            if not _overlaps(bare.span("pct"), target_span) and int(bare.group("pct")) <= 100:
+            if (target_span is None or not _overlaps(bare.span("pct"), target_span)) and int(
+                bare.group("pct")
+            ) <= 100:
                 return {**data, "current_soc_pct": float(bare.group("pct"))}
     return data
 
