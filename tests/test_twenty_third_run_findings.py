@@ -308,3 +308,18 @@ def test_a_plan_they_are_on_said_without_a_question_is_no_comparison() -> None:
 def test_the_level_now_beside_a_full_charge(text: str, now: int) -> None:
     params = understand(text).params
     assert params.target_soc_pct == 100 and params.current_soc_pct == now
+
+
+@pytest.mark.parametrize(
+    ("text", "utility"),
+    [
+        ("ok what about me, im in 45202 cincinnati duke, gas furnace, 4 of us", "Duke Energy"),
+        ("im in 77002 houston reliant", "Reliant Energy"),
+    ],
+)
+def test_a_short_utility_name_closing_where_they_are_is_theirs(text: str, utility: str) -> None:
+    assert _facts(text).get("location.utility_provider") == utility
+
+
+def test_a_short_utility_name_after_someone_elses_place_is_not_theirs() -> None:
+    assert not _facts("my dad in 45202 cincinnati duke")

@@ -1187,6 +1187,19 @@ def _utility(
                 ):
                     found = listed
                     break
+    if found is None and region is not None:
+        # "im in 45202 cincinnati duke, gas furnace": a short name closing the words of where they
+        # are, serving that state
+        closing = find_utility(
+            re.split(r"\s*,\s*", text)[0].split()[-1] if text.split() else "", answer=True, state=region
+        )
+        if (
+            closing is not None
+            and region in closing[0].states
+            and re.search(r"(?:\d{5}|[a-z]{3,})\s+" + re.escape(closing[1]) + r"\s*(?:,|$)", text, re.I)
+            and (_PLACE_LEAD.search(text) or re.search(r"\b\d{5}\b", text))
+        ):
+            found = closing
     if found is None and len(text.split()) <= 3:
         # "duke" said on its own after "we're in greenville sc": a utility's short name that is the
         # whole message (and serves the state their place is in, when we know it)
