@@ -307,7 +307,11 @@ _TABLE: list[Utility] = [
     Utility(name="NV Energy", states=("NV",), aliases=("nv energy", "nevada power", "sierra pacific power")),
     Utility(name="APS", states=("AZ",), aliases=("aps", "arizona public service")),
     Utility(name="SRP", states=("AZ",), aliases=("srp", "salt river project")),
-    Utility(name="Tucson Electric Power", states=("AZ",), aliases=("tucson electric power", "tep")),
+    Utility(
+        name="Tucson Electric Power",
+        states=("AZ",),
+        aliases=("tucson electric power", "tucson electric", "tep"),
+    ),
     Utility(name="PNM", states=("NM",), aliases=("pnm", "public service company of new mexico")),
     Utility(name="Colorado Springs Utilities", states=("CO",), aliases=("colorado springs utilities", "csu")),
     Utility(name="Holy Cross Energy", states=("CO",), aliases=("holy cross energy",)),

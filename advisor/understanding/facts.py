@@ -1224,6 +1224,14 @@ def _utility(
     if found is not None and _NOT_BEFORE.search(scope[: scope.lower().find(found[1].lower())]):
         # "on pedernales not austin energy": the utility said after "not" is the one they are not with
         return
+    if found is not None and (delivers := _ONLY_DELIVERS.search(scope)) is not None:
+        # "oncor delivers to us but TXU is who we pay", "centerpoint is just the wires, reliant is
+        # our provider": the company that owns the wires is not the one they buy from; the other
+        # one, named after it, is
+        found = find_utility(scope[delivers.end() :], answer=True, about_utility=True, state=region)
+        if found is None:
+            return
+        scope = scope[delivers.end() :]
     if found is not None:
         utility, words = found
         base = re.sub(r"(?:'s|’s)$", "", words)  # the alias pattern keeps a possessive with the name
@@ -1241,6 +1249,11 @@ def _utility(
         yield Reading("location.utility_provider", utility.name, said=words)
 
 
+_ONLY_DELIVERS = re.compile(
+    r"\b(?:deliver(?:s|ing)?\b|(?:is|are|'s)\s+(?:just|only)?\s*(?:the\s+)?(?:wires|poles|delivery|tdu|tdsp)\b|"
+    r"just\s+(?:the\s+)?(?:wires|poles|delivery)\b|wires\s+company|delivery\s+(?:company|only))",
+    re.I,
+)
 _PLAN_CODE = re.compile(
     r"\b([A-Z][A-Z0-9]{0,5}(?:[-/][A-Z0-9]{1,6}){1,3})\b(?:\s+(?:plan|rate|schedule|tariff))?"
 )
@@ -1327,6 +1340,12 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
         for match in _PLAN_CODE.finditer(scope):
             code = match.group(1)
             if re.search(r"\d|-", code) and not re.fullmatch(r"\d+-\d+", code) and not find_utility(code):
+                # "TOU-D 4-9": the peak hours said after the code are part of its name ("TOU-D-4-9PM")
+                hours = re.match(
+                    r"\s*\(?\s*(\d{1,2})\s*(?:-|to|–)\s*(\d{1,2})\s*(?:pm|p)?\b", scope[match.end() :], re.I
+                )
+                if hours and not re.search(r"\d", code.split("-")[-1]):
+                    code = f"{code}-{hours.group(1)}-{hours.group(2)}PM"
                 yield Reading("location.rate_schedule", code, said=code)  # kept as printed on the bill
                 return
     cued = _CUED_CODE.search(scope) or (switched and _CUED_CODE.search(text)) or _code_after_utility(scope)
@@ -1872,6 +1891,25 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
         ),
         None,
     )
+    # "breaker for the charger is 50 amp but the charger itself runs at 40 amp": the charger's own
+    # current, said as such, wins over its circuit's
+    own = re.search(
+        r"\b(?:charger|it)\s+(?:itself\s+)?(?:runs|is\s+set|set|charges|pulls|draws|delivers)\s+(?:at\s+|to\s+)?"
+        + _NUM
+        + r"\s*-?\s*(?:a|amps?)\b",
+        text,
+        re.I,
+    )
+    if own is not None and 0 < float(own.group(1)) <= 80:
+        current = float(own.group(1))
+        yield Reading(
+            "equipment.ev_charger_kw",
+            round(current * VOLTS_L2 / 1000, 2),
+            said=own.group(0),
+            unit="A",
+            assumption=f"{current:g} A at {VOLTS_L2} V",
+        )
+        return
     # "the charger setting you have is wrong, i bumped it to 48 amps": the message names the charger
     charger_named = _CHARGER_WORDS.search(message) is not None or about_charging
     if amps and (_CHARGER_WORDS.search(text) or re.search(r"\bcharg\w*\b", text, re.I) or charger_named):
@@ -1879,7 +1917,9 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
         if (
             amps.group("circuit")
             or re.search(r"\b(?:breaker|circuit)\b", text, re.I)
-            and not re.search(r"\bcharger\s+is\b", text, re.I)
+            # ("the charger is 40 amps on a 50 amp breaker": the charger's; "breaker for the charger
+            # is 50 amp": the breaker's)
+            and not re.search(r"^\W*(?:the\s+|my\s+|our\s+)?charger\s+is\b", text, re.I)
         ):
             kw_value = round(current * CONTINUOUS_SHARE * VOLTS_L2 / 1000, 2)
             note = f"a {current:g} A circuit feeds a charger {CONTINUOUS_SHARE:.0%} of that ({current * CONTINUOUS_SHARE:g} A) at {VOLTS_L2} V"
@@ -2211,7 +2251,9 @@ def _heating(text: str, *, negated: bool, owns: bool = False, message: str = "")
         (m.start(), value or UNKEPT_HEAT + _other_fuel(m), m.group(0))
         for pattern, value in _HEAT_KINDS
         for m in pattern.finditer(scope)
-        if not _RULED_OUT.search(scope[: m.start()]) and not _ASKED_ABOUT.search(scope[: m.start()])
+        if not _RULED_OUT.search(scope[: m.start()])
+        and not _ASKED_ABOUT.search(scope[: m.start()])
+        and not _OFFERED_ON.search(scope[: m.start()])
     ]
     if candidates and (replaced or _OWN.search(text) or owns or re.search(r"\bheat\s+with\b", text, re.I)):
         _, value, said = min(candidates)
@@ -2226,6 +2268,12 @@ _HEAT_KINDS = (
     (_OTHER_FUEL_HEAT, ""),
 )
 
+# "my co-op offers 500 bucks back on a heat pump": a rebate on a kind of heat is no heat of theirs
+_OFFERED_ON = re.compile(
+    r"\b(?:back|rebates?|credits?|discounts?|incentives?|off|deals?|financing|loans?)\s+(?:on|for|towards?)\s+"
+    r"(?:an?\s+|the\s+|new\s+)*$",
+    re.I,
+)
 _RULED_OUT = re.compile(r"\b(?:not|instead\s+of|rather\s+than)\s+(?:an?\s+|the\s+|any\s+)?$", re.I)
 # "wanted to ask about heat pumps", "got rid of the gas furnace": a kind of heat that is not theirs now
 _ASKED_ABOUT = re.compile(
@@ -2831,7 +2879,9 @@ def _preferences(text: str) -> Iterator[Reading]:
             # ("the bill is always high in summer": the bill's level too)
             judged = re.sub(
                 r"\b(?:bills?|costs?|prices?|rates?|it|them)\s+(?:(?:is|are|was|were|gets?|got|been|has\s+been)\s+)?"
-                r"(?:(?:always|so|really|too|very|way|super|kinda|pretty|getting)\s+)*(?:low|down|high|up)\b",
+                r"(?:(?:always|so|really|too|very|way|super|kinda|pretty|getting)\s+)*(?:low|down|high|up)\b|"
+                # ("complaining about high bills": the bills' level, before them)
+                r"\b(?:high|low|big|huge)\s+(?:electric\s+|power\s+|energy\s+)?(?:bills?|costs?|prices?|rates?)\b",
                 " ",
                 segment,
                 flags=re.I,

@@ -135,6 +135,9 @@ _SOMEONE_ELSE = re.compile(
     r"^\W*(?:my\s+|our\s+)?(?:neighbou?rs?|friends?|bro|brother|sister|sis|moms?|mums?|dads?|parents|in-?laws?|cousins?|boss|"
     r"co-?workers?)(?:\s+(?:in|from|down\s+in|up\s+in|out\s+in|over\s+in)\s+[a-z .]{2,25}?)?\s+(?:just\s+)?"
     r"(?:has|have|had|got|gets|drives?|uses?|says?|said|swears?)\b|"
+    # "my duplex tenants …, both units have electric baseboard": the rental's units, not their home
+    r"\b(?:both|all|the|my|our)\s+(?:units|apartments|rentals|rental\s+units)\s+(?:have|has|are|use|run)\b|"
+    r"\b(?:my|our)\s+(?:[a-z-]+\s+)?tenants?\b|"
     # "tenant downstairs bought a model 3": another household's, wherever it lives
     r"(?:the|my|our|a|\b)\s*tenants?\b(?:\s+(?:downstairs|upstairs|next\s+door|in\s+the\s+\w+))?\s+(?:just\s+)?"
     r"(?:bought|has|have|had|got|gets|drives?|owns?|wants?|uses?|pays?))\b",
@@ -193,7 +196,8 @@ _HEDGE = re.compile(
     r"either(?=\s[^.?!;]{1,40}\bor\b)|"
     r"could\s+be|possibly|idk|no\s+idea|don'?t\s+know|dunno|no\s+clue|can'?t\s+remember|don'?t\s+remember|"
     # "forgot which plan": doubt; "forgot my son is back from college", "forgot to mention": news
-    r"forgot(?!\s+(?:to\s+(?:mention|say|tell|add)|that|about|my|our|we|i|he|she|they|his|her|the\s+dog))|"
+    # ("forgot the baby": someone left out of a count, news too)
+    r"forgot(?!\s+(?:to\s+(?:mention|say|tell|add)|that|about|my|our|we|i|he|she|they|his|her|the\s+(?:dog|baby|kids?)))|"
     # "the battery's like 200 kwh right": asked to be confirmed, not stated
     r"(?<=\w\s)(?:right|correct|isn'?t\s+it)(?=\W*$))\b",
     re.I,

@@ -160,14 +160,15 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     cleaned = clean(text)
     rest = commands.remember_lead(cleaned)
     message = rest if rest is not None else cleaned
-    found = clauses(message)
+    meant = _what_they_meant(message)
+    found = clauses(meant)
     usual = usual_utility(
         str(context.known_fields.get("location.zip_code") or "") or None,
         str(context.known_fields.get("location.city") or "") or None,
     )
     facts, mentions = facts_in(
         found,
-        message=message,
+        message=meant,
         pending_slot=context.pending_slot,
         suggested={"location.utility_provider": usual} if usual else None,
         about_charging=context.last_topic == "ev_charging"
@@ -1495,6 +1496,32 @@ def _unsure_plan_named(found: list[Clause], facts: list[StatedFact]) -> list[Men
         )
     ][:1]
     return unsure or uncatalogued
+
+
+# "oops earlier i said 4 of us, its 5", "when i said the leaf was 40 kwh i meant 62, its the plus":
+# what they said before, quoted, then the number they meant in its place
+_SAID_THEN_MEANT = re.compile(
+    r"\b(?:earlier\s+|before\s+|when\s+)?(?:i|we)\s+(?:said|told\s+(?:you|u)|put|typed|wrote)\s+(?:that\s+)?"
+    r"(?P<old>[^,;.]*?(?<![\d.])(?P<number>\d+(?:\.\d+)?)(?![\d.])[^,;.]*?)"
+    r"\s*,?\s*(?:but\s+)?(?:its|it'?s|it\s+is|i\s+meant|meant|should\s+be)\s+(?:actually\s+|really\s+)?"
+    r"(?P<new>\d+(?:\.\d+)?)(?![\d.])",
+    re.I,
+)
+
+
+def _what_they_meant(message: str) -> str:
+    """The message with a quoted old value put right: "earlier i said 4 of us, its 5" is read as
+    "5 of us" (the old words, with the number they meant)."""
+    said = _SAID_THEN_MEANT.search(message)
+    if said is None:
+        return message
+    old, number = said.group("old"), said.group("number")
+    at = said.start("number") - said.start("old")
+    meant = old[:at] + said.group("new") + old[at + len(number) :]
+    before = message[: said.start()]
+    if re.fullmatch(r"\W*(?:(?:oops|sorry|actually|wait|no|ok|okay|so|um|uh)\W*)*", before, re.I):
+        before = ""  # ("oops earlier i said …": the apology is no doubt about what they meant)
+    return before + meant + message[said.end() :]
 
 
 def _said_otherwise(message: str, context: ReadingContext, mentions: list[Mention]) -> list[StatedFact]:
