@@ -1229,7 +1229,7 @@ def _denied_equipment(values: Values, context: ReadingContext) -> list[str]:
 # "to charge the car", "i mean for charging my ev": what the last request was for, said after it
 _FOR_THE_CAR = re.compile(
     r"^\W*(?:(?:i\s+)?mean(?:t)?\s+|like\s+|no\s*,?\s+|it'?s\s+|its\s+)?(?:to|for)\s+(?:charg\w*|plug\w*\s+in)"
-    r"(?:\s+(?:the|my|our)\s+(?:car|ev|truck|tesla|\w+))?\W*$|"
+    r"(?:\s+(?:the|my|our)\s+\w+)?\W*$|"
     r"^\W*(?:(?:i\s+)?mean(?:t)?\s+|like\s+|no\s*,?\s+)?for\s+(?:the|my|our)\s+(?:car|ev|truck)\W*$",
     re.I,
 )
@@ -1237,7 +1237,8 @@ _FOR_THE_CAR = re.compile(
 
 def _purpose_of_last_request(values: Values, context: ReadingContext) -> Understanding | None:
     """ "whats cheapest tomorrow" then "to charge the car": the prices were asked for a charge, so
-    the answer is the car's plan for that day (not a choice between a plan and an explanation)."""
+    the answer is the car's plan, ready by the usual morning (not a choice between a plan and an
+    explanation)."""
     last = context.last_params
     if (
         last is None
