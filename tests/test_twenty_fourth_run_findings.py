@@ -84,3 +84,16 @@ def test_tucson_electric_said_short_is_tep() -> None:
         f.field: f.value for f in understand("tucson electric", ReadingContext(pending_slot="utility")).facts
     }
     assert facts.get("location.utility_provider") == "Tucson Electric Power"
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("hey, got a bolt and live in texarkana on the arkansas side", "Texarkana, AR"),
+        ("kansas city, missouri side", "Kansas City, MO"),
+        ("kansas city kansas", "Kansas City, KS"),
+        ("virginia beach, dominion", "Virginia Beach"),
+    ],
+)
+def test_a_town_in_two_states_is_the_one_in_the_state_they_name(text: str, city: str) -> None:
+    assert _facts(text).get("location.city") == city

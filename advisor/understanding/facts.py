@@ -730,7 +730,10 @@ def _place_region(message: str, guess: bool = True) -> str | None:
     with_state = _towns_with_state(message)
     if with_state:
         return with_state[0].split()[-1].upper()
-    named = re.search(r"\b(" + "|".join(sorted(STATE_NAMES, key=len, reverse=True)) + r")\b", message, re.I)
+    # ("kansas city, missouri side": a state's name inside a town's is no state said)
+    named = re.search(
+        r"\b(" + "|".join(sorted(STATE_NAMES, key=len, reverse=True)) + r")\b(?!\s+city\b)", message, re.I
+    )
     if named:
         return STATE_NAMES[named.group(1).lower()]
     if not guess:
@@ -1035,6 +1038,9 @@ def _place_in(candidate: str, *, towns: bool, region: str | None = None) -> tupl
             place = find_town(with_state) or find_town(named)
             if place is None and region is not None and with_state == named:
                 place = find_town(f"{named} {region}")
+        if place is not None and region is not None and place.state != region and with_state == named:
+            # "texarkana on the arkansas side": a town in two states is the one in the state they name
+            place = find_town(f"{named} {region}") or place
         if place is not None and re.match(_NAMES_A_COMPANY, " ".join(words[size : size + 2]), re.I):
             return None  # "sonoma clean power", "austin energy": the town names a company
         if place is not None and size < len(words) and words[size].lower() in ("county", "parish", "borough"):
