@@ -464,6 +464,12 @@ def is_word_alias(alias: str) -> bool:
     return _normalize(alias) in _ANSWER_ONLY
 
 
+def usual_plan(name: str | None) -> str | None:
+    """The catalog's usual plan of the utility named (None when unknown or it has none)."""
+    utility = utility_named(name) if name else None
+    return utility.default_plan if utility is not None else None
+
+
 def utility_named(name: str) -> Utility | None:
     """The table entry for a stored utility name (exact name or alias)."""
     found = find_utility(name, answer=True)

@@ -13,7 +13,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
-from advisor.energy.utilities import utility_named
+from advisor.energy.utilities import usual_plan
 from advisor.message import validate_message
 from advisor.replies import DISPUTED
 from advisor.state import AdvisorState
@@ -59,7 +59,7 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
         replan = ""
         if not state.get("pending_slot") and last.get("turn") == state.get("turn_count", 0) - 1:
             # right after that live answer (an answer to our question resumes that question instead)
-            replanned = _replan_after_correction(understanding, last, usual_plan=_usual_plan_known(state))
+            replanned = _replan_after_correction(understanding, last, plan_to_try=_usual_plan_known(state))
             if replanned is not understanding:
                 # redone when a fact it stood on changes; a plan they don't know redoes it on the usual one
                 replan = "facts" if understanding.facts else "plan"
@@ -183,12 +183,11 @@ def _usual_plan_known(state: AdvisorState) -> bool:
     """Their utility has a usual plan in the catalog (or we hold no utility, so one may be found)."""
     profile = state.get("user_profile")
     held = profile.location.utility_provider if profile is not None and profile.location else None
-    utility = utility_named(held) if held else None
-    return held is None or (utility is not None and utility.default_plan is not None)
+    return held is None or usual_plan(held) is not None
 
 
 def _replan_after_correction(
-    understanding: Understanding, last: dict[str, Any], *, usual_plan: bool = True
+    understanding: Understanding, last: dict[str, Any], *, plan_to_try: bool = True
 ) -> Understanding:
     """ "no wait, it's a Model Y not a 3" right after a charging plan: saved, and the plan redone
     for the Model Y (it was saved and the old plan left standing). "whichever plan is the default"
@@ -205,7 +204,7 @@ def _replan_after_correction(
         and "location.rate_schedule" in fields
         # ("idk" after a Georgia Power answer: no usual plan to redo it on, so the same answer again
         # would say nothing new; the doubt is taken note of instead)
-        and usual_plan
+        and plan_to_try
     )
     if (
         understanding.intent not in ("correction", "profile_statement")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.energy.catalog import normalize_utility, plans_of, utility_of_plan
-from advisor.energy.utilities import utility_named
+from advisor.energy.utilities import usual_plan, utility_named
 from advisor.onboarding import missing_slots, question_for
 from advisor.places import find_city, find_town, place_fields
 from advisor.replies import DEED, HIRE, NOTHING_TO_SAVE, OFF_TOPIC, SKIP_NOTE, STANDS_NOTE, not_saved
@@ -212,10 +212,9 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
     # ("i think we're on some kind of TOU plan?" before we asked anything: nothing of ours is skipped)
     last = state.get("last_request") or {}
     held = location.utility_provider if location is not None else None
-    usual = utility_named(held).default_plan if held and utility_named(held) else None
     if (
         not pending
-        and usual is None
+        and usual_plan(held) is None
         and slots == ["rate_schedule"]
         and last.get("intent") == "live_data"
         and last.get("turn") == state.get("turn_count", 0) - 1

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from langchain_core.runnables import RunnableConfig
 
-from advisor.energy.utilities import utility_named
+from advisor.energy.utilities import usual_plan
 from advisor.energy.vehicles import find_vehicle
 from advisor.understanding import commands
 from advisor.understanding.meaning import TASK_TOPIC, MeaningModel, Prediction, features, meaning_model
@@ -31,7 +31,7 @@ from advisor.understanding.models import (
 )
 from advisor.understanding.params import follow_up_params, with_household_usage
 from advisor.understanding.text import QUESTION_START
-from advisor.understanding.values import EQUIPMENT_WORDS, SLOT_FIELDS, WHY, Values, read_values
+from advisor.understanding.values import EQUIPMENT_WORDS, ON_A_PLAN, SLOT_FIELDS, WHY, Values, read_values
 from knowledge.encoder import SentenceEncoder, sentence_encoder
 
 # Below this probability a reading torn between a live answer and an explanation is asked about
@@ -270,7 +270,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     if (
         intent == "live_data"
         and params.task == "plan_comparison"
-        and _ON_A_PLAN.search(values.message)
+        and ON_A_PLAN.search(values.message)
         and not (values.question or values.asking or _WEIGH_WORDS.search(values.message))
     ):
         # "were on the saver choice plan 4-7pm is peak": the plan they are on, said, not a comparison asked
@@ -1421,7 +1421,6 @@ _BARE_SKIP = re.compile(
 )
 
 
-_ON_A_PLAN = re.compile(r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\s+(?:currently\s+|still\s+)?on\b", re.I)
 _WEIGH_WORDS = re.compile(
     r"\b(?:cheaper|better|best|switch\w*|compare\w*|vs\.?|versus|worth|which|should|save|saving|cheapest)\b",
     re.I,
@@ -1436,8 +1435,7 @@ def _a_usual_plan_to_try(context: ReadingContext) -> bool:
     """Their utility (when we hold it) has a usual plan in the catalog, so an answer on it differs
     from the state-average one they already had."""
     held = context.known_fields.get("location.utility_provider")
-    utility = utility_named(str(held)) if held else None
-    return held is None or (utility is not None and utility.default_plan is not None)
+    return held is None or usual_plan(str(held)) is not None
 
 
 def _priced_without_plan(context: ReadingContext) -> bool:

@@ -1466,6 +1466,8 @@ _DEFAULT_PLAN = re.compile(
 
 # "were on the TOU-REO plan i think?", "the overnight plan maybe": a plan named, however unsure
 # (not known to them at all: "not sure what plan", "whatever the normal plan is")
+# "were on …", "i'm still on …": the plan they are on, said
+ON_A_PLAN = re.compile(r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\s+(?:currently\s+|still\s+)?on\b", re.I)
 _A_PLAN_NAMED = re.compile(
     r"\b(?:on|called|it'?s|its)\s+(?:the\s+|a\s+)?(?!(?:a|the|regular|normal|default|standard|usual|basic|any|which|what|"
     r"whatever|whichever|some|that|this|same|right|wrong|cheapest|best|other|one)\b)[\w-]+(?:\s+[\w-]+){0,2}\s+(?:plan|rate)\b",
@@ -1491,9 +1493,7 @@ def _unsure_plan_named(found: list[Clause], facts: list[StatedFact]) -> list[Men
             clause.hedged or clause.question or clause.someone_else or clause.hypothetical or clause.negated
         )
         and (named := _A_PLAN_NAMED.search(clause.text)) is not None
-        and re.search(
-            r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\s+(?:currently\s+|still\s+)?on\b", clause.text, re.I
-        )
+        and ON_A_PLAN.search(clause.text)
     ][:1]
     return unsure or uncatalogued
 
