@@ -133,6 +133,20 @@ def _last_group(history: list[HistoryEntry]) -> list[HistoryEntry]:
     return [e for e in candidates if e.group == candidates[-1].group]
 
 
+def _undoable_group(history: list[HistoryEntry], session_id: str | None) -> list[HistoryEntry]:
+    """The last group, when it was made in `session_id` (any conversation's, without one)."""
+    group = _last_group(history)
+    if session_id is not None and group and group[-1].source.session_id != session_id:
+        return []
+    return group
+
+
+def last_change_fields(history: list[HistoryEntry], session_id: str | None = None) -> set[str]:
+    """The fields an undo would change now: "scratch that, the powerwall's my dad's" is about the
+    last change only when it touched the battery."""
+    return {entry.field for entry in _undoable_group(history, session_id)}
+
+
 def _next_group(history: list[HistoryEntry]) -> int:
     return history[-1].group + 1 if history else 1
 
@@ -364,9 +378,7 @@ class ProfileRepository:
             profile = self._current(user_id, base)
             if profile is None:
                 return AppliedChanges()
-            group = _last_group(profile.history)
-            if session_id is not None and group and group[-1].source.session_id != session_id:
-                group = []
+            group = _undoable_group(profile.history, session_id)
             if not group:
                 return AppliedChanges(profile=profile)
             now = self._clock()

@@ -70,6 +70,8 @@ class Session(BaseModel):
     pending_request: dict[str, Any] | None = None
     # Onboarding questions the user skipped ("not sure"): not asked again in this thread.
     skipped_slots: list[str] = Field(default_factory=list, max_length=20)
+    # They said their plan has one price all day ("the standard one, not the hourly thing").
+    one_price_plan: bool = False
     facts: list[SessionFact] = Field(default_factory=list, max_length=200)
     last_request: LastRequest | None = None
 

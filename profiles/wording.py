@@ -5,6 +5,7 @@ cannot be saved. Replies never show field paths ("equipment.battery_capacity_kwh
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -126,6 +127,9 @@ def statement(field: str, value: Any) -> str:
             else f"you cool with {_CHOICES.get(str(value), value)}"
         )
     if field == "household.work_schedule":
+        office = re.fullmatch(r"Office ([\d:]{1,5})-([\d:]{1,5})", str(value))
+        if office and str(value) not in _SCHEDULES:
+            return f"you work in an office, {office.group(1)} to {office.group(2)}"
         return _SCHEDULES.get(str(value), f"your work schedule is {value}")
     if field == "household.occupants":
         return "you live alone" if value == 1 else f"there are {number(value)} people in your home"

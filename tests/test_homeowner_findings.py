@@ -528,16 +528,32 @@ def test_the_value_that_is_theirs_now(text: str, field: str, value: Any) -> None
     assert facts.get(field) == value
 
 
-def test_an_unsure_detail_after_an_answer_is_noted_not_kept_and_not_answered_again(runtime) -> None:
+def test_an_unsure_plan_after_an_answer_is_noted_not_kept_and_not_answered_again(runtime) -> None:
     """Dominion has no usual plan in the catalog: the answer again would be the same one, so the
     doubt is noted (the answer above stands) and nothing is kept."""
     user = new_user(runtime)
     first = runtime.service.handle_turn(
         user, "s1", "ok fine, dominion customer here in 23220, what are the peak hours today"
     )
-    reply = runtime.service.handle_turn(user, "s1", "regular residential i think")
+    reply = runtime.service.handle_turn(user, "s1", "not sure which plan tbh")
     assert "Dominion Energy" in first.text and reply.text not in first.text
     assert "my answer above stands" in reply.text or "didn't sound sure" in reply.text
+    assert stored(runtime, user, "location.rate_schedule") is None
+
+
+def test_the_standard_plan_after_an_answer_is_answered_again_with_one_price_all_day(runtime) -> None:
+    """ "regular residential i think" tells us what the answer could not know: no hour is cheaper.
+    The answer is given again saying so (the price level is still the state's average), and no
+    plan is saved."""
+    user = new_user(runtime)
+    runtime.service.handle_turn(
+        user, "s1", "ok fine, dominion customer here in 23220, what are the peak hours today"
+    )
+    reply = runtime.service.handle_turn(user, "s1", "regular residential i think")
+    assert reply.intent == "live_data"
+    assert (
+        "plan is the standard one, with one price all day" in reply.text and "VA's 2023 average" in reply.text
+    )
     assert stored(runtime, user, "location.rate_schedule") is None
 
 

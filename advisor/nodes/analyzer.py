@@ -98,7 +98,12 @@ def make_analyzer(*, agents: Analyzers, recursion_limit: int, clock: Clock):
         # from its ZIP code or city for this turn's tools
         # someone who has told us nothing yet has an empty profile, never none (the tools read its parts)
         profile = located(state["user_profile"]) or UserProfile(user_id=state["user_id"])
-        context = TurnContext(user_id=state["user_id"], profile=profile, now=clock())
+        context = TurnContext(
+            user_id=state["user_id"],
+            profile=profile,
+            now=clock(),
+            one_price_plan=bool(state.get("one_price_plan")),
+        )
         errors: list[dict[str, Any]] = []
         last: dict[str, Any] | None = None
         try:

@@ -15,7 +15,13 @@ from advisor.state import AdvisorState
 from advisor.understanding.models import Understanding
 from advisor.understanding.values import SLOT_FIELDS
 from profiles.models import ChangeSource
-from profiles.repository import AppliedChanges, ProfileNotSavedError, ProfileRepository, editable_fields
+from profiles.repository import (
+    AppliedChanges,
+    ProfileNotSavedError,
+    ProfileRepository,
+    editable_fields,
+    last_change_fields,
+)
 from profiles.wording import NOUNS, describe_removed, join
 from traces.recorder import current_trace
 
@@ -37,6 +43,8 @@ def make_commands(*, profiles: ProfileRepository):
         understanding: Understanding = state["understanding"]
         user_id, profile = state["user_id"], state.get("user_profile")
         source = change_source(state, understanding).model_copy(update={"kind": "user_statement"})
+        if understanding.undo and _about_something_else(understanding.undo_about, profile, state):
+            return _nothing_saved_for(understanding.undo_about, profile)
         if understanding.undo:
             return _undo(profiles, user_id, source, state)
         if understanding.fix or understanding.intent == "correction":
@@ -107,6 +115,21 @@ def _undo(
             ' Tell me what\'s wrong and I\'ll fix it (say "my ZIP is 94110" or "forget my EV").'
         )
     return _done(user_id, result, text)
+
+
+def _about_something_else(named: list[str], profile: Any, state: AdvisorState) -> bool:
+    """An undo that names fields ("scratch that, the powerwall's at my dad's") when the last change
+    touched none of them: undoing it would take back something they did not mean."""
+    if not named or profile is None:
+        return False
+    return not last_change_fields(profile.history, state.get("session_id")) & set(named)
+
+
+def _nothing_saved_for(named: list[str], profile: Any) -> dict[str, Any]:
+    noun = next((NOUNS[field] for field in named if field in NOUNS), "that")
+    text = f"I hadn't saved {noun}, so there's nothing to take back; I've changed nothing."
+    held = holds(profile, lead="Your profile holds:", empty="")
+    return {"response": text + (" " + held if held else ""), "route": "done", "answered_by": "commands"}
 
 
 def _not_held(words: str, profile: Any) -> dict[str, Any]:

@@ -50,6 +50,7 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
             "pending_slot": None,
             "pending_question": None,
             "skipped_slots": skipped,
+            "one_price_plan": bool(state.get("one_price_plan") or understanding.one_price_plan),
             "notices": [*state.get("notices", []), *skip_notice],
             "missing_slots": [],
             "fell_back": False,
@@ -173,6 +174,9 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
     """Onboarding questions skipped in this thread; without the utility its plan cannot be asked."""
     skipped = list(state.get("skipped_slots") or [])
     answer = understanding.slot_answer
+    if understanding.one_price_plan:
+        # "the standard one": no plan to ask for; the answer, given again, says what that means
+        return [*skipped, *(["rate_schedule"] if "rate_schedule" not in skipped else [])], []
     if (
         answer is not None
         and answer.status == "not_answered"

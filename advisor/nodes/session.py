@@ -76,6 +76,7 @@ def make_load_session(sessions: SessionRepository, profiles: ProfileRepository):
             "pending_request": session.pending_request if session else None,
             "last_request": session.last_request.model_dump() if session and session.last_request else None,
             "skipped_slots": list(session.skipped_slots) if session else [],
+            "one_price_plan": bool(session and session.one_price_plan),
             "prior_facts": [fact.model_dump() for fact in session.facts] if session else [],
             "errors": [],
         }
@@ -121,6 +122,7 @@ def session_updates(state: AdvisorState) -> dict[str, Any]:
         "pending_question": state.get("pending_question"),
         "pending_request": state.get("pending_request") if state.get("pending_question") else None,
         "skipped_slots": state.get("skipped_slots", []),
+        "one_price_plan": bool(state.get("one_price_plan")),
     }
     facts = state.get("session_facts") or []
     if facts:

@@ -143,7 +143,12 @@ class DataSources:
         return lookup, []
 
     def _flat_tariff(
-        self, profile: UserProfile, warnings: list[str], plan_without_prices: str | None = None
+        self,
+        profile: UserProfile,
+        warnings: list[str],
+        plan_without_prices: str | None = None,
+        *,
+        one_price: bool = False,
     ) -> TariffLookup:
         """No time-of-use tariff to price: one flat price — the user's, else their state's average —
         always said as such; with neither, no prices at all. A plan they named whose prices we do
@@ -168,7 +173,18 @@ class DataSources:
                 ],
             )
         price, name, source, illustrative = found
-        if illustrative:
+        if illustrative and one_price and not missing:
+            # "the standard one, not the hourly thing": no hour is cheaper on their plan; only the
+            # price level is assumed
+            state = name.split(" average")[0].removeprefix("at the ")
+            warnings = [
+                *warnings,
+                f"You said your plan is the standard one, with one price all day, so no hour is cheaper. I used "
+                f"{state}'s 2023 average residential price, {price * 100:.1f}¢/kWh ({STATE_PRICES_SOURCE}), for "
+                "its level: tell me what you pay per kWh for your exact cost.",
+            ]
+            illustrative = False
+        elif illustrative:
             average = (
                 f"{name.split(' average')[0].removeprefix('at the ')}'s 2023 average residential price, "
                 f"{price * 100:.1f}¢/kWh ({STATE_PRICES_SOURCE}), as one flat price"
@@ -196,13 +212,16 @@ class DataSources:
         )
         return TariffLookup(tariff=tariff, origin="flat", warnings=warnings, is_mock=False)
 
-    def resolve_tariff(self, profile: UserProfile) -> TariffLookup:
+    def resolve_tariff(self, profile: UserProfile, *, one_price: bool = False) -> TariffLookup:
         """The user's tariff: live from OpenEI when possible, else the dated catalog.
-        A plan that belongs to another utility is reported, never silently re-priced."""
+        A plan that belongs to another utility is reported, never silently re-priced.
+        `one_price`: they said their plan has one price all day, so a state average is its level."""
         location = profile.location
         if location is None or not location.rate_schedule:
             by_utility, failures = self._utility_tariff(profile)
-            return by_utility if by_utility is not None else self._flat_tariff(profile, failures)
+            if by_utility is not None:
+                return by_utility
+            return self._flat_tariff(profile, failures, one_price=one_price)
         named_utility = location.utility_provider or ""
         utility = normalize_utility(named_utility) if named_utility else None
         plan = normalize_plan(location.rate_schedule) or location.rate_schedule

@@ -66,6 +66,9 @@ class TurnContext:
     user_id: str
     profile: UserProfile
     now: datetime
+    # they said their plan has one price all day ("the standard one, not the hourly thing"): an
+    # average price we assume is then only the level, never a guess at cheaper hours
+    one_price_plan: bool = False
 
 
 _SCHEMAS: dict[str, Any] = {}
@@ -488,7 +491,7 @@ def plan_charging(
         )
     elif equipment is None or equipment.ev_battery_kwh is None:
         assumptions.append(f"battery {battery_kwh:g} kWh (typical for a {spec.name})")
-    lookup = data.resolve_tariff(profile)
+    lookup = data.resolve_tariff(profile, one_price=context.one_price_plan)
     charger_kw = equipment.ev_charger_kw if equipment and equipment.ev_charger_kw else None
     if charger_kw is None:
         charger_kw = DEFAULT_LEVEL2_CHARGER_KW
@@ -685,7 +688,7 @@ def compare_charging(
             "kwh must be between 0 and 500, ready_by_hour 0-23 and ready_by_day today, tomorrow or a weekday.",
             context,
         )
-    lookup = data.resolve_tariff(context.profile)
+    lookup = data.resolve_tariff(context.profile, one_price=context.one_price_plan)
     if lookup.tariff is None:
         return _failed(name, "I can't price charging without your rate plan.", context, lookup.warnings)
     zone_name, zone_note = local_timezone(context.profile)
@@ -732,7 +735,7 @@ def compare_charging(
 
 def tariff_prices(data: DataSources, context: TurnContext, day: str) -> Observation:
     name = "get_tariff_prices"
-    lookup = data.resolve_tariff(context.profile)
+    lookup = data.resolve_tariff(context.profile, one_price=context.one_price_plan)
     if lookup.tariff is None:
         return _failed(name, "I can't show prices without your rate plan.", context, lookup.warnings)
     tariff = lookup.tariff
@@ -1194,7 +1197,7 @@ def advise_appliance(
     if start_hour is not None and not (0 <= start_hour <= 23 and 0 <= start_minute <= 59):
         return _failed(name, "start_hour must be 0-23 and start_minute 0-59.", context)
     said = " ".join(str(appliance or "").split())[:40] or "that appliance"
-    lookup = data.resolve_tariff(context.profile)
+    lookup = data.resolve_tariff(context.profile, one_price=context.one_price_plan)
     if lookup.tariff is None:
         return _failed(
             name, f"I can't price running your {said} without your rate plan.", context, lookup.warnings

@@ -32,7 +32,8 @@ class Target:
 
 FORGET_TARGETS: tuple[Target, ...] = (
     Target(r"zip|zipcode|postcode|postal", ("location.zip_code",), alone=True),
-    Target(r"city|location|address|where\s+i\s+live|town|place", PLACE_FIELDS),
+    # "my place" is where they live; "my dad's place" is not
+    Target(r"city|location|address|where\s+(?:i|we)\s+live|town|(?:my|our)\s+place", PLACE_FIELDS),
     Target(r"utility|provider|power\s+company|electric\s+company", ("location.utility_provider",)),
     Target(
         r"price|prices|(?:rate|price)\s+(?:i|we)\s+pay|what\s+(?:i|we)\s+pay|per\s+kwh|cents|flat\s+rate",

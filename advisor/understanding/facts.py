@@ -105,7 +105,7 @@ class Reading:
 
 # "tampa, FPL... wait no, tampa electric": a value taken back inside the clause, the next one meant
 _TAKEN_BACK = re.compile(
-    r"(?:\.{2,}|[,;:]|\s)\s*(?:wait\s+no|no\s+wait|i\s+mean|i\s+meant|oops|scratch\s+that|my\s+bad)\b[\s,.:!-]*",
+    r"(?:\.{2,}|[,;:]|\s)\s*(?:wait\s+no|no\s+wait|no\s+sorry|sorry\s+no|i\s+mean|i\s+meant|oops|scratch\s+that|my\s+bad)\b[\s,.:!-]*",
     re.I,
 )
 
@@ -372,6 +372,12 @@ _QUOTED_BACK = re.compile(
 )
 
 
+# "why i typed aps", "i wrote 40 by mistake": a word they put down, quoted back
+_WORD_QUOTED = re.compile(
+    r"\b(?:i|we|u|you)\s+(?:typed|wrote|put(?:\s+down)?|entered|said)\s+(?:in\s+)?$", re.I
+)
+
+
 # "… on our roof here in fresno would make": where they are, whatever the clause imagines
 _HERE_IN = re.compile(r"\b(?:here\s+in|we'?re\s+in|we\s+are\s+in|i'?m\s+in|(?:we|i)\s+live\s+in)\s+$", re.I)
 
@@ -403,6 +409,8 @@ def _not_a_fact(clause: Clause, reading: Reading, *, pending_slot: str | None = 
     ):
         return "someone_else"
     said_at = clause.text.lower().find(reading.said.lower()) if reading.said else -1
+    if said_at > 0 and _WORD_QUOTED.search(clause.text[:said_at]):
+        return "negated"  # "no clue why i typed aps", "i said 7 kw earlier": the word they typed, not a fact
     if (
         reading.field in ("equipment.heating_type", "equipment.cooling_type")
         and said_at >= 0
@@ -1576,7 +1584,7 @@ def _vehicle(text: str, *, pending_slot: str | None, message: str = "") -> Itera
             + re.escape(words)
             # "tesla model 3 w/ a 32 amp charger": the car with its own charger or battery
             # ("model y on a 40 amp wall charger": the charger it is on)
-            + r"(?:(?:\s+[\w.-]+){0,3}|\s+(?:with|w/|on)\s+[^,]{0,60}?\b(?:charger|battery|kwh|amps?|kw|wall\s+connector|level\s*[12])\b)"
+            + r"(?:(?:\s+[\w.-]+){0,3}|\s+(?:with|w/|w|on)\s+[^,]{0,60}?\b(?:charger|battery|kwh|amps?|kw|wall\s+connector|level\s*[12])\b)"
             + r"\s*[.!]?\s*$",
             segment,
             re.I,
@@ -2735,7 +2743,9 @@ _SCHEDULES = [
     ),
     (
         re.compile(
-            r"\b(?:work|commute)\s+(?:in|to|at)\s+(?:an?\s+|the\s+)?office\b|\b9\s*(?:-|to)\s*5s?\b|\bnine\s+to\s+five\b|\boffice\s+job\b",
+            r"\b(?:work|commute)\s+(?:in|to|at)\s+(?:an?\s+|the\s+)?office\b|\b9\s*(?:-|to)\s*5s?\b|\bnine\s+to\s+five\b|\boffice\s+job\b|"
+            # "back in the office, 8-5", "went back to the office"
+            r"\b(?:back|going|go)\s+(?:in|into|to)\s+(?:the\s+)?office\b",
             re.I,
         ),
         "Office 9-5",
@@ -2749,6 +2759,14 @@ _NO_LONGER = re.compile(r"\b(?:not|no\s+longer|no\s+more|stopped|quit|used\s+to\
 # "from home monday through thursday and go into the office on fridays": the office on some days
 _OFFICE_SOME_DAYS = re.compile(
     rf"\b(?:office|go\s+in(?:to)?|commute)\b[^.;]*\bon\s+{_WEEKDAY}\b|\b{_WEEKDAY}\s+(?:in\s+the\s+|at\s+the\s+)office\b",
+    re.I,
+)
+
+
+# a working day's hours ("8-5", "7 to 4", "9:00-5:30"): morning start, afternoon end
+_OFFICE_HOURS = re.compile(
+    r"(?<![\d:$.])(?P<start>(?:0?[5-9]|1[01])(?::[0-5]\d)?)\s*(?:am\s*)?(?:-|to|–)\s*(?P<end>[1-7](?::[0-5]\d)?)"
+    r"(?!\s*(?:%|kw|amps?|miles|people|kids|days?|years?|hours?)|\d)",
     re.I,
 )
 
@@ -2780,6 +2798,9 @@ def _schedule(text: str, message: str = "") -> Iterator[Reading]:
             yield Reading("household.work_schedule", "Hybrid", said=f"{match.group(0)} {part_time.group(0)}")
             return
         if match:  # someone else's job never gets here: the caller drops clauses about others
+            hours = _OFFICE_HOURS.search(text) if value == "Office 9-5" else None
+            if hours:  # "back in the office, 8-5": the hours they said
+                value = f"Office {hours.group('start').lstrip('0')}-{hours.group('end')}"
             yield Reading("household.work_schedule", value, said=match.group(0))
             return
 

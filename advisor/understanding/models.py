@@ -233,10 +233,17 @@ class Understanding(BaseModel):
         None, description='equipment said to be gone that the profile does not hold ("sold the leaf")'
     )
     undo: bool = Field(False, description='"that\'s wrong" / "undo" about the last saved facts')
+    undo_about: list[str] = Field(
+        default_factory=list,
+        description='fields an undo names ("scratch that, the powerwall is my dad\'s"): undone only if the last change touched one',
+    )
     fix: list[str] = Field(
         default_factory=list, description="fields the user says are wrong without a value we could read"
     )
     hedged: bool = Field(False, description='the user was not sure ("I think", "maybe")')
+    one_price_plan: bool = Field(
+        False, description='"the standard one, not the hourly thing": their plan has one price all day'
+    )
     thanks: bool = Field(False, description="the message thanks us")
     about_advisor: bool = Field(False, description='asks what the advisor is or does ("what can u do")')
     points_back: bool = Field(

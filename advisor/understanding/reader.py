@@ -201,6 +201,36 @@ def _plan_doubt_with_nothing_to_redo(
     )
 
 
+def _one_price_plan_said(intent: str, values: Values, context: ReadingContext) -> bool:
+    """ "standard residential, not the hourly pricing thing" right after an answer priced without
+    their plan, for a utility with no usual plan in the catalog (else it is redone on that plan)."""
+    return (
+        values.one_price_plan
+        and intent not in ("off_topic", "goodbye", "forget")
+        and _priced_without_plan(context)
+        and not _a_usual_plan_to_try(context)
+        and context.last_params is not None
+        and not (values.question or values.facts)
+    )
+
+
+def _plan_said_after_answer(
+    intent: str, slot_answer: SlotAnswer | None, values: Values, context: ReadingContext
+) -> tuple[str, SlotAnswer | None, Values, bool]:
+    """What they say of their plan right after an answer priced without it, for a utility with no
+    usual plan: "the standard one" (one price all day) has the answer given again saying so; "idk"
+    is taken note of (the same answer again would say nothing new)."""
+    if _one_price_plan_said(intent, values, context):
+        return "live_data", SlotAnswer(slot="rate_schedule", status="skipped"), values, True
+    if _plan_doubt_with_nothing_to_redo(intent, slot_answer, values, context):
+        intent = "profile_statement"
+        skipped = slot_answer is not None and slot_answer.status == "skipped"
+        if not skipped and not any(mention.field == "location.rate_schedule" for mention in values.mentions):
+            doubt = Mention(field="location.rate_schedule", words=values.message[:500], reason="unverified")
+            values = replace(values, mentions=[*values.mentions, doubt])
+    return intent, slot_answer, values, False
+
+
 def compose(prediction: Prediction, values: Values, context: ReadingContext) -> Understanding:
     """The prediction, checked against the values the grammar found."""
     # "wait no its 35% not 25" after a plan from 25 %: the plan again from 35 %; "and no ev": said
@@ -240,15 +270,8 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         intent = "knowledge"  # "we have a 50 gallon electric tank now" after "would a hpwh save me money"
     elif _aside_after_explanation(intent, values, context):
         intent = "profile_statement"  # "my neighbor has two and swears by them": said, not asked
-    if _plan_doubt_with_nothing_to_redo(intent, slot_answer, values, context):
-        # "idk" to the plan a Georgia Power answer asked for: no usual plan to try, so the answer
-        # would be the same again; the doubt is taken note of instead (said back as a plan not kept)
-        intent = "profile_statement"
-        skipped = slot_answer is not None and slot_answer.status == "skipped"
-        if not skipped and not any(mention.field == "location.rate_schedule" for mention in values.mentions):
-            doubt = Mention(field="location.rate_schedule", words=values.message[:500], reason="unverified")
-            values = replace(values, mentions=[*values.mentions, doubt])
-    unsure = _unsure_detail_for_last_answer(intent, values, context)
+    intent, slot_answer, values, one_price = _plan_said_after_answer(intent, slot_answer, values, context)
+    unsure = one_price or _unsure_detail_for_last_answer(intent, values, context)
     if unsure:
         intent = "live_data"  # "e-26 i think? not 100%" after a plan that assumed one: answered again
     facts = values.facts
@@ -332,6 +355,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         remember=values.remember,
         # "i drive maybe 30 mi a day" in a follow-up: the doubt is the figure's, used as said
         hedged=values.hedged and not (follow_up and values.params.said() and not values.mentions),
+        one_price_plan=one_price,
         place_query=None
         if slot_answer is not None and slot_answer.status == "skipped"
         else values.place_query,
@@ -409,7 +433,9 @@ def command_reading(
         if values.forget_everything:
             return Understanding(intent="forget", forget_everything=True, confidence=confidence)
         if values.last_change:
-            return Understanding(intent="correction", undo=True, confidence=confidence)
+            return Understanding(
+                intent="correction", undo=True, undo_about=values.named, confidence=confidence
+            )
         named = [field for field in values.named if field not in stated]
         if any(field in stated for field in values.named):
             return None  # "forget what i said about the car, its actually a model y": put right, not removed
@@ -426,7 +452,7 @@ def command_reading(
         and (values.signals.charge_level or values.signals.deadline or values.signals.miles)
     ):
         return None  # "nvm 80 is fine, trip got cancelled": the last plan with that level, not an undo
-    if intent == "correction" and not values.facts and values.plan_unknown:
+    if intent == "correction" and not values.facts and (values.plan_unknown or values.one_price_plan):
         return None  # "I don't know the plan name. Sorry" after an answer: their plan is not known, nothing is wrong
     if intent == "correction" and not values.facts:
         if values.named and _undo_cue(values) and not values.last_change:
@@ -443,7 +469,9 @@ def command_reading(
             # never undo a whole earlier change for it (it had emptied a right profile)
             and not _VALUE_SAID.search(values.message)
         ):
-            return Understanding(intent="correction", undo=True, confidence=confidence)
+            return Understanding(
+                intent="correction", undo=True, undo_about=values.named, confidence=confidence
+            )
         if _undo_cue(values):
             # "wait i said boise but we're actually in meridian" with a place we could not read: a
             # long message says what is wrong; undoing a whole earlier turn for it is never right

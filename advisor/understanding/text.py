@@ -194,7 +194,9 @@ _HEDGE = re.compile(
     r"(?<=\w\s)(?:i\s+think|i\s+believe|probably)(?=\W*$)|"
     # "either centerpoint or reliant": two values offered, neither said
     r"either(?=\s[^.?!;]{1,40}\bor\b)|"
-    r"could\s+be|possibly|idk|no\s+idea|don'?t\s+know|dunno|no\s+clue|can'?t\s+remember|don'?t\s+remember|"
+    # "no clue why i typed aps": puzzled at a slip, not doubting a value
+    r"could\s+be|possibly|(?:idk|no\s+idea|don'?t\s+know|dunno|no\s+clue)(?!\s+(?:why|how\s+(?:i|we|that|it)\b))|"
+    r"can'?t\s+remember|don'?t\s+remember|"
     # "forgot which plan": doubt; "forgot my son is back from college", "forgot to mention": news
     # ("forgot the baby": someone left out of a count, news too)
     r"forgot(?!\s+(?:to\s+(?:mention|say|tell|add)|that|about|my|our|we|i|he|she|they|his|her|the\s+(?:dog|baby|kids?)))|"

@@ -82,6 +82,7 @@ class Values:
     place_query: str | None = None
     plain_answer: bool = False  # a short name answering the location or utility question
     plan_unknown: bool = False  # "idk the plan": the rate-plan question answered ahead
+    one_price_plan: bool = False  # "standard residential, not the hourly thing": one price all day
     named: list[str] = field(default_factory=list)  # profile fields the words name ("my zip")
     gone: list[str] = field(default_factory=list)  # equipment said to be gone ("sold the tesla")
     gone_words: str | None = None  # the words that named it ("tesla")
@@ -160,7 +161,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     cleaned = clean(text)
     rest = commands.remember_lead(cleaned)
     message = rest if rest is not None else cleaned
-    meant = _what_they_meant(message)
+    meant = _more_of_what_they_have(_what_they_meant(message), context)
     found = clauses(meant)
     usual = usual_utility(
         str(context.known_fields.get("location.zip_code") or "") or None,
@@ -243,6 +244,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         params = params.model_copy(update={"appliance": referred})
     asked_zip = _asked_zip(mentions) if asked_place is not None else None
     hedged = any(clause.hedged for clause in found)
+    named = commands.named_fields(message)
     battery_charge = _HOME_BATTERY_CHARGE.search(message) is not None
     weather = _WEATHER.search(message) is not None
     gone, gone_words = commands.gone(message)
@@ -273,10 +275,12 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         place_query=_place_query(found, facts, plain, message, context),
         plain_answer=plain,
         plan_unknown=_plan_unknown(found, facts),
-        named=commands.named_fields(message),
+        one_price_plan=bool(_ONE_PRICE_PLAN.search(message)) and find_vehicle(message) is None,
+        named=named,
         gone=gone,
         gone_words=gone_words,
-        forget_everything=bool(commands.EVERYTHING.search(message)),
+        # "forget the battery on my profile": the battery, not the whole profile
+        forget_everything=bool(commands.EVERYTHING.search(message)) and not named,
         last_change=bool(commands.LAST_CHANGE.search(message)),
         forget_lead=bool(commands.FORGET_LEAD.match(message)),
         undo_cue=bool(commands.UNDO_CUE.search(message)),
@@ -1193,6 +1197,8 @@ def _corrected_in_place(fact: StatedFact, message: str) -> StatedFact:
         return fact
     for match in _SELF_CORRECTION.finditer(message):
         old, new = float(match.group("old")), _number(match.group("new"))
+        if value == new:
+            return fact  # already the value they corrected themselves to ("i said 7 kw but its actually 7.2")
         if old > 0 and fact.said and match.group("old") in fact.said and old != new:
             corrected = round(value / old * new, 2)
             return fact.model_copy(
@@ -1524,6 +1530,41 @@ def _what_they_meant(message: str) -> str:
     return before + meant + message[said.end() :]
 
 
+# "oh and a powerwall", "plus a level 2 charger": one more thing, in a verbless fragment
+_AND_ONE_MORE = re.compile(
+    r"^\W*(?:(?:oh|ah|and|plus|also|oh\s+yeah|oh\s+yea)\W+)*(?:and|plus|also)\W+"
+    r"(?P<rest>(?:a|an|one|two|three|\d+(?:\.\d+)?)\b[^?]{1,40}?)\W*(?:too|as\s+well)?\W*$",
+    re.I,
+)
+_VERB_OR_QUESTION = re.compile(
+    r"\b(?:is|are|was|were|do|does|did|can|could|would|should|will|what|when|how|which|why|if|"
+    r"my|our|his|her|their|dad'?s|mom'?s)\b",
+    re.I,
+)
+_THEIRS_SAID = re.compile(
+    r"\b(?:i|we)\s*(?:'ve|'re|\s+have|\s+got|\s+own|\s+drive|\s+just\s+got)\b|\b(?:my|our)\b", re.I
+)
+
+
+def _more_of_what_they_have(message: str, context: ReadingContext) -> str:
+    """ "we've got 8 kw of panels" then "oh and a powerwall": the fragment continues what they said
+    they have, so it is read as "we also have a powerwall" (only right after a statement of theirs)."""
+    more = _AND_ONE_MORE.match(message)
+    if (
+        more is None
+        or _VERB_OR_QUESTION.search(more.group("rest"))
+        or context.last_intent != "profile_statement"
+    ):
+        return message
+    earlier = context.said_before(message)
+    if not earlier or not _THEIRS_SAID.search(earlier[-1]):
+        return message
+    said = clauses(earlier[-1])
+    if any(c.someone_else or c.question or c.hypothetical or c.negated or c.hedged for c in said):
+        return message  # "my dad has solar" then "and a powerwall": his, not theirs
+    return "we also have " + more.group("rest")
+
+
 def _said_otherwise(message: str, context: ReadingContext, mentions: list[Mention]) -> list[StatedFact]:
     """A value said in a shape the clause reader leaves: a number or name put in place of ours, the
     car they got, the size they chose, a Powerwall count, their car's trim."""
@@ -1536,6 +1577,19 @@ def _said_otherwise(message: str, context: ReadingContext, mentions: list[Mentio
         or _more_powerwalls(message, context)
         or _trim_of_their_car(message, context)
     )
+
+
+# "standard residential i guess", "the normal one", "not the hourly pricing thing", "never changed
+# it": their plan is the utility's standard one, with one price at every hour
+_ONE_PRICE_PLAN = re.compile(
+    r"\b(?:standard|normal|regular|basic|plain|default|usual|ordinary)\s+(?:residential|res|resi|home|household|"
+    r"plan|rate|one|service|schedule)\b(?!\s+(?:\d+\s*v\b|outlet|plug|socket|charger|level))|"
+    r"\bresidential\s+(?:standard|service|basic|regular)\b|"
+    r"\b(?:not|isn'?t|aren'?t)\s+(?:on\s+)?(?:the\s+|a\s+|any\s+)?(?:time[-\s]of[-\s]use|tou|hourly|peak|smart)\b|"
+    r"\bno\s+(?:time[-\s]of[-\s]use|tou|hourly\s+pricing|peak\s+pricing)\b|"
+    r"\bnever\s+(?:changed|switched)\s+(?:it|plans?|the\s+plan|anything)\b",
+    re.I,
+)
 
 
 def _plan_unknown(found: list[Clause], facts: list[StatedFact]) -> bool:
