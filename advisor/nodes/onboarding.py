@@ -221,6 +221,8 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
         and usual_plan(held) is None
         and slots == ["rate_schedule"]
         and last.get("intent") == "live_data"
+        # (a comparison we could not make priced nothing: no answer above stands on an average)
+        and (last.get("params") or {}).get("task") != "plan_comparison"
         and last.get("turn") == state.get("turn_count", 0) - 1
     ):
         # "idk" to the plan an answer just asked for: that answer stands, it is not given again

@@ -27,7 +27,14 @@ from advisor.places import (
     zip_place,
 )
 from advisor.understanding.models import Mention, StatedFact
-from advisor.understanding.text import NEGATION, NUMBER_WORDS, QUESTION_START, WITHDRAWN, Clause
+from advisor.understanding.text import (
+    HOUSEHOLD_MEMBER,
+    NEGATION,
+    NUMBER_WORDS,
+    QUESTION_START,
+    WITHDRAWN,
+    Clause,
+)
 
 # Level 2 chargers run at 240 V; a charger's continuous draw is 80 % of its circuit breaker
 # (NEC 625.41, as knowledge/docs/charger-circuit-sizing.md explains: a 40 A breaker feeds 32 A).
@@ -306,7 +313,60 @@ def facts_in(
                 )
             )
     _drop_one_of_two(facts, mentions)
+    _household_car_asked_about(facts, mentions, clauses, message)
     return facts, mentions
+
+
+_CHILDS = re.compile(r"\b(?:sons?|daughters?|kids?|teens?|child|children)\b", re.I)
+# a car said as the user's own: "i got a lightning", "my car", "our ev"
+_OWN_CAR = re.compile(
+    r"\b(?:i|we)\s+(?:\w+\s+)?(?:have|has|got|drive|own|bought|leased?|just\s+got)\b|\b(?:my|our)\s+(?:car|ev|truck)\b",
+    re.I,
+)
+
+
+def _household_car_asked_about(
+    facts: list[StatedFact], mentions: list[Mention], clauses: list[Clause], message: str
+) -> None:
+    """A household member's car is not saved as the user's when the message asks about it ("my
+    husband keeps plugging his mach e in at 5pm, how much is that costing us") or the user names
+    their own beside it ("my wife drives a model y and i got a lightning": the Lightning): it is
+    the car asked about, kept as a mention for this answer."""
+    car = next((f for f in facts if f.field == "equipment.ev_model"), None)
+    if car is None or not car.household:
+        return
+    # a child's car asked about is theirs to plan ("my sons got a used leaf, how long does that
+    # take"); a spouse's shares the home and its charger, and stays the household's
+    asked = any(c.question for c in clauses) and _CHILDS.search(car.words) is not None
+    own = next(
+        (
+            m
+            for m in mentions
+            if m.field == "equipment.ev_model"
+            and m.reason == "second_value"
+            and _OWN_CAR.search(m.words)
+            and not HOUSEHOLD_MEMBER.search(m.words)
+        ),
+        None,
+    )
+    if not asked and own is None:
+        return
+    facts[:] = [f for f in facts if f.field not in ("equipment.ev_model", "equipment.ev_battery_kwh")]
+    mentions.append(
+        Mention(field="equipment.ev_model", words=car.words, reason="question" if asked else "someone_else")
+    )
+    if own is not None:
+        found = find_vehicle(own.words)
+        if found is not None:
+            mentions.remove(own)
+            facts.append(
+                StatedFact(
+                    field="equipment.ev_model",
+                    value=as_said(found[0].name, found[1]),
+                    said=found[1],
+                    words=own.words,
+                )
+            )
 
 
 # Fields that hold one name: a second, doubted name for one of them leaves the first in doubt too
@@ -901,8 +961,17 @@ def _city(
                     continue
                 if zips and all(distance_km(place, home) > _BESIDE_KM for home in zips):
                     continue  # "edison, 92618": a town far from the ZIP said with it is not their town
+                if candidate in listed and candidates is not strong and not _whole_item(candidate, said):
+                    continue  # "flat 10.9 cents", "energy charge combined": a list item that is no town
                 yield Reading("location.city", _city_value(place), said=said)
                 return
+
+
+def _whole_item(item: str, said: str) -> bool:
+    """A bare list item names a town only when the town is all it says (a state may follow):
+    "wichita" and "columbus oh" do; "flat 10.9 cents" (Flat, TX) does not."""
+    rest = item.strip(" .!?").lower().removeprefix(said.lower()).strip(" ,.")
+    return not rest or rest.upper() in STATE_TIMEZONES or rest in STATE_NAMES
 
 
 # "phoenix az", "Springfield, IL": a town with its state's code. The codes that are also common
@@ -1542,7 +1611,18 @@ def _only_the_car(text: str, words: str) -> bool:
     return all(word in _CAR_FILLER for word in left)
 
 
+# "kia ev6 replaced the leaf": the car before "replaced" is the one they have now
+_REPLACED_BY = re.compile(
+    r"^(?P<new>.+?)\s+(?:replaced|replaces|is\s+replacing|took\s+over\s+from)\s+(?P<old>.+)$", re.I
+)
+
+
 def _vehicle(text: str, *, pending_slot: str | None, message: str = "") -> Iterator[Reading]:
+    replaced = _REPLACED_BY.search(text)
+    if replaced and find_vehicle(replaced.group("new")) and find_vehicle(replaced.group("old")):
+        spec, words = find_vehicle(replaced.group("new"))  # type: ignore[misc]
+        yield Reading("equipment.ev_model", as_said(spec.name, words), said=words)
+        return
     found = find_vehicle(text)
     if found is None:
         return
@@ -2779,6 +2859,8 @@ def _schedule(text: str, message: str = "") -> Iterator[Reading]:
         r"part\s+of\s+the\s+week|"
         # "from home three days, office the other two", "office the rest": the other days elsewhere
         r"office\s+(?:the\s+)?(?:other|rest)|(?:the\s+)?other\s+(?:one|two|three|four|\d)(?:\s+days?)?\s*$|"
+        # "wfh 3 days office 2", "2 days in the office": days split between home and office
+        r"(?:one|two|three|four|\d)\s+days?\b[^.;]{0,20}\boffice\b|\boffice\s+(?:one|two|three|four|[1-4])\b(?!\s*(?:-|–|to\b|:|am\b|pm\b))|"
         r"(?:the\s+)?rest\s+of\s+the\s+week|"
         # "wfh mon and fri": some weekdays only
         rf"{_WEEKDAY}\s+(?:and|&|\+|,)\s+{_WEEKDAY})\b",
@@ -2794,7 +2876,7 @@ def _schedule(text: str, message: str = "") -> Iterator[Reading]:
             ),
             None,
         )  # "not wfh anymore, back in the office 9-5": the schedule now
-        if match and value == "WFH" and part_time:
+        if match and value in ("WFH", "Office 9-5") and part_time:
             yield Reading("household.work_schedule", "Hybrid", said=f"{match.group(0)} {part_time.group(0)}")
             return
         if match:  # someone else's job never gets here: the caller drops clauses about others
@@ -2888,7 +2970,9 @@ _HIGH = re.compile(
 
 def _preferences(text: str) -> Iterator[Reading]:
     """'budget is high priority, comfort medium, green low' -> one level per topic, each from its own part."""
-    for segment in re.split(r"\s*(?:,|;|\bbut\b|\band\b)\s*", text):
+    # ("i dont care about saving money i just want to be green": a second "i want" starts a part)
+    parts = r"\s*(?:,|;|\bbut\b|\band\b)\s*|\s+(?=(?:i|we)\s+(?:just\s+|really\s+|only\s+)?(?:want|need|prefer)\b)"
+    for segment in re.split(parts, text):
         # "being green matters more to me than saving money": what it is compared with gets no level
         # "green matters a lot even if it costs a bit more": what is conceded gets no level either
         segment = re.split(

@@ -853,6 +853,8 @@ def _an_answer_after_all_read(prediction: Prediction, values: Values, context: R
         and (values.signals.charge_level or values.signals.deadline or values.signals.miles)
     ):
         return "live_data"  # "nvm 80 is fine, trip got cancelled": the last plan with that level
+    if intent == "profile_query" and values.plan_unknown and not _READ_BACK.search(values.message):
+        return "profile_statement"  # "I don't know what plan I have, dear": not knowing, not a question to us
     if intent == "profile_query" and values.signals.advice and prediction.runner_up in _ANSWERS:
         return prediction.runner_up  # "what plan should i be on": advice, not what we saved
     if _READ_BACK.search(values.message) and not values.facts:
@@ -1472,6 +1474,8 @@ def _priced_without_plan(context: ReadingContext) -> bool:
         context.last_intent == "live_data"
         and context.last_topic in ("ev_charging", "rates")
         and "location.rate_schedule" not in context.known_fields
+        # (a plan comparison we could not make priced nothing)
+        and (context.last_params is None or context.last_params.task != "plan_comparison")
     )
 
 

@@ -145,8 +145,8 @@ _SOMEONE_ELSE = re.compile(
 )
 # Someone inside the household: their car or schedule counts, but a profile keeps one EV, so a
 # household member's car does not silently replace the user's own
-_HOUSEHOLD_MEMBER = re.compile(
-    r"\b(?:wife|husband|partner|spouse|hubby|son|daughter|kid|teen|roommate|girlfriend|boyfriend|fiance|fiancee)\b",
+HOUSEHOLD_MEMBER = re.compile(
+    r"\b(?:wife|husband|partner|spouse|hubby|sons?|daughters?|kids?|teens?|roommates?|girlfriend|boyfriend|fiance|fiancee)\b",
     re.I,
 )
 _SELF_DESCRIPTION = r"(?:[\w&.-]+\s+){1,2}customers?\b|(?:\d{1,2}|two|three|four|five|six|seven|eight)\s+(?:people|ppl|of\s+us)\b"
@@ -192,6 +192,8 @@ _HEDGE = re.compile(
     r"(?:lemme|let\s+me|gotta|i'?ll|will)\s+(?:double[-\s]?)?check|pretty\s+sure|fairly\s+sure|"
     # a soft hedge said after the value ("georgia power i think") doubts it; before it, it states it
     r"(?<=\w\s)(?:i\s+think|i\s+believe|probably)(?=\W*$)|"
+    # … and anywhere in a clause asked back ("flat rate i think around 12 cents?")
+    r"(?:i\s+think|i\s+believe|probably)(?=[^.!;?]*\?)|"
     # "either centerpoint or reliant": two values offered, neither said
     r"either(?=\s[^.?!;]{1,40}\bor\b)|"
     # "no clue why i typed aps": puzzled at a slip, not doubting a value
@@ -780,7 +782,7 @@ def _clause(part: str, previous: Clause | None, *, asking: bool) -> Clause:
         negated=bool(NEGATION.search(_NOT_THE_OLD.sub("", _without_old_value(withdrawn))))
         or bool(WITHDRAWN.match(part)),
         hedged=bool(_HEDGE.search(part)) or doubt_marked,
-        household=bool(_HOUSEHOLD_MEMBER.search(part)),
+        household=bool(HOUSEHOLD_MEMBER.search(part)),
     )
 
 

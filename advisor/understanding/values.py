@@ -36,6 +36,7 @@ from advisor.understanding.models import Mention, ReadingContext, RequestParams,
 from advisor.understanding.params import only_when, read_params
 from advisor.understanding.text import (
     FIRST_PERSON,
+    HOUSEHOLD_MEMBER,
     NUMBER_WORDS,
     QUESTION_START,
     REQUEST_WITHOUT_MARK,
@@ -330,7 +331,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         what_about=len(message.split()) <= 8 and bool(_WHAT_ABOUT.match(message)),
         forget_target=(target.group("what").strip() if (target := _FORGET_TARGET.search(message)) else None),
         also=len(message.split()) <= 7 and bool(_ALSO.search(message)),
-        about_advisor=bool(_ABOUT_ADVISOR.match(message)),
+        about_advisor=bool(_ABOUT_ADVISOR.match(message))
+        or (_HELP_OFFERED.search(message) is not None and "?" not in message),
         swapped=_swapped(message),
         asked_facts=_unknown_yet([fact for fact in (asked_zip, asked_utility) if fact is not None], context)
         + _the_car_to_charge(message, facts, said_of, context),
@@ -406,6 +408,8 @@ def _the_car_to_charge(
         return []  # someone else's, hypothetical, negated, unsure
     if any(m.reason == "someone_else" for m in mentions):
         return []  # "son just got a used kona, its at his apartment. when should he charge it"
+    if any(m.field == "equipment.ev_model" and HOUSEHOLD_MEMBER.search(m.words) for m in mentions):
+        return []  # "my sons got a used leaf, how long does that take": his
     if _CONSIDERING.search(message) or _CHARGE_DURATION.search(message) or not _CHARGE_WORDS.search(message):
         return []
     found = find_vehicle(message)
@@ -499,6 +503,13 @@ _ABOUT_ADVISOR = re.compile(
     r"(?:who|what)\s+(?:are|r)\s+(?:you|u)|how\s+do\s+(?:you|u)\s+work|how\s+does\s+this\s+(?:bot|thing)\s+work|"
     r"what\s+(?:can|should)\s+i\s+ask(?:\s+(?:you|u))?|what\s+(?:are|r)\s+(?:you|u)\s+(?:for|good\s+at)"
     r")\b[^?]{0,12}\??\W*$",
+    re.I,
+)
+# "I am not sure how this works. My son said you could help me with my electric bill": someone new
+# asking what we do, not a question to look up
+_HELP_OFFERED = re.compile(
+    r"\b(?:not\s+sure\s+how\s+(?:this|it|you)\s+works?|(?:said|says|told\s+me)\s+(?:that\s+)?(?:you|u)\s+"
+    r"(?:could|can|would|might)\s+help)\b",
     re.I,
 )
 _ALSO = re.compile(r"^\W*(?:and|also|plus)\b|\b(?:too|as\s+well|also)\W*(?:pls|please|plz)?\W*$", re.I)
