@@ -183,7 +183,8 @@ def test_skip_with_a_general_idea_asks_nothing_more(runtime) -> None:
     assert asked.asked_for == "location"
     reply = runtime.service.handle_turn(user, "s1", "skip that, just give me a general idea")
     assert reply.asked_for is None and "answer with what I have" in reply.text
-    assert reply.intent == "knowledge"
+    # the energy and the hours stand on a typical car; which hours are cheapest needs their prices
+    assert reply.intent == "live_data" and "kWh" in reply.text and "tell me your ZIP code" in reply.text
 
 
 @pytest.mark.parametrize(
@@ -228,9 +229,10 @@ def test_a_request_explained_for_want_of_a_zip_is_redone_once_it_is_given(runtim
     user = new_user(runtime)
     runtime.service.handle_turn(user, "s1", "when should i charge my kia ev6 tonight, 30% now need 80 by 7am")
     general = runtime.service.handle_turn(user, "s1", "skip that, just give me a general idea")
-    assert general.asked_for is None and general.intent == "knowledge"
+    assert general.asked_for is None and "I'll time it and price it" in general.text
     plan = runtime.service.handle_turn(user, "s1", "sdge ev-tou-5, 92101")
-    assert plan.intent == "live_data" and "kWh" in plan.text and "Saved:" in plan.text
+    assert plan.intent == "live_data" and "Saved:" in plan.text
+    assert "$" in plan.text and "I'll time it and price it" not in plan.text  # timed and priced now
 
 
 def test_a_business_to_hire_gets_its_own_answer(runtime) -> None:

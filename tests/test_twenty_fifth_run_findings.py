@@ -131,3 +131,109 @@ def test_not_knowing_ones_plan_is_not_a_question_about_the_profile() -> None:
 def test_someone_told_to_try_us_gets_what_we_do(text: str) -> None:
     reading = understand(text)
     assert reading.about_advisor and reading.intent not in ("knowledge", "live_data")
+
+
+# --- conversations of the twenty-fifth run ----------------------------------------------------
+
+
+def test_a_number_put_right_against_what_they_said_before() -> None:
+    """ "the charger in the garage is 48 amps" then "ugh sorry its 40 not 48": 40 A, read in what
+    they said (9.6 kW), never an undo that asks what to change."""
+    context = ReadingContext(
+        known_fields={"equipment.ev_charger_kw": 11.52},
+        recent=[
+            "user: the charger in the garage is 48 amps",
+            "advisor: Saved: your home charger delivers 11.52 kW.",
+        ],
+    )
+    reading = understand("ugh sorry its 40 not 48, just looked at the sticker", context)
+    assert {f.field: f.value for f in reading.facts} == {"equipment.ev_charger_kw": 9.6}
+    assert not reading.undo
+
+
+def test_why_a_fact_is_offered_is_no_what_if() -> None:
+    assert _facts("we're on avista if that matters for payback")["location.utility_provider"] == "Avista"
+    assert "location.utility_provider" not in _facts("would switching to avista matter for payback")
+
+
+def test_we_dont_actually_have_it_forgets_what_we_hold() -> None:
+    held = {"equipment.has_battery_storage": True, "equipment.battery_capacity_kwh": 13.5}
+    reading = understand(
+        "we dont actually have a powerwall, idk where u got that", ReadingContext(known_fields=held)
+    )
+    assert reading.intent == "forget" and "equipment.has_battery_storage" in reading.forget
+
+
+@pytest.mark.parametrize(("text", "plan"), [("e-29, the ev one", "E-29"), ("r-1", "R-1")])
+def test_a_plan_code_said_on_its_own_is_their_plan(text: str, plan: str) -> None:
+    assert _facts(text)["location.rate_schedule"] == plan
+
+
+def test_a_truck_said_on_its_own_is_no_plan() -> None:
+    assert "location.rate_schedule" not in _facts("the f-150")
+
+
+def test_the_home_is_on_a_utility() -> None:
+    facts = _facts("ok so we finally closed on the house in tucson after renting for six years its on tep")
+    assert facts["location.utility_provider"] == "Tucson Electric Power"
+
+
+@pytest.mark.parametrize(
+    ("text", "kw"),
+    [("ok i went up and counted 20 panels each one says 350 W", 7.0), ("24 panels rated at 400 w", 9.6)],
+)
+def test_panels_counted_with_their_rating(text: str, kw: float) -> None:
+    assert _facts(text, last_topic="solar")["equipment.solar_capacity_kw"] == kw
+
+
+@pytest.mark.parametrize("text", ["ok good", "lol perfect", "cool, makes sense"])
+def test_an_answer_taken_is_acknowledged_not_greeted(text: str) -> None:
+    reading = understand(text, ReadingContext(last_intent="live_data"))
+    assert reading.intent == "smalltalk" and reading.acknowledged
+
+
+def test_a_hello_is_no_acknowledgement() -> None:
+    assert not understand("hi", ReadingContext(last_intent="live_data")).acknowledged
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my restaurant off the strip has huge ac bills, our commercial rate is like 12 cents",
+        "my shop in tucson has a 20 kw array on the roof",
+        "my rental on mcdowell has a leaf charging off a regular outlet and the tenants say its slow",
+    ],
+)
+def test_a_business_or_a_rental_is_not_their_home(text: str) -> None:
+    assert _facts(text) == {}
+
+
+def test_the_car_named_shorter_is_the_one_held() -> None:
+    """ "the bolt" with a Bolt EUV held had replaced it with the table's Bolt EV."""
+    facts = _facts(
+        "so when should i charge the bolt tonight", known_fields={"equipment.ev_model": "Chevrolet Bolt EUV"}
+    )
+    assert facts.get("equipment.ev_model") in (None, "Chevrolet Bolt EUV")
+    assert _facts("its a model y actually", known_fields={"equipment.ev_model": "Tesla Model 3"}) == {
+        "equipment.ev_model": "Tesla Model Y"
+    }
+
+
+def test_a_car_asked_about_with_a_is_the_answers_car() -> None:
+    reading = understand("how much would it cost to charge a model y from 10 to 90")
+    assert reading.params.vehicle == "Tesla Model Y" and not reading.facts
+
+
+def test_a_tou_plan_whose_name_they_forgot_is_no_small_talk() -> None:
+    context = ReadingContext(
+        known_fields={"location.utility_provider": "We Energies", "location.zip_code": "53202"},
+        last_intent="live_data",
+        last_topic="rates",
+        last_params=RequestParams(task="prices", day="tomorrow"),
+    )
+    reading = understand("im on the time of use one, forgot the name", context)
+    assert reading.intent != "smalltalk" and not reading.facts
+
+
+def test_news_of_the_home_read_as_a_correction_is_a_statement() -> None:
+    assert understand("house was built in 1952, no insulation in the walls").intent == "profile_statement"

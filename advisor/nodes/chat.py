@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.replies import (
+    ACKNOWLEDGED_REPLY,
     CAPABILITIES,
     DEED,
     FIRST_GREETING,
@@ -34,6 +35,8 @@ def chat(state: AdvisorState) -> dict[str, Any]:
         reply = CAPABILITIES
     elif understanding.thanks and not state.get("profile_changes"):
         reply = THANKS_REPLY
+    elif understanding.acknowledged and not state.get("profile_changes"):
+        reply = ACKNOWLEDGED_REPLY
     elif state.get("user_profile") is None:
         reply = FIRST_GREETING
     else:

@@ -155,8 +155,11 @@ def _ask_right_value(fields: list[str], profile: Any) -> dict[str, Any]:
         )
         return {"response": text, "route": "done", "answered_by": "commands"}
     slot = next((slot for slot, named in SLOT_FIELDS.items() if set(named) & set(fields)), None)
-    nouns = join(sorted({NOUNS.get(field, field) for field in fields if field in NOUNS})[:2]) or "that"
-    text = f"Sorry about that. What should {nouns} be? I haven't changed anything yet."
+    # ("whether you have a home battery" reads badly in a question beside the battery's size)
+    named = [NOUNS[field] for field in fields if field in NOUNS]
+    plain = [noun for noun in named if not noun.startswith("whether ")] or named
+    nouns = join(sorted(set(plain))[:2]) or "that"
+    text = f"Sorry about that. What's right for {nouns}? I haven't changed anything yet."
     update: dict[str, Any] = {"response": text, "route": "done", "answered_by": "commands"}
     if slot is not None:
         update.update(pending_slot=slot, pending_question=None, pending_request=None)

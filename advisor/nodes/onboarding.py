@@ -301,6 +301,12 @@ def _ask(
     ):
         # The user skipped something the answer cannot be estimated without: the general picture,
         # honestly labelled. (A skipped car is planned as a typical one, and the plan says so.)
+        if params.task == "charging_plan":
+            # "gotta have 50% by noon", then "skip, just gimme a general idea": the energy and the
+            # hours stand on the car and the charger alone; the answer says what prices would need
+            update["params"] = params.model_copy(update={"duration": True})
+            update["fell_back"] = True  # (the request as asked is redone once the place is given)
+            return None
         update["intent"] = "knowledge"
         update["fell_back"] = True
         # a sentence of its own: what follows may be an explanation or "I don't have a source"

@@ -135,6 +135,8 @@ def session_updates(state: AdvisorState) -> dict[str, Any]:
         # a live request explained in general for want of a skipped ZIP stays the live request:
         # "sdge ev-tou-5, 92101" next redoes it with what it lacked
         live = live or bool(state.get("fell_back"))
+        if state.get("fell_back") and params is not None:
+            params = params.model_copy(update={"duration": None})  # the hours stood in for the plan asked
         updates["last_request"] = {
             "turn": state["turn_count"],
             "intent": "live_data" if live else "knowledge",

@@ -1151,6 +1151,8 @@ _COMPARED = re.compile(r"\b(?:or|vs\.?|versus|compared\s+(?:to|with))\b", re.I)
 _ABOUT_UTILITY = re.compile(
     r"\b(?:utility|provider|customers?|power\s+company|electric\s+company|service\s+from)\b|"
     r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\b[^,.;!?]{0,30}?\b(?:with|w/?|on)\s+\w|"
+    # "closed on the house in tucson … its on tep": the home is on that utility
+    r"\b(?:it'?s|its|it\s+is|(?:the\s+)?house\s+is|home\s+is)\s+(?:on|with|w/?|served\s+by)\s+\w|"
     # "ok she says yes it's dominion", "checked the bill, its dominion": a name confirmed once checked
     r"\b(?:says|said|checked|confirmed|looked)\b[^.;!?]{0,20}?\b(?:it'?s|its|it\s+is)\s+\w|"
     # "Dominion is who we have", "duke is what we use"
@@ -1431,11 +1433,24 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
                     code = f"{code}-{hours.group(1)}-{hours.group(2)}PM"
                 yield Reading("location.rate_schedule", code, said=code)  # kept as printed on the bill
                 return
-    cued = _CUED_CODE.search(scope) or (switched and _CUED_CODE.search(text)) or _code_after_utility(scope)
+    cued = (
+        _CUED_CODE.search(scope)
+        or (switched and _CUED_CODE.search(text))
+        or _code_after_utility(scope)
+        or _BARE_CODE.match(scope)
+    )
     if cued and _plan_like(code := cued.group("code")):
         # "its tou-dr1 w sdge", "plan is tou-d-prime", "sdge, tou-dr1": a code typed in lowercase, as
         # on the bill
         yield Reading("location.rate_schedule", normalize_plan(code) or code.upper(), said=code)
+
+
+# "e-29, the ev one", "r-1": a code said on its own (or with what kind of plan it is) is their plan
+_BARE_CODE = re.compile(
+    r"^\W*(?:the\s+)?(?P<code>[a-z]{1,5}-\d{1,2}[a-z]?|[a-z]{1,5}\d?(?:-[a-z0-9]{1,6}){2,3})\W*"
+    r"(?:$|,?\s*(?:the\s+)?(?:[\w-]+\s+){0,2}(?:one|1|plan|rate|schedule)\b[^,.;!?]*$)",
+    re.I,
+)
 
 
 def _plan_like(code: str) -> bool:
@@ -2080,7 +2095,10 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
 _SOLAR_NAMED = re.compile(r"\b(?:my|our)\s+(?:solar|panels?|array|pv|system)\b", re.I)
 # "24 panels at 400w each", "20 x 350 W panels": the size is their product
 _PANEL_COUNT = re.compile(
-    r"\b(?P<count>\d{1,3})\s*(?:x\s*)?(?:solar\s+)?panels?\s*(?:at|x|of|@|,)?\s*(?P<watts>\d{3})\s*(?:w|watts?)\b",
+    r"\b(?P<count>\d{1,3})\s*(?:x\s*)?(?:solar\s+)?panels?\s*(?:at|x|of|@|,|rated(?:\s+at)?)?\s*"
+    # "20 panels each one says 350 W", "24 panels, 400 watts each"
+    r"(?:(?:each|that|which|and)(?:\s+(?:one|of\s+them|panel))?\s+(?:says|say|is|are|rated(?:\s+at)?|at)\s+)?"
+    r"(?P<watts>\d{3})\s*(?:w|watts?)\b",
     re.I,
 )
 # what says a system is installed, not asked about: "on the roof", "net metered", "since 2020"

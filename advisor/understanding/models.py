@@ -245,6 +245,7 @@ class Understanding(BaseModel):
         False, description='"the standard one, not the hourly thing": their plan has one price all day'
     )
     thanks: bool = Field(False, description="the message thanks us")
+    acknowledged: bool = Field(False, description='"ok good", "lol perfect": our answer taken, nothing asked')
     about_advisor: bool = Field(False, description='asks what the advisor is or does ("what can u do")')
     points_back: bool = Field(
         False, description="leans on what was said before ('do that every night', 'what about tankless')"

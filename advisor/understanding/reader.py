@@ -362,6 +362,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         confidence=round(prediction.intent_p, 3),
         alternative=alternative,  # type: ignore[arg-type]
         thanks=values.thanks,
+        acknowledged=values.acknowledged and intent == "smalltalk" and context.last_intent is not None,
         about_advisor=values.about_advisor and not values.facts,
         points_back=values.points_back,
         choice=values.choice,
@@ -958,7 +959,12 @@ def _nothing_said_wrong(prediction: Prediction, values: Values, context: Reading
         return prediction.runner_up
     if not values.question and prediction.runner_up == "profile_statement":
         return "profile_statement"
-    return "live_data" if context.last_intent == "live_data" else "unclear"
+    if context.last_intent == "live_data":
+        return "live_data"
+    # (a statement about the home, not a question: news of the house whichever reading came second)
+    return (
+        "profile_statement" if values.energy_words and not (values.question or values.asking) else "unclear"
+    )
 
 
 def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> str:
@@ -1234,7 +1240,7 @@ def _gone_beside_facts(intent: str, values: Values, context: ReadingContext) -> 
 
 # "we dont have solar here", "i don't own an ev": equipment said not to be theirs
 _DENIED = re.compile(
-    r"\b(?:we|i)\s+(?:don'?t|dont|do\s+not)\s+(?:have|own)\s+(?:any\s+|a\s+|an\s+)?(?P<what>[\w -]{2,30}?)"
+    r"\b(?:we|i)\s+(?:don'?t|dont|do\s+not)\s+(?:actually\s+|really\s+|even\s+)?(?:have|own)\s+(?:any\s+|a\s+|an\s+)?(?P<what>[\w -]{2,30}?)"
     r"(?=\s*(?:$|[,.;!?]|\b(?:here|now|at\s+all|and|but|so|anymore|any\s+more)\b))",
     re.I,
 )

@@ -107,6 +107,8 @@ _HYPOTHETICAL = re.compile(
     r"next\s+(?:week|month|year|spring|summer|fall|autumn|winter)|in\s+(?:a|one|two|three|a\s+few|\d+)\s+(?:weeks?|wks?|months?|mos?))\b",
     re.I,
 )
+# "if that matters", "if it helps for the payback": why a fact is offered, not a condition on it
+_IF_IT_MATTERS = re.compile(r"\bif\s+(?:that|it|this)\s+(?:matters|helps|changes\s+anything)\b.*$", re.I)
 # Someone outside the household. A spouse, partner or kids share the home, so their car or their
 # schedule is the household's and counts; a neighbour's heat pump does not.
 _SOMEONE_ELSE = re.compile(
@@ -137,7 +139,11 @@ _SOMEONE_ELSE = re.compile(
     r"(?:has|have|had|got|gets|drives?|uses?|says?|said|swears?)\b|"
     # "my duplex tenants …, both units have electric baseboard": the rental's units, not their home
     r"\b(?:both|all|the|my|our)\s+(?:units|apartments|rentals|rental\s+units)\s+(?:have|has|are|use|run)\b|"
-    r"\b(?:my|our)\s+(?:[a-z-]+\s+)?tenants?\b|"
+    r"\b(?:my|our)\s+(?:[a-z-]+\s+)?tenants?\b|\bthe\s+tenants\b|"
+    # "my restaurant off the strip", "my shop in tucson", "our commercial rate": a business, not home
+    r"\b(?:my|our|the)\s+(?:restaurant|shop|store|business|office\s+building|church|warehouse|laundromat|salon|"
+    r"bakery|cafe|clinic|daycare|commercial\s+(?:rate|building|account|property))\b|"
+    r"\b(?:my|our)\s+rental\s+(?:on|in|at|over|down|property|unit|house|home)\b|"
     # "tenant downstairs bought a model 3": another household's, wherever it lives
     r"(?:the|my|our|a|\b)\s*tenants?\b(?:\s+(?:downstairs|upstairs|next\s+door|in\s+the\s+\w+))?\s+(?:just\s+)?"
     r"(?:bought|has|have|had|got|gets|drives?|owns?|wants?|uses?|pays?))\b",
@@ -770,7 +776,8 @@ def _clause(part: str, previous: Clause | None, *, asking: bool) -> Clause:
             or (asking and previous is None)
         )
     )
-    hypothetical = bool(_HYPOTHETICAL.search(part)) or (
+    # ("we're on avista if that matters for payback": an aside on why it is said, no what-if)
+    hypothetical = bool(_HYPOTHETICAL.search(_IF_IT_MATTERS.sub("", part))) or (
         previous is not None and previous.hypothetical and not own_subject
     )
     withdrawn = _CORRECTION_LEAD.sub("", part)

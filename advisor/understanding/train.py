@@ -137,11 +137,15 @@ CORPORA = (
     "fresh_h49_messages.jsonl",
     "fresh_h50_messages.jsonl",
     "fresh_h51_messages.jsonl",
+    # the twenty-fifth held-out set (first run recorded at 3343b3f)
+    "fresh_h52_messages.jsonl",
+    "fresh_h53_messages.jsonl",
+    "fresh_h54_messages.jsonl",
 )
 # The conversations of the same held-out sets, turn by turn (their first runs are recorded too): a
 # turn whose acceptable replies all name one intent teaches that intent in the context the turns
 # before it set (the question we asked, the answer we gave). See `conversation_items`.
-CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 52)) + (
+CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 55)) + (
     "reader_train_b_conversations.jsonl",
     "reader_train_f_conversations.jsonl",
 )

@@ -53,7 +53,9 @@ SLOT_FIELDS = {
     "ev": ("equipment.ev_model", "equipment.ev_battery_kwh"),
     "solar_size": ("equipment.solar_capacity_kw",),
 }
-_PLAN_WORDS = re.compile(r"\b(?:rate\s+plan|plan|tariff|rate\s+schedule)\b", re.I)
+_PLAN_WORDS = re.compile(
+    r"\b(?:rate\s+plan|plan|tariff|rate\s+schedule|time[\s-]of[\s-]use\s+(?:one|thing|plan|rate))\b", re.I
+)
 # the words of a question about rate plans (a plan's code is read from the catalog, not here)
 _ABOUT_PLANS = re.compile(
     r"\b(?:plans?|rates?|tariffs?|tou|time[\s-]of[\s-]use|switch\w*|tier(?:s|ed)?|"
@@ -83,6 +85,7 @@ class Values:
     place_query: str | None = None
     plain_answer: bool = False  # a short name answering the location or utility question
     plan_unknown: bool = False  # "idk the plan": the rate-plan question answered ahead
+    acknowledged: bool = False  # "ok good", "lol perfect": an answer taken
     one_price_plan: bool = False  # "standard residential, not the hourly thing": one price all day
     named: list[str] = field(default_factory=list)  # profile fields the words name ("my zip")
     gone: list[str] = field(default_factory=list)  # equipment said to be gone ("sold the tesla")
@@ -189,6 +192,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         or ("equipment.solar_capacity_kw" in context.known_fields and bool(_CORRECTION_CUE.search(message))),
         home_state=_home_state(context),
     )
+    facts = [_their_car_named_shorter(fact, context) for fact in facts]
     # "correction, it's elk grove not sacramento, still smud tho": what they say we hold already is
     # no change, so the correction is still looked for
     held = [fact for fact in facts if context.known_fields.get(fact.field) == fact.value]
@@ -266,6 +270,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         hedged=hedged,
         remember=rest is not None,
         thanks=bool(commands.THANKS.search(message)),
+        acknowledged=bool(_ACKNOWLEDGED.match(message)),
         points_back=bool(_POINTS_BACK.search(message)),
         asks_action=bool(_ASKS_ACTION.match(message)),
         asks_plainly=any(_asks_plainly(clause) for clause in found),
@@ -503,6 +508,12 @@ _ABOUT_ADVISOR = re.compile(
     r"(?:who|what)\s+(?:are|r)\s+(?:you|u)|how\s+do\s+(?:you|u)\s+work|how\s+does\s+this\s+(?:bot|thing)\s+work|"
     r"what\s+(?:can|should)\s+i\s+ask(?:\s+(?:you|u))?|what\s+(?:are|r)\s+(?:you|u)\s+(?:for|good\s+at)"
     r")\b[^?]{0,12}\??\W*$",
+    re.I,
+)
+_ACKNOWLEDGED = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|k|kk|lol|haha|oh|ah|cool|great|perfect|awesome|nice|good|sweet|gotcha|got\s+it|alright|"
+    r"all\s+right|sounds\s+good|makes\s+sense|that\s+works|will\s+do|noted|fair\s+enough|good\s+to\s+know|wow|neat|"
+    r"ok\s+then|bet|word|yep|yup|right)\b[\s,.!]*){1,4}(?:[\W\s]|\b(?:then|thx|ty)\b)*$",
     re.I,
 )
 # "I am not sure how this works. My son said you could help me with my electric bill": someone new
@@ -746,6 +757,17 @@ _CORRECTION_CUE = re.compile(
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:kwh|kw|k|mi|amps?)?(?![\w.]|\.\d)", re.I)
 
 
+def _their_car_named_shorter(fact: StatedFact, context: ReadingContext) -> StatedFact:
+    """ "when should i charge the bolt" with a Chevrolet Bolt EUV held: every word they typed is in
+    the held car's name, so it is that car (the table's "Bolt EV" would have replaced it)."""
+    held = context.known_fields.get("equipment.ev_model")
+    if fact.field != "equipment.ev_model" or not held or fact.value == held:
+        return fact
+    typed = set(re.findall(r"[a-z0-9]+", fact.said.lower()))
+    name = set(re.findall(r"[a-z0-9]+", str(held).lower()))
+    return fact.model_copy(update={"value": held}) if typed and typed < name else fact
+
+
 def _trim_of_their_car(message: str, context: ReadingContext) -> list[StatedFact]:
     """ "its actually the euv" with a Bolt EV saved, "the long range one" with a Model 3: a trim said
     on its own is read against the car they have (the vehicle table decides what is a trim)."""
@@ -838,6 +860,35 @@ def _more_powerwalls(message: str, context: ReadingContext) -> list[StatedFact]:
             assumption=f"a Powerwall stores {POWERWALL_KWH:g} kWh",
         )
     ]
+
+
+_NEW_NOT_OLD = re.compile(
+    r"(?<![\d.])(?P<new>\d+(?:\.\d+)?)(?![\d.])\s*(?:[a-z]+\s*)?,?\s+not\s+(?:the\s+)?(?P<old>\d+(?:\.\d+)?)(?![\d.])",
+    re.I,
+)
+
+
+def _earlier_number_put_right(message: str, context: ReadingContext) -> list[StatedFact]:
+    """ "the charger in the garage is 48 amps" then "ugh sorry its 40 not 48": the number is put
+    right in what they said, which is read again with it; a field we hold that changes is the fact."""
+    said = _NEW_NOT_OLD.search(message)
+    if said is None:
+        return []
+    old, new = said.group("old"), said.group("new")
+    for earlier in reversed(context.said_before(message)[-3:]):
+        where = re.search(rf"(?<![\d.]){re.escape(old)}(?![\d.])", earlier)
+        if where is None:
+            continue
+        again = earlier[: where.start()] + new + earlier[where.end() :]
+        facts, _ = facts_in(clauses(again), message=again)
+        changed = [
+            fact.model_copy(update={"words": message[:500], "confidence": 0.8})
+            for fact in facts
+            if fact.field in context.known_fields and context.known_fields[fact.field] != fact.value
+        ]
+        if changed:
+            return changed
+    return []
 
 
 def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]:
@@ -1164,6 +1215,9 @@ def _asked_charger(message: str, facts: list[StatedFact], mentions: list[Mention
     return float(reading.value) if reading is not None else None
 
 
+_QUESTION_WORDS = re.compile(r"\b(?:what|how|which|would|could|should|does|do|is)\b", re.I)
+
+
 def _asked_car(message: str, facts: list[StatedFact], mentions: list[Mention]) -> str | None:
     """A car the message asks about without it being theirs ("test drove an ioniq 5 today, how much
     would charging it cost", "what would it cost to charge a model 3 here"): the answer's car for
@@ -1173,10 +1227,16 @@ def _asked_car(message: str, facts: list[StatedFact], mentions: list[Mention]) -
     asked = any(
         m.field == "equipment.ev_model" and m.reason in ("question", "hypothetical") for m in mentions
     )
+    found = find_vehicle(message)
+    # "how much would it cost to charge a model y from 10 to 90": a car asked about, named with "a"
+    asked = asked or (
+        found is not None
+        and (_QUESTION_WORDS.search(message) is not None or "?" in message)
+        and re.search(rf"\b(?:a|an|any)\s+(?:\w+\s+)?{re.escape(found[1])}", message, re.I) is not None
+    )
     # "how long to charge a bolt from empty": the car the hours are asked for
     if not asked and not _CONSIDERING.search(message) and not _CHARGE_DURATION.search(message):
         return None
-    found = find_vehicle(message)
     return as_said(found[0].name, found[1]) if found is not None else None
 
 
@@ -1581,6 +1641,7 @@ def _said_otherwise(message: str, context: ReadingContext, mentions: list[Mentio
     car they got, the size they chose, a Powerwall count, their car's trim."""
     return (
         _corrected_number(message, context)
+        or _earlier_number_put_right(message, context)
         or _value_in_place(message, context, mentions)
         or _the_car_they_got(message, context)
         or _the_size_they_chose(message, context)
