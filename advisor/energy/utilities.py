@@ -318,7 +318,15 @@ _TABLE: list[Utility] = [
     Utility(
         name="Hawaiian Electric",
         states=("HI",),
-        aliases=("hawaiian electric", "heco", "hawaiian electric company"),
+        # (HELCO and MECO were the Big Island's and Maui's companies, merged into Hawaiian Electric)
+        aliases=(
+            "hawaiian electric",
+            "heco",
+            "hawaiian electric company",
+            "helco",
+            "meco",
+            "hawaii electric light",
+        ),
     ),
     Utility(name="KIUC", states=("HI",), aliases=("kiuc", "kauai island utility cooperative")),
     Utility(name="Chugach Electric", states=("AK",), aliases=("chugach electric", "chugach")),

@@ -56,7 +56,9 @@ _CAR_WORDS = re.compile(
 )
 _HOME_BATTERY_WORDS = re.compile(
     r"\b(?:home\s+batter(?:y|ies)|house\s+batter(?:y|ies)|battery\s+storage|backup\s+batter(?:y|ies)|"
-    r"storage\s+batter(?:y|ies)|powerwalls?|enphase\s+batter(?:y|ies)|wall\s+battery|solar\s+batter(?:y|ies))\b",
+    r"storage\s+batter(?:y|ies)|powerwalls?|enphase\s+batter(?:y|ies)|wall\s+battery|solar\s+batter(?:y|ies)|"
+    # the home batteries sold beside Tesla's: "a franklin apower", "an encharge 10", "sonnen"
+    r"franklin(?:\s+(?:apower|whole\s+home))?|apower|encharge|iq\s+batter(?:y|ies)|sonnen\w*|pwrcell|lg\s+resu|resu)\b",
     re.I,
 )
 _CHARGER_WORDS = re.compile(
@@ -673,7 +675,56 @@ _NOT_A_ZIP = re.compile(
 )
 
 
+_DIGIT_WORDS = {
+    "zero": "0", "oh": "0", "o": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+    "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+    "thirteen": "13", "fourteen": "14", "fifteen": "15", "sixteen": "16", "seventeen": "17",
+    "eighteen": "18", "nineteen": "19",
+}  # fmt: skip
+_TENS = {
+    "twenty": "2",
+    "thirty": "3",
+    "forty": "4",
+    "fifty": "5",
+    "sixty": "6",
+    "seventy": "7",
+    "eighty": "8",
+    "ninety": "9",
+}
+
+
+def _spoken_zip(text: str) -> str | None:
+    """A ZIP said digit by digit or as voice typing spells it ("5 2 4 0 2", "twenty eight two oh
+    five"): the five digits, when one run of number words and single digits makes exactly five."""
+    tokens = re.findall(r"[a-z]+|\d", text.lower())
+    best: list[str] = []
+    run: list[str] = []
+    for index, token in enumerate([*tokens, ""]):
+        if token.isdigit():
+            run.append(token)
+        elif token in _DIGIT_WORDS:
+            run.append(_DIGIT_WORDS[token])
+        elif token in _TENS:
+            following = tokens[index + 1] if index + 1 < len(tokens) else ""
+            unit = _DIGIT_WORDS.get(following, "")
+            run.append(
+                _TENS[token] + ("" if len(unit) == 1 and following not in ("oh", "o", "zero") else "0")
+            )
+        elif run:
+            if len("".join(run)) == 5 and len(run) >= 3:
+                best = run
+            run = []
+    code = "".join(best)
+    return code if len(code) == 5 else None
+
+
 def _zip(text: str, *, message: str, pending_slot: str | None) -> Iterator[Reading]:
+    if not _ZIP.search(text) and (pending_slot == "location" or re.search(r"\bzip\b", text, re.I)):
+        # "zip is 5 2 4 0 2", "twenty eight two oh five" answering the ZIP question
+        spoken = _spoken_zip(text)
+        if spoken is not None and is_real_zip(spoken):
+            yield Reading("location.zip_code", spoken, said=spoken)
+            return
     for match in _ZIP.finditer(text):
         code = match.group(1)
         alone = re.fullmatch(r"\s*\d{5}(?:-\d{4})?\s*[.!]?\s*", message) is not None
@@ -1415,7 +1466,13 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
             scope,
             re.I,
         )
-        if spaced and re.search(r"\btou\b|\bev\b|\bd\b|\b\d\b", spaced.group(1), re.I):
+        if (
+            spaced
+            and re.search(r"\btou\b|\bev\b|\bd\b|\b\d\b", spaced.group(1), re.I)
+            # ("charge plan for the ioniq 5": words about a car, no plan's name)
+            and not re.match(r"(?:for|to|the|a|an|my|our|on|with|so|of)\b", spaced.group(1), re.I)
+            and find_vehicle(spaced.group(1)) is None
+        ):
             # "tou d prime" -> "TOU-D-PRIME"; "e tou see" (a letter as voice typing spells it) -> "E-TOU-C"
             code = "-".join(
                 _LETTER_SOUNDS.get(part.lower(), part.upper()) for part in spaced.group(1).split()
@@ -1448,7 +1505,7 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
 # "e-29, the ev one", "r-1": a code said on its own (or with what kind of plan it is) is their plan
 _BARE_CODE = re.compile(
     r"^\W*(?:the\s+)?(?P<code>[a-z]{1,5}-\d{1,2}[a-z]?|[a-z]{1,5}\d?(?:-[a-z0-9]{1,6}){2,3})\W*"
-    r"(?:$|,?\s*(?:the\s+)?(?:[\w-]+\s+){0,2}(?:one|1|plan|rate|schedule)\b[^,.;!?]*$)",
+    r"(?:(?:rn|now|currently|atm)\b\W*)?(?:$|,|(?:the\s+)?(?:[\w-]+\s+){0,2}(?:one|1|plan|rate|schedule)\b[^,.;!?]*$)",
     re.I,
 )
 
@@ -1560,6 +1617,14 @@ def _price(text: str, *, pending_slot: str | None, message: str = "") -> Iterato
         elif bare := _BARE_DOLLARS.search(text):
             match, value = bare, float(bare.group(1))
     if match is None or value is None:
+        return
+    if re.search(
+        r"\b(?:summer|winter)\b[^.;]{0,40}\b(?:summer|winter)\b|\b(?:first|next|over|above)\s+\d{2,4}\s*kwh\b",
+        text,
+        re.I,
+    ):
+        # "Energy Charge Summer 0.1128/kWh  Winter First 1000 kWh 0.0832": a season's or a tier's
+        # price, one of several on the bill, not one flat price
         return
     if _PRICE_PART.search(text) and not _PRICE_ALL_IN.search(text):
         # "Delivery Svc 1,142 kWh @ $0.0891", "supply charge is 7 cents": one part of the bill's
@@ -2095,10 +2160,15 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
 _SOLAR_NAMED = re.compile(r"\b(?:my|our)\s+(?:solar|panels?|array|pv|system)\b", re.I)
 # "24 panels at 400w each", "20 x 350 W panels": the size is their product
 _PANEL_COUNT = re.compile(
-    r"\b(?P<count>\d{1,3})\s*(?:x\s*)?(?:solar\s+)?panels?\s*(?:at|x|of|@|,|rated(?:\s+at)?)?\s*"
+    r"\b(?P<count>\d{1,3}|"
+    + "|".join(w for w in NUMBER_WORDS if " " not in w)
+    + r")\s*(?:x\s*)?(?:solar\s+)?panels?\s*"
+    r"(?:at|x|of|@|,|rated(?:\s+at)?)?\s*"
     # "20 panels each one says 350 W", "24 panels, 400 watts each"
     r"(?:(?:each|that|which|and)(?:\s+(?:one|of\s+them|panel))?\s+(?:says|say|is|are|rated(?:\s+at)?|at)\s+)?"
-    r"(?P<watts>\d{3})\s*(?:w|watts?)\b",
+    r"(?P<watts>\d{3})\s*(?:w|watts?)\b|"
+    # "22 x 410w panels", "its 24 x 410w, enphase micros": the count, times each panel's watts
+    r"\b(?P<times>\d{1,3})\s*(?:x|×|\*)\s*(?P<each>\d{3})\s*(?:w|watts?)\b",
     re.I,
 )
 # what says a system is installed, not asked about: "on the roof", "net metered", "since 2020"
@@ -2144,6 +2214,11 @@ def solar_talk(message: str) -> bool:
     )
 
 
+_MICROS_OR_INVERTER = re.compile(
+    r"\b(?:micros?|microinverters?|inverters?|enphase|iq\s?[78]\w*|solaredge|optimi[sz]ers?)\b", re.I
+)
+
+
 def _solar(
     text: str, *, pending_slot: str | None, about_solar: bool = False, message: str = ""
 ) -> Iterator[Reading]:
@@ -2157,8 +2232,13 @@ def _solar(
         or _KW_ON_ROOF.search(text)
         or (about_solar and not other_kw and not re.search(r"\bkwh\b", text, re.I))
     )
-    if (panels := _PANEL_COUNT.search(text)) and (solar_here or pending_slot == "solar_size"):
-        count, watts = int(panels.group("count")), float(panels.group("watts"))
+    counted = panels = _PANEL_COUNT.search(text)
+    if panels and panels.group("times") and not (solar_here or pending_slot == "solar_size"):
+        # "its 24 x 410w, enphase micros": a count times panel watts is an array in any words
+        counted = panels if _MICROS_OR_INVERTER.search(message or text) or about_solar else None
+    if counted and (solar_here or pending_slot == "solar_size" or panels.group("times")):
+        count = int(_amount(panels.group("count") or panels.group("times")))
+        watts = float(panels.group("watts") or panels.group("each"))
         kw = round(count * watts / 1000, 2)
         said = panels.group(0)
         yield Reading(
@@ -2795,7 +2875,10 @@ _SCHEDULES = [
             rf"\bin\s+the\s+office\s+(?:on\s+)?{_WEEKDAY}\s+(?:and|&|\+)\s+{_WEEKDAY}\b|"
             r"\bgo\s+in\s+(?:the\s+)?other\s+days\b|"
             # "both hybrid", "hybrid actually": the word said of their work, alone
-            r"(?:^|,)\s*(?:both\s+|we'?re\s+both\s+)?hybrid(?:\s+actually)?\s*[.!]?\s*(?=$|,)|\bhybrid\s+actually\b",
+            r"(?:^|,)\s*(?:both\s+|we'?re\s+both\s+)?hybrid(?:\s+actually)?\s*[.!]?\s*(?=$|,)|\bhybrid\s+actually\b|"
+            # "put me down as hybrid", "i work hybrid", "office tue wed thu"
+            r"\b(?:as|work|working|i'?m|im|i\s+am|we'?re)\s+(?:a\s+)?hybrid\b|\bhybrid\s+schedule\b|"
+            rf"\b(?:office|in\s+the\s+office)\s+(?:on\s+)?{_WEEKDAY}(?:\s*(?:,|and|&|\+)?\s*{_WEEKDAY}){{1,3}}\b",
             re.I,
         ),
         "Hybrid",
@@ -2843,7 +2926,9 @@ _SCHEDULES = [
         re.compile(
             r"\b(?:work|commute)\s+(?:in|to|at)\s+(?:an?\s+|the\s+)?office\b|\b9\s*(?:-|to)\s*5s?\b|\bnine\s+to\s+five\b|\boffice\s+job\b|"
             # "back in the office, 8-5", "went back to the office"
-            r"\b(?:back|going|go)\s+(?:in|into|to)\s+(?:the\s+)?office\b",
+            r"\b(?:back|going|go)\s+(?:in|into|to)\s+(?:the\s+)?office\b|"
+            # "i'm at the office downtown 8-5": where they are on working days, with its hours
+            r"\b(?:i'?m|im|i\s+am)\s+(?:at|in)\s+the\s+office\b(?=[^.;!?]{0,25}\b\d{1,2}(?::\d\d)?\s*(?:-|to)\s*\d)",
             re.I,
         ),
         "Office 9-5",
@@ -2979,7 +3064,7 @@ _MEDIUM = re.compile(
     r"\b(?:medium|moderate|somewhat|middle|so-so|kind\s+of|sort\s+of|not\s+the\s+top)\b", re.I
 )
 _HIGH = re.compile(
-    r"\b(?:high|top(?!\s+of\b)|most|main|big\s+one|biggest|first|number\s+one|#1|really\s+care|care\s+(?:a\s+lot|most)|matters?|priority|important|care|"
+    r"\b(?:high|top(?!\s+of\b)|most|main|big\s+one|biggest|first(?!\s+\d)|number\s+one|#1|really\s+care|care\s+(?:a\s+lot|most)|matters?|priority|important|care|"
     # ("he always handled the bills": how often, not how much it matters)
     r"as\s+\w+\s+as\s+possible|mostly\s+want|tight|above\s+all|only\s+thing)\b|#\s*1\b",
     re.I,

@@ -102,7 +102,9 @@ _ASIDE_FIRST = re.compile(
 # "sorry my toddler grabbed the phone, meant to ask about inversion days and solar": what follows
 # "meant to ask" is the question ("meant to say 94107" stays a correction)
 _MEANT_TO_ASK = re.compile(
-    r"^(?P<before>[^\d]*?)\bmeant\s+to\s+ask\s+(?:you\s+)?(?:(?P<about>about|abt)\s+)?(?P<rest>\S.*)$",
+    r"^(?P<before>[^\d]*?)\bmeant\s+to\s+ask\s+(?:you\s+)?(?:(?P<about>about|abt)\s+)?(?P<rest>\S.*)$|"
+    # "sorry, pocket text. i meant whens peak": the question they meant to send
+    r"^(?P<slip>[^\d]*?)\bi\s+meant\s*[:,]?\s+(?P<asked>(?:wh\w*|how|is|are|can|should|will|does|do)\b.*)$",
     re.I | re.S,
 )
 # … when what comes before it is an apology or nothing ("we have solar, meant to ask …" keeps its fact)
@@ -115,7 +117,9 @@ _APOLOGY_BEFORE = re.compile(
 def _past_an_aside(text: str) -> str:
     """The message after a leading apology or aside, when what follows is a question."""
     meant = _MEANT_TO_ASK.match(text)
-    if meant is not None and _APOLOGY_BEFORE.search(meant.group("before")):
+    if meant is not None and meant.group("asked") and _APOLOGY_BEFORE.search(meant.group("slip")):
+        return meant.group("asked")
+    if meant is not None and meant.group("rest") and _APOLOGY_BEFORE.search(meant.group("before")):
         rest = meant.group("rest")
         return f"tell me about {rest}" if meant.group("about") else rest
     aside = _ASIDE_FIRST.match(text)
@@ -384,6 +388,34 @@ _START_OVER = re.compile(
 )
 
 
+def _what_to_forget(values: Values, new: set[str], confidence: float) -> Understanding | None:
+    """A command to forget: everything, the last change, or the fields it names."""
+    if values.forget_everything:
+        return Understanding(intent="forget", forget_everything=True, confidence=confidence)
+    if values.last_change:
+        return Understanding(intent="correction", undo=True, undo_about=values.named, confidence=confidence)
+    named = [field for field in values.named if field not in new]
+    if any(field in new for field in values.named):
+        return None  # "forget what i said about the car, its actually a model y": put right, not removed
+    if named or not values.facts:
+        # none named: asked what to forget ("forget the pool stuff" names something we never keep)
+        words = None if named else values.forget_target
+        return Understanding(intent="forget", forget=named, forget_words=words, confidence=confidence)
+    return None
+
+
+def _removes_what_we_hold(intent: str, values: Values, new: set[str]) -> bool:
+    """ "take the powerwall off my profile" with a Powerwall held: the equipment named is what we
+    hold already (no news), and the words ask to remove it."""
+    return (
+        intent in ("correction", "profile_statement")
+        and bool(values.facts)
+        and not new
+        and bool(values.named)
+        and (values.removal_cue or values.forget_lead)
+    )
+
+
 def command_reading(
     intent: str, confidence: float, values: Values, context: ReadingContext | None = None
 ) -> Understanding | None:
@@ -393,6 +425,9 @@ def command_reading(
         # "reset", "start over": forget what, or only a new subject? asked, nothing removed yet
         return Understanding(intent="forget", forget=[], confidence=confidence)
     stated = {fact.field for fact in values.facts}
+    known = context.known_fields if context is not None else {}
+    # ("take the powerwall off my profile" with one held: the Powerwall named is what we hold, not news)
+    new = {fact.field for fact in values.facts if known.get(fact.field) != fact.value}
     if values.gone and stated & set(values.gone):
         return None  # "we sold the tesla and got a rivian": the new car replaces the old one (a statement)
     gone = [field for field in values.gone if field not in stated]
@@ -418,7 +453,7 @@ def command_reading(
         intent = "forget"  # "forget that i have gas heat": the imperative names what to remove
     held = [field for field in values.named if context is not None and field in context.known_fields]
     if (
-        intent == "correction"
+        (intent == "correction" or values.withdrawn)
         and held
         and not values.facts
         and _NOT_THEIRS.search(values.message)
@@ -430,21 +465,10 @@ def command_reading(
         values.removal_cue or values.forget_lead or values.forget_everything or values.last_change
     ):
         return None  # "traded the leaf in for a kia ev9": nothing asks to remove anything
+    if _removes_what_we_hold(intent, values, new):
+        return Understanding(intent="forget", forget=list(values.named), confidence=confidence)
     if intent == "forget":
-        if values.forget_everything:
-            return Understanding(intent="forget", forget_everything=True, confidence=confidence)
-        if values.last_change:
-            return Understanding(
-                intent="correction", undo=True, undo_about=values.named, confidence=confidence
-            )
-        named = [field for field in values.named if field not in stated]
-        if any(field in stated for field in values.named):
-            return None  # "forget what i said about the car, its actually a model y": put right, not removed
-        if named or not values.facts:
-            # none named: asked what to forget ("forget the pool stuff" names something we never keep)
-            words = None if named else values.forget_target
-            return Understanding(intent="forget", forget=named, forget_words=words, confidence=confidence)
-        return None
+        return _what_to_forget(values, new, confidence)
     if (
         intent == "correction"
         and not values.facts
@@ -882,8 +906,10 @@ def _an_answer_after_all_read(prediction: Prediction, values: Values, context: R
         intent == "off_topic"
         and values.weather_words
         and not values.place_abroad
-        and prediction.runner_up == "live_data"
-        and prediction.runner_up_p >= _RUNNER_UP_AT_LEAST
+        and (
+            (prediction.runner_up == "live_data" and prediction.runner_up_p >= _RUNNER_UP_AT_LEAST)
+            or values.params.place is not None  # a US town's forecast asked for
+        )
     ):
         return "live_data"  # "whats the low tonight in denver": a forecast, the town named
     if intent == "live_data" and values.place_abroad and not (values.facts or values.energy_words):
@@ -898,10 +924,10 @@ def _an_answer_after_all_read(prediction: Prediction, values: Values, context: R
         and _WEIGHED_FOR_THEM.search(values.message)
     ):
         return "live_data"  # "is ev2a actually cheaper than e-tou-c for me?": their year priced on each
-    if intent == "off_topic" and values.energy_words and prediction.runner_up in _ANSWERS:
+    if intent == "off_topic" and values.energy_words and (prediction.runner_up in _ANSWERS or values.asking):
         # "whats pge's best plan": a utility's plans are ours to answer ("how do i pick a plan in
-        # texas": how, explained)
-        return "knowledge" if values.how_to else prediction.runner_up
+        # texas": how, explained; "will nem 3 get reversed next year": asked, explained)
+        return "knowledge" if values.how_to or prediction.runner_up not in _ANSWERS else prediction.runner_up
     if (
         intent in ("profile_statement", "forget", "unclear", "correction")
         and prediction.intent_p < _UNSURE_STATEMENT
@@ -1068,7 +1094,9 @@ _NOT_THEIRS = re.compile(
     r"(?:don'?t|dont|do\s+not)\s+(?:have|own)|never\s+had|(?:undo|scratch|remove|drop)\b[^.,;]{0,30}\b(?:entirely|altogether)|"
     # "oops no that's my brother's car, ours is still on order": another's, or not here yet
     r"(?:that'?s|thats|it'?s|its|that\s+was|it\s+was)\s+(?:my|our)\s+[a-z-]+'?s\s+(?:car|ev|truck|panels?|solar|charger|"
-    r"battery|powerwall)|someone\s+else'?s|(?:still\s+)?on\s+order|not\s+(?:here|delivered|installed|in)\s+yet)\b",
+    r"battery|powerwall)|someone\s+else'?s|(?:still\s+)?on\s+order|not\s+(?:here|delivered|installed|in)\s+yet|"
+    # "nvm on the powerwall, thats at my parents place"
+    r"(?:that'?s|thats|it'?s|its)\s+(?:at|from|in|on)\s+(?:my|our)\s+[a-z-]+'?s?\s+(?:place|house|home|farm|cabin))\b",
     re.I,
 )
 

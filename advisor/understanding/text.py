@@ -87,6 +87,8 @@ _HYPOTHETICAL = re.compile(
     r"we'?ll\s+(?:get|buy)|i'?ll\s+(?:get|buy)|someday|eventually|"
     r"want\s+to\s+(?:get|buy|install|add)|might|may\s+(?:get|buy)|looking\s+(?:at|into)|someday|one\s+day|"
     r"hoping\s+to|going\s+to\s+(?:get|buy|install)|about\s+to\s+(?:get|buy)|wish|"
+    # "im fixing to buy an equinox ev next month": about to, in the South
+    r"fix(?:ing|in'?)\s+to\s+(?:get|buy|install|put|add|order|lease)|"
     # "my wife wants a powerwall, im not convinced", "i say we should get a heat pump first"
     r"wants?\s+(?:a|an|one|us\s+to|to\s+get)|lean(?:ing)?\s+(?:towards?|toward)|borrow\w*|evaluat\w*|"
     # "my grandson keeps telling me to get one of those heat pumps": urged, not had
@@ -131,7 +133,8 @@ _SOMEONE_ELSE = re.compile(
     r"(?:the|our|my)\s+(?:previous|former|old|last)\s+(?:owners?|house|home|place|apartment|landlord|rental)|"
     # "my son's apartment", "our daughter's place": someone else's home
     r"(?:my|our)\s+\w+'s\s+(?:apartment|apt|house|home|place|condo|dorm|rental)|"
-    r"(?:my|our)\s+(?:moms?|mums?|dads?|mothers?|fathers?|parents|grandmas?|grandpas?|brothers?|sisters?)\b|"
+    r"(?:my|our)\s+(?:moms?|mums?|mamas?|mommas?|daddy|dads?|mothers?|fathers?|parents|grandmas?|grandpas?|grannys?|"
+    r"nanas?|papaws?|mamaws?|brothers?|sisters?)(?:'?s)?\b|"
     # "neighbor has 10kw and a battery", "bro just got a lightning": the person leads, no "my"
     # ("my bro in tulsa has 12kw solar": where they live said between)
     r"^\W*(?:my\s+|our\s+)?(?:neighbou?rs?|friends?|bro|brother|sister|sis|moms?|mums?|dads?|parents|in-?laws?|cousins?|boss|"
@@ -192,7 +195,7 @@ NEGATION = re.compile(
 # Only real doubt stops a fact: "I think it's PG&E" is how people state what they know, "not sure,
 # maybe EV2-A" is not a fact.
 _HEDGE = re.compile(
-    r"\b(?:i\s+guess|maybe|perhaps|not\s+sure|i'?m\s+not\s+certain|not\s+certain|might\s+be|"
+    r"\b(?:i\s+guess|i\s+reckon|maybe|perhaps|not\s+sure|i'?m\s+not\s+certain|not\s+certain|might\s+be|"
     r"not\s+(?:100|a\s+hundred)(?=\s*(?:%|percent))|not\s+(?:totally|entirely|completely|positive|certain)(?:\s+sure)?|"
     r"(?:have|need|got)\s+to\s+(?:go\s+)?(?:check|look|double[-\s]?check|confirm)|don'?t\s+quote\s+me|"
     r"(?:lemme|let\s+me|gotta|i'?ll|will)\s+(?:double[-\s]?)?check|pretty\s+sure|fairly\s+sure|"

@@ -86,6 +86,7 @@ class Values:
     plain_answer: bool = False  # a short name answering the location or utility question
     plan_unknown: bool = False  # "idk the plan": the rate-plan question answered ahead
     acknowledged: bool = False  # "ok good", "lol perfect": an answer taken
+    withdrawn: bool = False  # "nvm on the powerwall, …": what they said before, taken back
     one_price_plan: bool = False  # "standard residential, not the hourly thing": one price all day
     named: list[str] = field(default_factory=list)  # profile fields the words name ("my zip")
     gone: list[str] = field(default_factory=list)  # equipment said to be gone ("sold the tesla")
@@ -271,6 +272,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         remember=rest is not None,
         thanks=bool(commands.THANKS.search(message)),
         acknowledged=bool(_ACKNOWLEDGED.match(message)),
+        withdrawn=bool(WITHDRAWN.match(message)),
         points_back=bool(_POINTS_BACK.search(message)),
         asks_action=bool(_ASKS_ACTION.match(message)),
         asks_plainly=any(_asks_plainly(clause) for clause in found),
@@ -577,6 +579,12 @@ _ENERGY = re.compile(
     # the home's own energy: heating, cooling, drafts, insulation, bills, appliances
     r"heat(?:ing|er|ers)?|cooling|a/c|drafts?|drafty|insulat\w*|weather(?:iz|strip)\w*|attic|thermostat|hvac|furnace|"
     r"geothermal|ground[-\s]source|propane|wood\s+stove|boiler|"
+    # what cools, dries, lights and runs a home ("ceiling fan direction?", "dehumidifier setting")
+    r"(?:ceiling|whole[-\s]house|attic|box|bathroom)\s+fans?|(?:de)?humidi\w*|air\s+condition\w*|window\s+units?|"
+    r"space\s+heaters?|fridge|freezer|refrigerator|led\s+bulbs?|light\s*bulbs?|pool\s+pump|ducts?|ductwork|erv|hrv|"
+    r"ventilat\w*|gas\s+pack|net\s+meter\w*|nem\s*[23]?|outages?|power\s+outages?|"
+    # a solar owner's words: "my enlighten app shows 0 production", "psps alert", "true-up bill"
+    r"inverters?|micro-?inverters?|micros|enlighten|psps|true[-\s]?up|"
     r"(?:electric|power|utility|energy|gas)\s+bills?|dryer|washer|dishwasher|appliances?|water\s+heater|"
     # choosing who sells the power ("how do i pick a plan in texas, the free nights ones seem sketchy")
     r"free\s+nights?|free\s+weekends?|power\s+to\s+choose|retail\s+(?:electric|energy)\s+provider|"
@@ -1184,6 +1192,8 @@ def _asks_plainly(clause: Clause) -> bool:
         return False
     if _WH_START.match(text):
         return True
+    if "?" in text and re.search(r"\w\s+or\s+\w[^?]*\?", text):
+        return True  # "building in nashville, heat pump or gas pack?": a choice asked with its mark
     if "?" in text or _SUBJECT_ASKED.match(text):
         # "…, is that high": a yes/no question with its subject asks without the mark
         return bool(QUESTION_START.match(text))
@@ -1199,7 +1209,12 @@ _SUBJECT_ASKED = re.compile(
 )
 # a wish, a rhetorical "who else would it be?" or a joking "why, u gonna visit?": no question to answer
 _WISH = re.compile(r"^\W*(?:i|we)?\s*(?:would|'?d)\s+(?:love|like|want)\b|^\W*(?:who\s+else|why\s*,)", re.I)
-_CONSIDERING = re.compile(r"\btest[-\s]?drov?e\b|\bthinking\s+(?:of|about)\b|\bconsidering\b", re.I)
+_CONSIDERING = re.compile(
+    r"\btest[-\s]?drov?e\b|\bthinking\s+(?:of|about)\b|\bconsidering\b|"
+    # "im fixing to buy an equinox ev next month", "gonna get a model y": a car still to come
+    r"\b(?:fix(?:ing|in'?)|going|gonna|about|planning|plan|hoping)\s+(?:to\s+)?(?:buy|get|lease|order)\b",
+    re.I,
+)
 
 
 def _asked_charger(message: str, facts: list[StatedFact], mentions: list[Mention]) -> float | None:
