@@ -26,6 +26,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig
 from pydantic import ConfigDict
 
+from knowledge.analysis import terms
 from knowledge.answer_judge import COSINE_AT, answer_judge, pair_features, precedents
 from knowledge.answerability import Answerability, rarity, word_coverage
 from knowledge.documents import content_terms, load_documents
@@ -132,6 +133,15 @@ def in_their_place(
     return first + then
 
 
+# words that say how something is asked, not what about ("what does time of use mean anyway"): a
+# section that happens to hold them is no better an answer
+_FILLER_TERMS = frozenset(
+    terms(
+        "mean means meaning anyway actually basically exactly really even like lol tho though okay ok guys stuff thing"
+    )
+)
+
+
 def answering_chunk(
     asked: set[str], chunks: list[tuple[dict[str, Any], float]], outline: Outline
 ) -> tuple[dict[str, Any], float]:
@@ -144,7 +154,7 @@ def answering_chunk(
     question is about the document as a whole, and its opening section answers it."""
     if len(chunks) == 1:
         return chunks[0]
-    distinctive = asked - content_terms(str(chunks[0][0].get("title") or ""))
+    distinctive = asked - content_terms(str(chunks[0][0].get("title") or "")) - _FILLER_TERMS
     order = {section: position for position, section in enumerate(outline.get(chunks[0][0]["source"], ()))}
 
     def said(row: dict[str, Any]) -> int:

@@ -1996,3 +1996,16 @@ def test_not_knowing_the_plan_on_a_utility_with_a_usual_plan_redoes_the_answer_o
     runtime.service.handle_turn(user, "s-pge", "model 3 here, need 80 by 7am")
     reply = runtime.service.handle_turn(user, "s-pge", "idk what plan im on")
     assert "E-TOU-C" in reply.text and "my answer above stands" not in reply.text
+
+
+def test_plugging_in_at_eleven_after_tonight_said_before_dawn_is_this_evening() -> None:
+    """ "when shud i plug in tonite … need 80 by 7" asked at 3:30 am, then "if i cant plug in till
+    11": 11 pm this evening, for 7 am the morning after (it had said the car was home already)."""
+    said_at = datetime(2026, 11, 27, 3, 30, tzinfo=LA)
+    turn = TurnContext(user_id="u", profile=_MODEL_3_ON_EV2A, now=said_at.astimezone(timezone.utc))
+    data = build_data_sources(Settings(_env_file=None), ToolsConfig(mode="mock"), httpx.Client())
+    plan = plan_charging(data, turn, 25, 80, 7, False, tonight=True, plug_in_hour=23)
+    starts = [datetime.fromisoformat(start) for start, _ in plan.facts["windows"]]
+    assert plan.ok and min(starts) >= datetime(2026, 11, 27, 23, 0, tzinfo=LA)
+    said = plan.summary + " ".join(plan.assumptions)
+    assert "the car is home already" not in said and "plugged in at 23:00" in said

@@ -13,6 +13,8 @@ from advisor.places import zip_place
 from advisor.state import AdvisorState
 from advisor.understanding.models import RequestParams
 from knowledge.answerability import MIN_MEANING, Answerability
+from knowledge.documents import content_terms
+from knowledge.glossary import ABBREVIATIONS
 from knowledge.jurisdiction import Where
 from knowledge.models import RetrievedDocument, Retriever, passage_key
 from knowledge.spelling import corrected
@@ -50,6 +52,13 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
         verdict = None
         if docs and judge is not None:
             docs, verdict = _most_likely_first(docs, query, judge)
+        understanding = state.get("understanding")
+        titled = _document_named_by(understanding.defined if understanding else None, docs)
+        if titled is not None and verdict is not None and not verdict.answers:
+            # "what does time of use mean anyway": the document whose title is that term defines it
+            # in its opening section, whatever the judge made of the filler around the term
+            docs = [titled, *[doc for doc in docs if doc is not titled]]
+            verdict = None
         if verdict is not None and not verdict.answers:
             # "is it bad to do that every night" right after a plan to 80 %: "that" is the last
             # question's subject, so it is searched with it before giving up (judged on meaning
@@ -74,6 +83,29 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
         return {"retrieved_docs": docs, "nothing_more": False}
 
     return retrieve
+
+
+def _document_named_by(term: str | None, docs: list[RetrievedDocument]) -> RetrievedDocument | None:
+    """Of the passages found, the one from the document whose title names every word of the term
+    asked to be defined (of several, the one whose title the term fills most: "time of use" is
+    "How time-of-use electricity pricing works" before "Electricity rate structures: flat, tiered,
+    time-of-use …"). A term of one common word ("plan", "rate") names no document."""
+    # ("what does tou mean": the term as the titles spell it, "time-of-use")
+    words = (
+        content_terms(" ".join(ABBREVIATIONS.get(word.lower(), word) for word in term.split()))
+        if term
+        else set()
+    )
+    if len(words) < 2 and not (words and len(next(iter(words))) >= 4 and next(iter(words)) not in _GENERIC):
+        return None
+    named = [
+        (len(words) / len(title), doc) for doc in docs if words <= (title := content_terms(doc.title or ""))
+    ]
+    return max(named, key=lambda pair: pair[0])[1] if named else None
+
+
+# one-word terms that name no single document
+_GENERIC = frozenset(content_terms("plan rate bill price energy power electricity home house cost charge"))
 
 
 # how many of the first passages the judge weighs against each other

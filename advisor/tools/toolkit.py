@@ -511,6 +511,11 @@ def plan_charging(
         assumptions.append(zone_note)
     zone = ZoneInfo(zone_name)
     now_local = context.now.astimezone(zone)
+    if ready_in_minutes is None and tonight and day is None and now_local.hour < 12 and ready_by_hour < 12:
+        # "tonight" said at 4 am means this evening, ready the morning after (and "if i cant plug
+        # in till 11" then is 11 pm this evening, not the night just gone); "by 7pm tonight" said
+        # at 2:40 am is this evening's 7 pm
+        day = "tomorrow"
     # "I get home at 6pm": charging can start then (the next time the clock shows it), not now
     start = (
         now_local
@@ -522,8 +527,6 @@ def plan_charging(
             zone
         )
     else:
-        if tonight and day is None and now_local.hour < 12:
-            day = "tomorrow"  # "tonight" said at 4 am means this evening, ready the morning after
         # the next deadline after the car is plugged in (the morning after "home at 6pm")
         deadline = _next_local_hour(start, ready_by_hour, ready_by_minute, day)
     if deadline <= start:

@@ -975,7 +975,8 @@ def _city(
     after_word = list(weak)
     weak += listed
     if here := re.match(r"^\s*(?P<place>[A-Za-z][A-Za-z .'-]{1,40}?)\s+(?:here|area|based)\b", text, re.I):
-        weak.append(here.group("place"))
+        # "dayton ohio here": where they are, said of themselves
+        strong.append(here.group("place"))
     # (the message's ZIPs: "edison, 92618" splits into two clauses, the ZIP still says where they are)
     zips = [
         home for code in re.findall(r"\b\d{5}\b", message or text) if (home := zip_place(code)) is not None
@@ -1073,15 +1074,25 @@ def _towns_with_state(text: str) -> list[str]:
             span = " ".join(words[-size:])
             town = find_town(f"{span} {code}")
             before = text[: match.end("name") - len(span)]
-            if word_like and (
-                not re.search(r"\bin\s+$", before, re.I)
-                or re.match(
-                    r"\s+(?:so|something|whatever|maybe|not|two|three|less|more)\b", text[match.end() :], re.I
+            # ("i drive a kia ev6, savannah ga": a list item that is a town and its state alone)
+            alone = re.search(r"(?:^|[,;])\s*$", before) is not None and re.match(
+                r"\s*(?:$|[,;.!])", text[match.end() :]
+            )
+            if (
+                word_like
+                and not alone
+                and (
+                    not re.search(r"\bin\s+$", before, re.I)
+                    or re.match(
+                        r"\s+(?:so|something|whatever|maybe|not|two|three|less|more)\b",
+                        text[match.end() :],
+                        re.I,
+                    )
                 )
             ):
                 continue  # "in portland or so" is no state code
-            if _NOT_HOME_BEFORE.search(before.rstrip()):
-                break  # "i charge at work in mesa az"
+            if _NOT_HOME_BEFORE.search(re.split(r"[,;]", before)[-1].rstrip()):
+                break  # "i charge at work in mesa az" ("i drive a kia ev6, savannah ga": a list item of its own)
             if town is not None and town.state == code.upper():
                 found.append(f"{span} {code.lower()}")
                 break
@@ -1744,8 +1755,8 @@ def _vehicle(text: str, *, pending_slot: str | None, message: str = "") -> Itera
             + re.escape(words)
             # "tesla model 3 w/ a 32 amp charger": the car with its own charger or battery
             # ("model y on a 40 amp wall charger": the charger it is on)
-            + r"(?:(?:\s+[\w.-]+){0,3}|\s+(?:with|w/|w|on)\s+[^,]{0,60}?\b(?:charger|battery|kwh|amps?|kw|wall\s+connector|level\s*[12])\b)"
-            + r"\s*[.!]?\s*$",
+            + r"(?:(?:\s+[\w.-]+){0,3}|\s+(?:with|w/|w|on)\s+[^,]{0,60}?\b(?:charger|battery|kwh|amps?|kw|wall\s+connector|"
+            r"wall\s*box|wallbox|juicebox|chargepoint|evse|level\s*[12])\b)" + r"\s*[.!]?\s*$",
             segment,
             re.I,
         )

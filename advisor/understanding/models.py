@@ -246,6 +246,11 @@ class Understanding(BaseModel):
     )
     thanks: bool = Field(False, description="the message thanks us")
     acknowledged: bool = Field(False, description='"ok good", "lol perfect": our answer taken, nothing asked')
+    defined: str | None = Field(
+        None,
+        max_length=60,
+        description='the term a definition question asks about ("what does tou mean": tou)',
+    )
     about_advisor: bool = Field(False, description='asks what the advisor is or does ("what can u do")')
     points_back: bool = Field(
         False, description="leans on what was said before ('do that every night', 'what about tankless')"

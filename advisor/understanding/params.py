@@ -410,6 +410,8 @@ def _plug_in(text: str) -> tuple[dict[str, object], str]:
     """When the car is plugged in, and the text without those words (so "home at 6" is no deadline).
     An hour without am/pm after "plug in" or "get home" is the evening one: people come home and
     plug in after work (the reply names the time it used)."""
+    # ("and if i wait till midnight to plug in": a clock time said as a word)
+    text = re.sub(r"\bmidnight\b", "12am", re.sub(r"\bnoon\b", "12pm", text, flags=re.I), flags=re.I)
     match = _WAIT_TO_PLUG.search(text) or _PLUG_IN.search(text)
     if match is None:
         return {}, text

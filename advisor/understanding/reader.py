@@ -367,6 +367,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         alternative=alternative,  # type: ignore[arg-type]
         thanks=values.thanks,
         acknowledged=values.acknowledged and intent == "smalltalk" and context.last_intent is not None,
+        defined=values.defined if intent == "knowledge" else None,
         about_advisor=values.about_advisor and not values.facts,
         points_back=values.points_back,
         choice=values.choice,
@@ -467,16 +468,18 @@ def command_reading(
         return None  # "traded the leaf in for a kia ev9": nothing asks to remove anything
     if _removes_what_we_hold(intent, values, new):
         return Understanding(intent="forget", forget=list(values.named), confidence=confidence)
-    if intent == "forget":
-        return _what_to_forget(values, new, confidence)
     if (
-        intent == "correction"
+        intent in ("correction", "forget")
         and not values.facts
         and context is not None
         and context.last_intent == "live_data"
         and (values.signals.charge_level or values.signals.deadline or values.signals.miles)
     ):
-        return None  # "nvm 80 is fine, trip got cancelled": the last plan with that level, not an undo
+        # "nvm 80 is fine, trip got cancelled", "scratch that last one, i meant 50%": the last plan
+        # with that level, not an undo
+        return None
+    if intent == "forget":
+        return _what_to_forget(values, new, confidence)
     if intent == "correction" and not values.facts and (values.plan_unknown or values.one_price_plan):
         return None  # "I don't know the plan name. Sorry" after an answer: their plan is not known, nothing is wrong
     if intent == "correction" and not values.facts:
@@ -1046,6 +1049,13 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         return command
     if intent == "forget" and not (values.removal_cue or values.forget_everything or values.last_change):
         intent = "correction" if values.undo_cue else "profile_statement" if values.facts else "unclear"
+    if (
+        intent == "correction"
+        and not values.facts
+        and context.last_intent == "live_data"
+        and (values.signals.charge_level or values.signals.deadline or values.signals.miles)
+    ):
+        return "live_data"  # "scratch that last one, i meant 50%": the last plan again, at 50 %
     if intent == "correction" and not values.facts and not (_undo_cue(values) or values.last_change):
         return _nothing_said_wrong(prediction, values, context)
     params = values.params

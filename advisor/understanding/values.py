@@ -87,6 +87,7 @@ class Values:
     plan_unknown: bool = False  # "idk the plan": the rate-plan question answered ahead
     acknowledged: bool = False  # "ok good", "lol perfect": an answer taken
     withdrawn: bool = False  # "nvm on the powerwall, …": what they said before, taken back
+    defined: str | None = None  # "what does time of use mean": the term asked to be defined
     one_price_plan: bool = False  # "standard residential, not the hourly thing": one price all day
     named: list[str] = field(default_factory=list)  # profile fields the words name ("my zip")
     gone: list[str] = field(default_factory=list)  # equipment said to be gone ("sold the tesla")
@@ -175,7 +176,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     facts, mentions = facts_in(
         found,
         message=meant,
-        pending_slot=context.pending_slot,
+        pending_slot=context.pending_slot or _price_asked_for(meant, context),
         suggested={"location.utility_provider": usual} if usual else None,
         about_charging=context.last_topic == "ev_charging"
         or context.pending_slot == "ev"
@@ -273,6 +274,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         thanks=bool(commands.THANKS.search(message)),
         acknowledged=bool(_ACKNOWLEDGED.match(message)),
         withdrawn=bool(WITHDRAWN.match(message)),
+        defined=_term_defined(message),
         points_back=bool(_POINTS_BACK.search(message)),
         asks_action=bool(_ASKS_ACTION.match(message)),
         asks_plainly=any(_asks_plainly(clause) for clause in found),
@@ -550,6 +552,31 @@ _HOW_TO_CHOOSE = re.compile(
     re.I,
 )
 # "whats a kwh", "what is an hpwh", "what does seer mean": what a word means
+# "what does time of use mean anyway", "whats net metering", "what is a therm": the term asked about
+_TERM_ASKED = re.compile(
+    r"^\W*(?:(?:ok|okay|so|hey|hi|um|sorry)\W+)*(?:"
+    r"what\s+(?:does|do)\s+(?P<means>[\w\s&/-]{2,40}?)\s+(?:even\s+|actually\s+|exactly\s+)?(?:mean|stand\s+for)|"
+    r"(?:what'?s|whats|what\s+is|what\s+are)\s+(?:a\s+|an\s+)?(?P<is>[\w\s&/-]{2,40}?)|"
+    r"(?:define|meaning\s+of)\s+(?P<define>[\w\s&/-]{2,40}?)"
+    r")(?:\s+(?:anyway|anyways|exactly|again|even|tho|though|lol|mean|actually))*\W*$",
+    re.I,
+)
+_NOT_A_TERM = re.compile(
+    r"\b(?:my|our|your|me|us|it|that|this|good|best|better|cheap\w*|right|the\s+(?:weather|price|peak|forecast)|"
+    r"today|tonight|tomorrow|tmrw|now|rn|for|to|up|going\s+on|happening)\b",
+    re.I,
+)
+
+
+def _term_defined(message: str) -> str | None:
+    """The term a definition question asks about, when it names one (never advice, never theirs)."""
+    asked = _TERM_ASKED.match(message)
+    if asked is None:
+        return None
+    term = next(group for group in asked.groups() if group).strip()
+    return None if _NOT_A_TERM.search(term) else term
+
+
 _DEFINITION = re.compile(
     r"^\W*(?:(?:sorry|ok|okay|so|hey|dumb\s+question|this\s+is\s+prob\w*\s+dumb)[^,.?!]{0,30}[,.!]?\s*)*"
     r"(?:what'?s|whats|what\s+is|what\s+are)\s+(?:a|an|this|these)\s+"
@@ -1630,6 +1657,22 @@ _VERB_OR_QUESTION = re.compile(
 _THEIRS_SAID = re.compile(
     r"\b(?:i|we)\s*(?:'ve|'re|\s+have|\s+got|\s+own|\s+drive|\s+just\s+got)\b|\b(?:my|our)\b", re.I
 )
+
+
+_PRICE_TALK = re.compile(r"\b(?:pay|price|rate|charge[sd]?)\b[^.?!]{0,25}\b(?:kwh|kilowatt)", re.I)
+
+
+def _price_asked_for(message: str, context: ReadingContext) -> str | None:
+    """ "idk what we pay per kwh" (or our answer asking what they pay per kWh) then "its like 11
+    cents": a short reply is read as the answer to the price-or-plan question."""
+    if len(message.split()) > 8:
+        return None
+    said = context.said_before(message)[-1:]
+    ours = [line for line in context.recent[-2:] if line.startswith("advisor: ")]
+    asked = any(_PRICE_TALK.search(line) for line in said) or any(
+        "what you pay per kWh" in line for line in ours
+    )
+    return "rate_schedule" if asked else None
 
 
 def _more_of_what_they_have(message: str, context: ReadingContext) -> str:

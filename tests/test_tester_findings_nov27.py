@@ -1,0 +1,100 @@
+"""What a homeowner-tester and three terminal conversations found on 2026-11-27 (after the
+twenty-sixth run), each tested with more than the one phrasing that showed it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from advisor.understanding.models import ReadingContext, RequestParams
+from advisor.understanding.reader import understand
+from tests.advisor_helpers import make_runtime
+
+
+def _facts(text: str, **context: Any) -> dict[str, Any]:
+    return {f.field: f.value for f in understand(text, ReadingContext(**context)).facts}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["savannah ga, georgia power, kia ev6 with a 48 amp wallbox", "xcel, 80205, bolt euv w a juicebox"],
+)
+def test_a_listed_car_beside_its_wallbox_is_theirs(text: str) -> None:
+    assert "equipment.ev_model" in _facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("i drive a kia ev6, savannah ga", "Savannah"),
+        ("dayton ohio here, aes ohio", "Dayton"),
+        ("atlanta ga, model y", "Atlanta"),
+    ],
+)
+def test_a_town_said_as_a_list_item_or_here_is_theirs(text: str, city: str) -> None:
+    assert _facts(text)["location.city"] == city
+
+
+def test_a_state_code_that_is_a_word_still_needs_a_town_alone() -> None:
+    assert "location.city" not in _facts("we gonna ga")
+
+
+def test_midnight_is_a_plug_in_time() -> None:
+    last = RequestParams(task="charging_plan", target_soc_pct=80, current_soc_pct=30, ready_by_hour=7)
+    reading = understand(
+        "and if i wait till midnight to plug in?",
+        ReadingContext(last_intent="live_data", last_topic="ev_charging", last_params=last),
+    )
+    assert reading.params.plug_in_hour == 0 and reading.params.ready_by_hour == 7
+
+
+@pytest.mark.parametrize("earlier", ["idk what we pay per kwh", "not sure what our price per kwh is"])
+def test_a_bare_price_after_their_price_was_talked_about(earlier: str) -> None:
+    context = {"recent": [f"user: {earlier}", "advisor: To price it I need what you pay per kWh."]}
+    assert _facts("its like 11 cents", **context)["location.flat_rate_usd_per_kwh"] == 0.11
+
+
+def test_a_bare_cents_with_no_price_talk_is_no_price() -> None:
+    assert "location.flat_rate_usd_per_kwh" not in _facts("its like 11 cents")
+
+
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [
+        ("what does time of use mean anyway", "time of use"),
+        ("whats net metering", "net metering"),
+        ("what does SEER stand for", "SEER"),
+    ],
+)
+def test_the_term_a_definition_question_asks_about(text: str, term: str) -> None:
+    assert understand(text).defined == term
+
+
+@pytest.mark.parametrize(
+    "text", ["whats a good time to charge", "what is my plan", "whats the weather tomorrow"]
+)
+def test_advice_and_their_own_things_are_no_terms(text: str) -> None:
+    assert understand(text).defined is None
+
+
+@pytest.fixture(scope="module")
+def runtime(tmp_path_factory):
+    built = make_runtime(tmp_path_factory.mktemp("tester"), knowledge=True)
+    yield built
+    built.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "documents"),
+    [
+        ("what does time of use mean anyway", {"time-of-use-pricing.md"}),
+        # (the rate-structures page's time-of-use section, which the judge accepts, answers too)
+        ("what does tou mean", {"time-of-use-pricing.md", "rate-structures-tiered-tou-demand.md"}),
+    ],
+)
+def test_a_term_is_defined_by_the_document_titled_with_it(runtime, text: str, documents: set[str]) -> None:
+    """The judge had declined the definition ("anyway", "mean" beside the term): the document whose
+    title is the term answers from its opening section."""
+    reply = runtime.service.handle_turn("U-TERM", "s-" + "-".join(text.split()), text)
+    assert reply.citations and reply.citations[0] in documents
