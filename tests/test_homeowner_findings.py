@@ -2009,3 +2009,14 @@ def test_plugging_in_at_eleven_after_tonight_said_before_dawn_is_this_evening() 
     assert plan.ok and min(starts) >= datetime(2026, 11, 27, 23, 0, tzinfo=LA)
     said = plan.summary + " ".join(plan.assumptions)
     assert "the car is home already" not in said and "plugged in at 23:00" in said
+
+
+def test_by_seven_pm_tonight_said_before_dawn_is_this_evening() -> None:
+    """A night-shift nurse at 2:40 am: "need full charge by 7pm tonight" is today's 19:00 (it had
+    been planned for 19:00 the day after)."""
+    said_at = datetime(2026, 11, 27, 2, 40, tzinfo=LA)
+    turn = TurnContext(user_id="u", profile=_MODEL_3_ON_EV2A, now=said_at.astimezone(timezone.utc))
+    data = build_data_sources(Settings(_env_file=None), ToolsConfig(mode="mock"), httpx.Client())
+    plan = plan_charging(data, turn, 45, 100, 19, False, tonight=True)
+    ends = [datetime.fromisoformat(end) for _, end in plan.facts["windows"]]
+    assert plan.ok and max(ends) <= datetime(2026, 11, 27, 19, 0, tzinfo=LA)
