@@ -166,3 +166,23 @@ def test_a_zip_spelled_out_after_zip_is() -> None:
 
 def test_counted_things_are_no_zip() -> None:
     assert "location.zip_code" not in _facts("2 kids 1 dog and 2 cats", pending_slot="location")
+
+
+@pytest.mark.parametrize(
+    ("text", "kw"), [("we put in 8 kw of solar last year", 8.0), ("we put 20kw of solar on the shed", 20.0)]
+)
+def test_what_they_put_in_is_theirs_not_a_word_quoted(text: str, kw: float) -> None:
+    """The rule for "no clue why i typed aps" had taken "we put in 8 kw" for a word quoted back."""
+    assert _facts(text)["equipment.solar_capacity_kw"] == kw
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "adu tenant works nights and has a leaf, plugs in at 1am. does that eat my solar credits",
+        "my son runs the home place now, he put 20kw of solar on the machine shed",
+        "church just got an e-transit van, when should we charge it for sunday 8am",
+    ],
+)
+def test_a_tenants_a_sons_or_a_churchs_things_are_not_theirs(text: str) -> None:
+    assert _facts(text) == {}

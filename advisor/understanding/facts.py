@@ -436,7 +436,9 @@ _QUOTED_BACK = re.compile(
 
 # "why i typed aps", "i wrote 40 by mistake": a word they put down, quoted back
 _WORD_QUOTED = re.compile(
-    r"\b(?:i|we|u|you)\s+(?:typed|wrote|put(?:\s+down)?|entered|said)\s+(?:in\s+)?$", re.I
+    # ("we put in 8 kw of solar": what they installed, never a word quoted)
+    r"\b(?:i|we|u|you)\s+(?:typed(?:\s+in)?|wrote|put\s+down|entered|said)\s+$",
+    re.I,
 )
 
 

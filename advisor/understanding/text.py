@@ -124,7 +124,7 @@ _SOMEONE_ELSE = re.compile(
     r"in-?laws?|cousins?|uncle|aunt|boss|co-?workers?|colleagues?|buddy|coworker|grandparents?|"
     # ("my landlord just put in a heat pump": in the home they live in)
     r"landlord(?!\s+(?:just\s+|finally\s+)?(?:put\s+in|installed|replaced|added|upgraded|switched|swapped)))|"
-    r"(?:he|she|they)\s+(?:has|have|had|drives?|lives?|uses?|got|is|are|'s|'re)|"
+    r"(?:he|she|they)\s+(?:has|have|had|drives?|lives?|uses?|got|is|are|'s|'re|put|installed|added|bought|built)|"
     # "she's got a gas furnace, we have a heat pump": hers, not the user's
     r"(?:he|she)'?s\s+(?:got|on|in)\b|they'?(?:ve|re)\s+(?:got|on|in)\b|"
     r"(?:a|one)\s+(?:friend|neighbou?r|colleague)\s+of\s+mine|\w+\s+of\s+mine|borrow\w*|"
@@ -149,7 +149,9 @@ _SOMEONE_ELSE = re.compile(
     r"\b(?:my|our)\s+rental\s+(?:on|in|at|over|down|property|unit|house|home)\b|"
     # "tenant downstairs bought a model 3": another household's, wherever it lives
     r"(?:the|my|our|a|\b)\s*tenants?\b(?:\s+(?:downstairs|upstairs|next\s+door|in\s+the\s+\w+))?\s+(?:just\s+)?"
-    r"(?:bought|has|have|had|got|gets|drives?|owns?|wants?|uses?|pays?))\b",
+    r"(?:bought|has|have|had|got|gets|drives?|owns?|wants?|uses?|pays?|works?|plugs?|charges?|lives?))\b|"
+    # "church just got an e-transit van": a congregation's or a business's, said bare at the start
+    r"^\W*(?:church|shop|store|restaurant|business|office|school|farm\s+shop)\s+(?:just\s+)?(?:got|has|bought|put|installed)\b",
     re.I,
 )
 # Someone inside the household: their car or schedule counts, but a profile keeps one EV, so a
