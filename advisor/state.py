@@ -60,6 +60,7 @@ class AdvisorState(TypedDict, total=False):
     params: RequestParams  # the request's parameters (a follow-up merges over the last ones)
     last_request: dict[str, Any] | None  # the last data question: turn, intent, topic, question, params
     skipped_slots: list[str]  # onboarding questions the user skipped in this thread
+    last_live_request: dict[str, Any] | None  # the last live answer's request (kept across an explanation)
     one_price_plan: bool  # they said their plan has one price all day (this thread)
     session_facts: list[dict[str, Any]]  # facts stated this turn and what became of them
     prior_facts: list[dict[str, Any]]  # facts handled in earlier turns of the thread

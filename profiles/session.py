@@ -74,6 +74,9 @@ class Session(BaseModel):
     one_price_plan: bool = False
     facts: list[SessionFact] = Field(default_factory=list, max_length=200)
     last_request: LastRequest | None = None
+    # the last live answer's request, kept across an explanation asked in between ("need 90% by
+    # 6:45", "whats a therm anyway", "and if i wait till midnight to plug in?")
+    last_live_request: LastRequest | None = None
 
     @property
     def needs_memorizing(self) -> bool:

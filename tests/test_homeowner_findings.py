@@ -2020,3 +2020,18 @@ def test_by_seven_pm_tonight_said_before_dawn_is_this_evening() -> None:
     plan = plan_charging(data, turn, 45, 100, 19, False, tonight=True)
     ends = [datetime.fromisoformat(end) for _, end in plan.facts["windows"]]
     assert plan.ok and max(ends) <= datetime(2026, 11, 27, 19, 0, tzinfo=LA)
+
+
+def test_tomorrows_deadline_is_said_from_now_not_from_the_plug_in() -> None:
+    """ "need 90% by 6:45 tmrw" at 4 am, plugged in at midnight: tomorrow's 6:45, not the day after's."""
+    said_at = datetime(2026, 11, 27, 4, 0, tzinfo=LA)
+    turn = TurnContext(user_id="u", profile=_MODEL_3_ON_EV2A, now=said_at.astimezone(timezone.utc))
+    data = build_data_sources(Settings(_env_file=None), ToolsConfig(mode="mock"), httpx.Client())
+    plan = plan_charging(
+        data, turn, 35, 90, 6, False, ready_by_minute=45, ready_by_day="tomorrow", plug_in_hour=0
+    )
+    windows = [
+        (datetime.fromisoformat(start), datetime.fromisoformat(end)) for start, end in plan.facts["windows"]
+    ]
+    assert plan.ok and min(s for s, _ in windows) >= datetime(2026, 11, 28, 0, 0, tzinfo=LA)
+    assert max(e for _, e in windows) <= datetime(2026, 11, 28, 6, 45, tzinfo=LA)

@@ -98,3 +98,31 @@ def test_a_term_is_defined_by_the_document_titled_with_it(runtime, text: str, do
     title is the term answers from its opening section."""
     reply = runtime.service.handle_turn("U-TERM", "s-" + "-".join(text.split()), text)
     assert reply.citations and reply.citations[0] in documents
+
+
+def test_a_plan_change_after_an_explanation_changes_the_plan_before_it() -> None:
+    last = RequestParams(
+        task="charging_plan", target_soc_pct=90, current_soc_pct=35, ready_by_hour=6, ready_by_minute=45
+    )
+    context = ReadingContext(
+        last_intent="knowledge",
+        last_topic="home",
+        last_params=RequestParams(),
+        earlier_live_params=last,
+        earlier_live_topic="ev_charging",
+    )
+    reading = understand("and if i wait till midnight to plug in?", context)
+    assert reading.follow_up and reading.params.target_soc_pct == 90 and reading.params.plug_in_hour == 0
+    # a question of its own after the explanation is not bent into the old plan
+    assert understand("when is peak tomorrow", context).params.target_soc_pct is None
+
+
+def test_the_plan_survives_an_explanation_in_between(runtime) -> None:
+    user, session = "U-ASIDE", "s-aside"
+    runtime.service.handle_turn(
+        user, session, "hey im in marietta ga, georgia power, bolt euv w a 32 amp charger"
+    )
+    runtime.service.handle_turn(user, session, "need 90% by 6:45 tmrw, its at 35 rn")
+    runtime.service.handle_turn(user, session, "whats a therm anyway")
+    reply = runtime.service.handle_turn(user, session, "and if i wait till midnight to plug in?")
+    assert "from 35% to 90%" in reply.text and "06:45" in reply.text

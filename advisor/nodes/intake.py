@@ -242,7 +242,12 @@ def reading_context(state: AdvisorState) -> ReadingContext:
         for message in state.get("messages", [])[-4:]
     ]
     pending = state.get("pending_slot")
+    live = state.get("last_live_request") or {}
+    # (only the live request answered right before the explanation: an older one is not "the plan")
+    aside = last.get("intent") != "live_data" and live and live.get("turn") == (last.get("turn") or 0) - 1
     return ReadingContext(
+        earlier_live_params=RequestParams.model_validate(live.get("params") or {}) if aside else None,
+        earlier_live_topic=live.get("topic") if aside else None,
         pending_slot=pending if pending != CLARIFY else None,
         last_intent=last.get("intent"),
         last_topic=last.get("topic"),

@@ -75,6 +75,9 @@ def make_load_session(sessions: SessionRepository, profiles: ProfileRepository):
             "pending_question": session.pending_question if session else None,
             "pending_request": session.pending_request if session else None,
             "last_request": session.last_request.model_dump() if session and session.last_request else None,
+            "last_live_request": session.last_live_request.model_dump()
+            if session and session.last_live_request
+            else None,
             "skipped_slots": list(session.skipped_slots) if session else [],
             "one_price_plan": bool(session and session.one_price_plan),
             "prior_facts": [fact.model_dump() for fact in session.facts] if session else [],
@@ -145,6 +148,8 @@ def session_updates(state: AdvisorState) -> dict[str, Any]:
             "params": params.filled() if params is not None and live else {},
             "passages": [passage_key(doc) for doc in _cited_docs(state)][:10] if not live else [],
         }
+        if live:
+            updates["last_live_request"] = updates["last_request"]
     if state.get("intent") == "goodbye":
         updates["status"] = "ended"
     if state.get("memorized_through_turn"):

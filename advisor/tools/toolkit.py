@@ -527,8 +527,13 @@ def plan_charging(
             zone
         )
     else:
-        # the next deadline after the car is plugged in (the morning after "home at 6pm")
-        deadline = _next_local_hour(start, ready_by_hour, ready_by_minute, day)
+        # the next deadline after the car is plugged in (the morning after "home at 6pm"); "tomorrow"
+        # and "today" are said from now, not from the plug-in ("by 6:45 tmrw" plugged in at
+        # midnight is tomorrow's 6:45, not the morning after)
+        anchor = now_local if day in ("today", "tomorrow") else start
+        deadline = _next_local_hour(anchor, ready_by_hour, ready_by_minute, day)
+        if deadline <= start and anchor is not start:
+            deadline = _next_local_hour(start, ready_by_hour, ready_by_minute, None)
     if deadline <= start:
         return _failed(
             name,

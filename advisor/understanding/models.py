@@ -294,6 +294,9 @@ class ReadingContext(BaseModel):
     pending_topic: str | None = None  # the topic of the request our pending question is for
     recent: list[str] = Field(default_factory=list)  # "user: ..." / "advisor: ..." lines, oldest first
     known_fields: dict[str, Any] = Field(default_factory=dict)  # the profile's current values
+    # the live request answered just before an explanation ("whats a therm anyway" in between)
+    earlier_live_params: RequestParams | None = None
+    earlier_live_topic: str | None = None
 
     def said_before(self, message: str) -> list[str]:
         """What the user said earlier in the recent conversation, oldest first (without this

@@ -306,6 +306,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         # "what temp should i set the thermostat to save money", "is it better to charge as soon as
         # i get home": a comparison of rate plans answers neither; the question is explained
         intent, params = "knowledge", values.params
+    context = _the_plan_before_an_aside(intent, params, values, context)
     follow_up = (
         unsure
         or _plan_unknown_after_answer(intent, values, context)
@@ -1757,6 +1758,42 @@ def _same_request_corrected(
         and params.task == last.task
         and not (params.said().keys() - {"task"})
         and _CORRECTION_FIRST.match(values.message) is not None
+    )
+
+
+# the parameters a bare change of the plan names ("and if i wait till midnight to plug in?")
+_PLAN_CHANGES = frozenset(
+    {"plug_in_hour", "plug_in_minute", "ready_by_hour", "ready_by_minute", "ready_by_day", "target_soc_pct",
+     "current_soc_pct", "miles_needed", "day", "tonight", "task"}
+)  # fmt: skip
+
+
+def _the_plan_before_an_aside(
+    intent: str, params: RequestParams, values: Values, context: ReadingContext
+) -> ReadingContext:
+    """ "need 90% by 6:45 tmrw", then "whats a therm anyway", then "and if i wait till midnight to
+    plug in?": the change is to the plan answered before the explanation, read against it as if it
+    were the last request (it had been planned from scratch, 30 to 80 % by 7:00)."""
+    if (
+        intent != "live_data"
+        or context.last_intent == "live_data"
+        or context.earlier_live_params is None
+        or not params.said()
+        or set(params.said()) - _PLAN_CHANGES
+        or (
+            params.task
+            and context.earlier_live_params.task
+            and params.task != context.earlier_live_params.task
+        )
+        or values.facts
+    ):
+        return context
+    return context.model_copy(
+        update={
+            "last_intent": "live_data",
+            "last_topic": context.earlier_live_topic,
+            "last_params": context.earlier_live_params,
+        }
     )
 
 
