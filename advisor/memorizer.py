@@ -24,7 +24,8 @@ from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel, Field, ValidationError
 
 from advisor.llm.errors import invoke_model
-from advisor.llm.payloads import CONVERSATION_KEY
+from advisor.llm.payloads import CONVERSATION_KEY, KNOWN_KEY
+from advisor.nodes.intake import profile_values
 from advisor.prompts import MEMORIZER_SYSTEM, SUMMARIZE_SYSTEM
 from advisor.state import MemorizerState
 from advisor.understanding.reader import stated_facts
@@ -177,7 +178,12 @@ class Memorizer:
             SystemMessage(MEMORIZER_SYSTEM),
             HumanMessage(
                 f"FIELDS: {self._fields}\nMESSAGES:\n{numbered}",
-                additional_kwargs={CONVERSATION_KEY: conversation},
+                # (read against what the profile holds, as each turn was: "whats the tdu charge on my
+                # bill, centerpoint something" from a Reliant customer asks about CenterPoint)
+                additional_kwargs={
+                    CONVERSATION_KEY: conversation,
+                    KNOWN_KEY: profile_values(self._profiles.get(state["user_id"])),
+                },
             ),
         ]
         reply = invoke_model(self._model, messages, role="memorizer", config=config, format=EXTRACTION_SCHEMA)

@@ -126,3 +126,15 @@ def test_the_plan_survives_an_explanation_in_between(runtime) -> None:
     runtime.service.handle_turn(user, session, "whats a therm anyway")
     reply = runtime.service.handle_turn(user, session, "and if i wait till midnight to plug in?")
     assert "from 35% to 90%" in reply.text and "06:45" in reply.text
+
+
+def test_the_memorizer_reads_against_the_profile_as_the_turn_did(runtime) -> None:
+    """A Reliant customer asking "whats the tdu charge on my bill, centerpoint something": the turn
+    kept nothing (CenterPoint asked about), but the memorizer, reading the message alone, had
+    replaced Reliant with CenterPoint at the end of the conversation."""
+    user, session = "U-MEMO", "s-memo"
+    runtime.service.handle_turn(user, session, "houston 77002, reliant is our provider")
+    runtime.service.handle_turn(user, session, "whats the tdu charge on my bill, centerpoint something")
+    runtime.service.memorize(user, session)
+    profile = runtime.service.profiles.get(user)
+    assert profile is not None and profile.location.utility_provider == "Reliant Energy"

@@ -20,7 +20,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from advisor.llm.payloads import CONTEXT_KEY, CONVERSATION_KEY, PARAMS_KEY, UNDERSTANDING_KEY
+from advisor.llm.payloads import CONTEXT_KEY, CONVERSATION_KEY, KNOWN_KEY, PARAMS_KEY, UNDERSTANDING_KEY
 from advisor.understanding.models import ReadingContext, Understanding
 from advisor.understanding.reader import stated_facts, understand
 from knowledge.excerpts import answering_part, passage_excerpt
@@ -338,9 +338,12 @@ NO_TOOL_CHOSEN = (
 # --- memorizer: the offline reader's facts ----------------------------------------------------
 
 
-def extract_facts(conversation: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """ExtractedFact dicts from user messages [{turn, text}], read by the same rules as intake."""
-    return stated_facts(conversation)
+def extract_facts(
+    conversation: list[dict[str, Any]], known: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """ExtractedFact dicts from user messages [{turn, text}], read by the same rules as intake
+    (against the profile's values `known`, as the turns were)."""
+    return stated_facts(conversation, known)
 
 
 def _memorize(messages: list[BaseMessage]) -> str:
@@ -348,7 +351,9 @@ def _memorize(messages: list[BaseMessage]) -> str:
     payload = (human.additional_kwargs if human else {}) or {}
     if "turns_to_summarize" in payload:
         return summarize_turns(payload["turns_to_summarize"])
-    return json.dumps({"facts": extract_facts(payload.get(CONVERSATION_KEY) or [])})
+    return json.dumps(
+        {"facts": extract_facts(payload.get(CONVERSATION_KEY) or [], payload.get(KNOWN_KEY) or {})}
+    )
 
 
 def summarize_turns(turns: list[dict[str, Any]]) -> str:

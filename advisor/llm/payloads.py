@@ -6,5 +6,6 @@ instead of re-parsing text. Kept apart from `offline.py` so nodes never import t
 
 CONTEXT_KEY = "advisor_context"  # recommend: the RecommendContext
 CONVERSATION_KEY = "conversation"  # memorizer: [{turn, text}] of the user's messages
+KNOWN_KEY = "known_fields"  # memorizer: the profile's values, which the messages are read against
 PARAMS_KEY = "request_params"  # analyzer: the request's parameters (ready-by hour, target %, ...)
 UNDERSTANDING_KEY = "understanding_request"  # understanding: {text, context} of the message to read

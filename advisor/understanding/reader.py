@@ -1233,6 +1233,15 @@ def _asked_after_all(
         return prediction.runner_up if prediction.runner_up in _ANSWERS else "knowledge"
     if (
         intent == "profile_statement"
+        and context.pending_slot
+        and values.asks_plainly
+        and not values.facts
+        and (prediction.runner_up in _ANSWERS or context.last_intent == "live_data")
+    ):
+        # "and whats that cost me" while we wait for their ZIP: a question, not an answer to ours
+        return prediction.runner_up if prediction.runner_up in _ANSWERS else "live_data"
+    if (
+        intent == "profile_statement"
         and values.question
         and not values.facts
         and not context.pending_slot
@@ -1838,7 +1847,9 @@ def _alternative(prediction: Prediction, intent: str) -> str | None:
     return None
 
 
-def stated_facts(conversation: list[dict[str, object]]) -> list[dict[str, object]]:
+def stated_facts(
+    conversation: list[dict[str, object]], known: dict[str, object] | None = None
+) -> list[dict[str, object]]:
     """ExtractedFact-shaped dicts for user messages [{turn, text}]: the offline memorizer's reading
     and the trace's record of what the user stated (values as text, as the memorizer returns them).
     Read whole, as a turn is ("ok switch me to ev-tou-5" asks a deed and states no plan; an
@@ -1846,7 +1857,7 @@ def stated_facts(conversation: list[dict[str, object]]) -> list[dict[str, object
     found: list[dict[str, object]] = []
     for item in conversation:
         turn, text = int(str(item["turn"])), str(item["text"])
-        for fact in understand(text).facts:
+        for fact in understand(text, ReadingContext(known_fields=dict(known or {}))).facts:
             value = fact.value
             found.append(
                 {

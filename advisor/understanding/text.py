@@ -68,7 +68,7 @@ _JOINT = re.compile(
 
 QUESTION_START = re.compile(
     # a greeting or filler before the question word: "yo whats the low tonight in boise"
-    r"^\s*(?:(?:yo|hey|hi|hello|ok|okay|so|um+|uh+|also|quick\s+q(?:uestion)?|btw|roughly|approximately|"
+    r"^\s*(?:(?:yo|hey|hi|hello|ok|okay|so|and|but|um+|uh+|also|quick\s+q(?:uestion)?|btw|roughly|approximately|"
     r"ballpark|honestly|just\s+curious|real\s+quick|curious)[,!.:]?\s+)*"
     r"(?:when|what|how|why|where|which|who|whats|what's|who'?s|whos|hows|how's|wheres|where's|whys|why's|"
     r"(?:does\s+)?(?:any\s?one|any\s?body)\s+know|is(?!\s+\d[\d.,]*\s*(?:$|[,.;!]))|are|r(?=\s+(?:there|u|you|they|we))|can|could|should(?!\s+be\b)|would|will|do|does|did|"

@@ -557,7 +557,10 @@ _TERM_ASKED = re.compile(
     r"^\W*(?:(?:ok|okay|so|hey|hi|um|sorry)\W+)*(?:"
     r"what\s+(?:does|do)\s+(?P<means>[\w\s&/-]{2,40}?)\s+(?:even\s+|actually\s+|exactly\s+)?(?:mean|stand\s+for)|"
     r"(?:what'?s|whats|what\s+is|what\s+are)\s+(?:a\s+|an\s+)?(?P<is>[\w\s&/-]{2,40}?)|"
-    r"(?:define|meaning\s+of)\s+(?P<define>[\w\s&/-]{2,40}?)"
+    r"(?:define|meaning\s+of)\s+(?P<define>[\w\s&/-]{2,40}?)|"
+    # "i dont know what time of use means", "not sure what net metering is"
+    r"(?:i\s+)?(?:don'?t|dont|do\s+not|not\s+sure)\s+(?:really\s+)?(?:know|understand|get|sure)?\s*what\s+"
+    r"(?P<unknown>[\w\s&/-]{2,40}?)\s+(?:means|is|stands\s+for)"
     r")(?:\s+(?:anyway|anyways|exactly|again|even|tho|though|lol|mean|actually))*\W*$",
     re.I,
 )
