@@ -138,3 +138,16 @@ def test_the_memorizer_reads_against_the_profile_as_the_turn_did(runtime) -> Non
     runtime.service.memorize(user, session)
     profile = runtime.service.profiles.get(user)
     assert profile is not None and profile.location.utility_provider == "Reliant Energy"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("wait the charger is 40 amp not 48, sorry", "equipment.ev_charger_kw", 9.6),
+        ("its 6.5 kw not 8 lol", "equipment.solar_capacity_kw", 6.5),
+    ],
+)
+def test_an_apology_after_the_old_value_keeps_the_correction(text: str, field: str, value: float) -> None:
+    """ "… 40 amp not 48, sorry" had been read as negated, and the reply asked what the charger was."""
+    held = {"equipment.ev_charger_kw": 11.52, "equipment.solar_capacity_kw": 8}
+    assert _facts(text, known_fields=held)[field] == value

@@ -220,7 +220,8 @@ _HEDGE = re.compile(
 # "the solar is 6.5 kW, not 8": the "not" corrects an old value, it does not negate the statement.
 _CORRECTION_TAIL = re.compile(
     r",?\s*(?:and\s+)?not\s+(?:the\s+|a\s+|an\s+)?[\w.&-]+(?:\s+[\w.&-]+){0,2}(?:\s*(?:kw|kwh|%|amps?|a|people|plan))?"
-    r"\s*(?:anymore)?[.!]?\s*$",
+    # ("… 40 amp not 48, sorry": an apology after the old value changes nothing)
+    r"\s*(?:anymore)?[.!]?(?:\s*[,.!]?\s*(?:sorry|my\s+bad|oops|typo|lol|haha|thx|thanks|ty)\b[.!]*)*\s*$",
     re.I,
 )
 # "that's not right, the charger is 32 amps": the "not" is about what we saved, not the new value
