@@ -151,3 +151,17 @@ def test_an_apology_after_the_old_value_keeps_the_correction(text: str, field: s
     """ "… 40 amp not 48, sorry" had been read as negated, and the reply asked what the charger was."""
     held = {"equipment.ev_charger_kw": 11.52, "equipment.solar_capacity_kw": 8}
     assert _facts(text, known_fields=held)[field] == value
+
+
+def test_a_meaning_asked_after_a_plan_is_explained_not_the_plan_again() -> None:
+    last = RequestParams(task="charging_plan", target_soc_pct=80, current_soc_pct=30, ready_by_hour=7)
+    context = ReadingContext(
+        known_fields={"location.utility_provider": "Tucson Electric Power"},
+        last_intent="live_data",
+        last_topic="ev_charging",
+        last_params=last,
+    )
+    assert understand("i dont know what time of use means", context).intent == "knowledge"
+    # their prices asked stay their prices
+    held = ReadingContext(known_fields={"location.utility_provider": "PG&E"})
+    assert understand("what are peak hours", held).intent == "live_data"

@@ -997,6 +997,16 @@ def _nothing_said_wrong(prediction: Prediction, values: Values, context: Reading
     )
 
 
+def _us_or_a_term_asked(intent: str, values: Values) -> str | None:
+    """ "what can u do then": what the advisor does, not a passage on chargers; "i dont know what
+    time of use means" after a plan: the term explained, not the plan again."""
+    if values.facts:
+        return None
+    if values.about_advisor:
+        return "smalltalk"
+    return "knowledge" if values.meaning_asked and intent != "off_topic" else None
+
+
 def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> str:
     intent = prediction.intent
     if _WHO_TO_HIRE.search(values.message) and not values.facts:
@@ -1011,8 +1021,9 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
         and not (values.facts or values.mentions or values.question)
     ):
         return "goodbye"  # "thanks!! gotta run, soccer practice", "Ha, fair. Later.", "Good night."
-    if values.about_advisor and not values.facts:
-        return "smalltalk"  # "what can u do then": what the advisor does, not a passage on chargers
+    asked = _us_or_a_term_asked(intent, values)
+    if asked is not None:
+        return asked
     if values.remember and intent in _QUIET:
         return "profile_statement"  # "remember that I like pizza": said why nothing was kept
     if (

@@ -88,6 +88,7 @@ class Values:
     acknowledged: bool = False  # "ok good", "lol perfect": an answer taken
     withdrawn: bool = False  # "nvm on the powerwall, …": what they said before, taken back
     defined: str | None = None  # "what does time of use mean": the term asked to be defined
+    meaning_asked: bool = False  # … in so many words ("mean", "stand for", "define", "don't know what … is")
     one_price_plan: bool = False  # "standard residential, not the hourly thing": one price all day
     named: list[str] = field(default_factory=list)  # profile fields the words name ("my zip")
     gone: list[str] = field(default_factory=list)  # equipment said to be gone ("sold the tesla")
@@ -275,6 +276,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         acknowledged=bool(_ACKNOWLEDGED.match(message)),
         withdrawn=bool(WITHDRAWN.match(message)),
         defined=_term_defined(message),
+        meaning_asked=_meaning_asked(message),
         points_back=bool(_POINTS_BACK.search(message)),
         asks_action=bool(_ASKS_ACTION.match(message)),
         asks_plainly=any(_asks_plainly(clause) for clause in found),
@@ -569,6 +571,13 @@ _NOT_A_TERM = re.compile(
     r"today|tonight|tomorrow|tmrw|now|rn|for|to|up|going\s+on|happening)\b",
     re.I,
 )
+
+
+def _meaning_asked(message: str) -> bool:
+    """The definition asked in so many words ("what does tou mean", "i dont know what net metering
+    is"), never "what are peak hours" (their prices, asked)."""
+    asked = _TERM_ASKED.match(message)
+    return asked is not None and not asked.group("is") and _term_defined(message) is not None
 
 
 def _term_defined(message: str) -> str | None:
