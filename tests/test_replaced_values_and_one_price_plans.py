@@ -238,3 +238,15 @@ def test_the_standard_plan_is_not_assumed_where_the_usual_plan_has_hours(runtime
     runtime.service.handle_turn(user, "s1", "94110, pg&e, model y. when should i charge tonight")
     reply = runtime.service.handle_turn(user, "s1", "the standard one i guess")
     assert "one price all day" not in reply.text
+
+
+def test_one_price_all_day_ends_when_they_say_otherwise_about_their_plan(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(
+        user, "s1", "Wilmington DE 19806, Delmarva Power, we drive an ID.4. when should i charge it tonight"
+    )
+    runtime.service.handle_turn(user, "s1", "the standard one i think")
+    runtime.service.handle_turn(user, "s1", "actually we're on the time of use one, forgot the name")
+    later = runtime.service.handle_turn(user, "s1", "when should i run the dryer tomorrow")
+    # (the average price is again only a guess at the level, and their plan's cheap hours unknown)
+    assert "I don't know your plan's hours" in later.text and "costs the same" not in later.text

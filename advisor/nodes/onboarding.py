@@ -50,7 +50,7 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
             "pending_slot": None,
             "pending_question": None,
             "skipped_slots": skipped,
-            "one_price_plan": bool(state.get("one_price_plan") or understanding.one_price_plan),
+            "one_price_plan": _one_price_plan(state, understanding),
             "notices": [*state.get("notices", []), *skip_notice],
             "missing_slots": [],
             "fell_back": False,
@@ -168,6 +168,17 @@ def _with_stated_levels(params: RequestParams, understanding: Understanding) -> 
 # Questions whose answer can be assumed and said (the utility's usual plan, the state's average
 # price): asked once; a user who asks something else instead is not asked again in the thread.
 ASSUMABLE = ("utility", "rate_schedule")
+
+
+def _one_price_plan(state: AdvisorState, understanding: Understanding) -> bool:
+    """Their plan has one price all day, as they said in this thread — until they say anything else
+    about their plan ("actually we're on the time of use one, forgot the name")."""
+    if understanding.one_price_plan:
+        return True
+    said_otherwise = (
+        understanding.slot_answer is not None and understanding.slot_answer.slot == "rate_schedule"
+    ) or any(m.field == "location.rate_schedule" for m in understanding.mentions)
+    return bool(state.get("one_price_plan")) and not said_otherwise
 
 
 def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[str], list[str]]:
