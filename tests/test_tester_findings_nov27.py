@@ -165,3 +165,18 @@ def test_a_meaning_asked_after_a_plan_is_explained_not_the_plan_again() -> None:
     # their prices asked stay their prices
     held = ReadingContext(known_fields={"location.utility_provider": "PG&E"})
     assert understand("what are peak hours", held).intent == "live_data"
+
+
+@pytest.mark.parametrize(
+    ("text", "plan"), [("xcel, re-tou plan", "RE-TOU"), ("xcel colorado, we're on re-tou", "RE-TOU")]
+)
+def test_a_time_of_use_code_outside_the_catalog_is_their_plan_stated(text: str, plan: str) -> None:
+    """ "xcel, re-tou plan" had been read as a comparison asked for, and refused."""
+    reading = understand(text)
+    assert reading.intent == "profile_statement"
+    assert {f.field: f.value for f in reading.facts}["location.rate_schedule"] == plan
+
+
+def test_weighing_a_plan_is_still_a_comparison() -> None:
+    reading = understand("is re-tou better than the regular plan for me")
+    assert reading.params.task == "plan_comparison" and not reading.facts

@@ -1525,7 +1525,13 @@ _BARE_CODE = re.compile(
 
 def _plan_like(code: str) -> bool:
     return bool(
-        (re.search(r"\d", code) or code.count("-") >= 2 or re.match(_PLAN_PREFIX, code, re.I))
+        # ("re-tou", "r-tod": a time-of-use part names a plan whatever its prefix)
+        (
+            re.search(r"\d", code)
+            or code.count("-") >= 2
+            or re.match(_PLAN_PREFIX, code, re.I)
+            or re.search(r"(?:^|-)(?:tou|tod)(?:-|$)", code, re.I)
+        )
         and not re.search(r"-\d{3,}\b", code)  # "f-150" is a truck
         and code.lower() not in _NOT_PLAN_CODES
         and not find_utility(code)

@@ -297,7 +297,9 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     if (
         intent == "live_data"
         and params.task == "plan_comparison"
-        and ON_A_PLAN.search(values.message)
+        and (
+            ON_A_PLAN.search(values.message) or any(f.field == "location.rate_schedule" for f in values.facts)
+        )
         and not (values.question or values.asking or _WEIGH_WORDS.search(values.message))
     ):
         # "were on the saver choice plan 4-7pm is peak": the plan they are on, said, not a comparison asked
