@@ -275,8 +275,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         thanks=bool(commands.THANKS.search(message)),
         acknowledged=bool(_ACKNOWLEDGED.match(message)),
         withdrawn=bool(WITHDRAWN.match(message)),
-        defined=_term_defined(message),
-        meaning_asked=_meaning_asked(message),
+        defined=(term := _term_asked(message))[0],
+        meaning_asked=term[1],
         points_back=bool(_POINTS_BACK.search(message)),
         asks_action=bool(_ASKS_ACTION.match(message)),
         asks_plainly=any(_asks_plainly(clause) for clause in found),
@@ -428,7 +428,7 @@ def _the_car_to_charge(
         return []
     spec, words = found
     before = message.lower().split(words.lower(), 1)[0]
-    asked = "?" in message or bool(re.search(r"\b(?:what|how|which|would|could|should|does|do|is)\b", before))
+    asked = "?" in message or bool(_QUESTION_WORDS.search(before))
     if asked and re.search(rf"\b(?:a|an|any)\s+(?:\w+\s+)?{re.escape(words)}", message, re.I):
         return []  # "what would it cost to charge a model 3 here": a car asked about
     return [_car_said(spec, words, message, confidence=0.7)]
@@ -573,20 +573,17 @@ _NOT_A_TERM = re.compile(
 )
 
 
-def _meaning_asked(message: str) -> bool:
-    """The definition asked in so many words ("what does tou mean", "i dont know what net metering
-    is"), never "what are peak hours" (their prices, asked)."""
-    asked = _TERM_ASKED.match(message)
-    return asked is not None and not asked.group("is") and _term_defined(message) is not None
-
-
-def _term_defined(message: str) -> str | None:
-    """The term a definition question asks about, when it names one (never advice, never theirs)."""
+def _term_asked(message: str) -> tuple[str | None, bool]:
+    """The term a definition question asks about, when it names one (never advice, never theirs),
+    and whether the meaning is asked in so many words ("what does tou mean", "i dont know what net
+    metering is"; never "what are peak hours": their prices, asked)."""
     asked = _TERM_ASKED.match(message)
     if asked is None:
-        return None
+        return None, False
     term = next(group for group in asked.groups() if group).strip()
-    return None if _NOT_A_TERM.search(term) else term
+    if _NOT_A_TERM.search(term):
+        return None, False
+    return term, not asked.group("is")
 
 
 _DEFINITION = re.compile(
