@@ -236,6 +236,35 @@ STATE_NAMES = {
 # "CA" -> "California": how a passage's state is named to the user
 STATE_TITLES = {code: name.title() for name, code in STATE_NAMES.items() if len(name) > 2}
 
+# Parts of a state people name instead of a town ("long island, pseg"): the state they place a
+# message in (a utility's name shared across states is then the one serving it). Only names that
+# lie in one state; "the valley" or "the panhandle" could be anywhere.
+REGION_STATES = {
+    "long island": "NY",
+    "upstate new york": "NY",
+    "north jersey": "NJ",
+    "south jersey": "NJ",
+    "the jersey shore": "NJ",
+    "bay area": "CA",
+    "east bay": "CA",
+    "socal": "CA",
+    "so cal": "CA",
+    "norcal": "CA",
+    "inland empire": "CA",
+    "hill country": "TX",
+    "dfw": "TX",
+    "rio grande valley": "TX",
+    "upper peninsula": "MI",
+    "twin cities": "MN",
+    "cape cod": "MA",
+    "eastern shore": "MD",
+    "outer banks": "NC",
+    "front range": "CO",
+    "big island": "HI",
+    "the big island": "HI",
+    "metro atlanta": "GA",
+}
+
 # Approximate centres of the areas some ZIP prefixes cover (used offline to place a ZIP).
 _ZIP3_AREAS = {
     "940": ("Peninsula (San Mateo County)", 37.56, -122.32),

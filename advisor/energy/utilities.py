@@ -96,14 +96,21 @@ _TABLE: list[Utility] = [
         aliases=("orange & rockland", "orange and rockland", "o&r"),
     ),
     Utility(
-        name="PSEG Long Island",
-        states=("NY",),
-        aliases=("pseg long island", "pseg li", "pseg-li", "lipa", "long island power authority"),
-    ),
-    Utility(
         name="PSE&G",
         states=("NJ",),
         aliases=("pse&g", "pseg", "public service electric and gas", "public service electric & gas"),
+    ),
+    Utility(
+        name="PSEG Long Island",
+        states=("NY",),
+        aliases=(
+            "pseg long island",
+            "pseg li",
+            "pseg-li",
+            "lipa",
+            "long island power authority",
+            "pseg",
+        ),  # "pseg" alone is PSE&G (listed first) unless the message is in NY
     ),
     Utility(
         name="JCP&L",
@@ -564,7 +571,7 @@ def utility_by_shape(text: str) -> tuple[str, str] | None:
         if (
             generic
             and not strong_after
-            and not (_uncommon(named) or all(word[0].isupper() for word in named))
+            and not (_uncommon(named) or all(word[0].isupper() for word in named) or _town_named(named))
         ):
             continue
         if find_utility(said, answer=True) is None and not _names_a_vehicle(said):
@@ -592,6 +599,13 @@ def _uncommon(words: list[str]) -> bool:
 
     common = common_words()
     return bool(common) and any(word.lower() not in common for word in words)
+
+
+def _town_named(words: list[str]) -> bool:
+    """ "huntsville utilities", "lakeland electric": a town's own (municipal) utility."""
+    from advisor.places import is_us_town_name
+
+    return is_us_town_name(" ".join(words))
 
 
 def _names_a_vehicle(said: str) -> bool:

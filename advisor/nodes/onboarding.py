@@ -197,6 +197,13 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
     ):
         # asked our question back with another request: answer it, assuming what we asked for
         return [*skipped, answer.slot, *(["rate_schedule"] if answer.slot == "utility" else [])], []
+    if _asked_again_instead(state, understanding):
+        # "need the ioniq at 80% by 7:15" → ZIP? → "what if i can only plug in after 10": the same
+        # request again instead of an answer; a patient advisor goes on with what it has, without
+        # asking anything else first
+        slot = str(answer.slot)  # type: ignore[union-attr]
+        rest = [other for other in SLOT_FIELDS if other not in skipped]
+        return [*skipped, *rest], [IGNORED_LEAD + SKIP_NOTE[slot]]
     if understanding.no_more_questions and state.get("pending_slot"):
         # "skip that, just give me a general idea": every question skipped, answered with what we have
         rest = [slot for slot in SLOT_FIELDS if slot not in skipped]
@@ -240,6 +247,26 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
         return skipped, [STANDS_NOTE]
     lead = "No problem, I'll skip that. " if pending else "That's fine, I won't ask for it. "
     return skipped, [lead + " ".join(notes)]
+
+
+IGNORED_LEAD = "I'll go ahead with what I have. "
+
+
+def _asked_again_instead(state: AdvisorState, understanding: Understanding) -> bool:
+    """Our question about the place or the car went unanswered and the same kind of request came
+    back instead (a follow-up to the request we asked it for)."""
+    answer = understanding.slot_answer
+    pending_task = ((state.get("pending_request") or {}).get("params") or {}).get("task")
+    return (
+        answer is not None
+        and answer.status == "not_answered"
+        and answer.slot in ("location", "ev")
+        and answer.slot == state.get("pending_slot")
+        and answer.slot not in (state.get("skipped_slots") or [])
+        and understanding.intent == "live_data"
+        and pending_task is not None
+        and understanding.params.task == pending_task
+    )
 
 
 def _reask(state: AdvisorState, understanding: Understanding) -> dict[str, Any] | None:

@@ -230,7 +230,7 @@ def _hours_without_prices(
     summary = (
         f"Needs {energy.grid_kwh:.1f} kWh from the grid ({energy.battery_kwh_added:.1f} kWh into the battery) "
         f"at {power:g} kW: {charge_duration_h(energy.grid_kwh, power):.1f} h. Which of those hours are cheapest "
-        "depends on your utility's prices: tell me your ZIP code and utility and I'll time it and price it."
+        f"depends on your utility's prices: tell me {_what_prices_need(context)} and I'll time it and price it."
     )
     return Observation(
         tool=name,
@@ -241,6 +241,18 @@ def _hours_without_prices(
         assumptions=assumptions,
         warnings=[range_warning] if range_warning else [],
     )
+
+
+def _what_prices_need(context: TurnContext) -> str:
+    """What the user has not told us that timing and pricing a charge needs (never what we hold)."""
+    location = context.profile.location if context.profile else None
+    placed = location is not None and bool(location.zip_code or location.city)
+    utility = location is not None and bool(location.utility_provider)
+    if placed and not utility:
+        return "your utility"
+    if utility and not placed:
+        return "your ZIP code"
+    return "your ZIP code and utility"
 
 
 def _level_for_miles(

@@ -18,6 +18,7 @@ from advisor.energy.catalog import normalize_plan
 from advisor.energy.utilities import Utility, find_utility, is_word_alias, utilities_in, utility_by_shape
 from advisor.energy.vehicles import find_vehicle, vehicle_spec
 from advisor.places import (
+    REGION_STATES,
     STATE_NAMES,
     STATE_TIMEZONES,
     distance_km,
@@ -92,7 +93,9 @@ _OWN = re.compile(
     # ("hey there, just picked up a used leaf": a greeting, then theirs)
     r"(?<=[,.;!] )(?:(?:also|now|just|recently|finally)\s+)?(?:own|have|got|bought|leased?|installed|added|put\s+in|"
     r"picked\s+up|took\s+delivery\s+of)\b|"
-    r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:a|an|the)\b|"
+    # ("im in ridgeland with gas heat": the home they are in, with its heat)
+    r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:(?:a|an|the)\b|(?:natural\s+)?(?:gas|electric|baseboard|"
+    r"propane|oil)\s+(?:heat(?:ing)?|furnace|boiler)\b)|"
     r"\b(?:i|we)\s+had\s+(?:[\w-]+\s+){1,4}(?:installed|put\s+in|added)\b|"  # "we had a second powerwall put in"
     # "heat pump went in tuesday", "the panels got installed in may": installed at their home
     r"\b(?:went|go(?:es)?)\s+in\b(?!\s+(?:the|a|an|to|for)\b)|\b(?:got|was|were|been)\s+(?:installed|put\s+in)\b|"
@@ -720,8 +723,17 @@ def _spoken_zip(text: str) -> str | None:
     return code if len(code) == 5 else None
 
 
+def _only_number_words(message: str) -> bool:
+    """ "twenty eight two oh five" as a whole message: a number said and nothing else (a ZIP when
+    it makes five digits)."""
+    tokens = re.findall(r"[a-z]+|\d", message.lower())
+    return len(tokens) >= 3 and all(t.isdigit() or t in _DIGIT_WORDS or t in _TENS for t in tokens)
+
+
 def _zip(text: str, *, message: str, pending_slot: str | None) -> Iterator[Reading]:
-    if not _ZIP.search(text) and (pending_slot == "location" or re.search(r"\bzip\b", text, re.I)):
+    if not _ZIP.search(text) and (
+        pending_slot == "location" or re.search(r"\bzip\b", text, re.I) or _only_number_words(message)
+    ):
         # "zip is 5 2 4 0 2", "twenty eight two oh five" answering the ZIP question
         spoken = _spoken_zip(text)
         if spoken is not None and is_real_zip(spoken):
@@ -857,6 +869,11 @@ def _place_region(message: str, guess: bool = True) -> str | None:
     )
     if named:
         return STATE_NAMES[named.group(1).lower()]
+    region = re.search(
+        r"\b(" + "|".join(sorted(REGION_STATES, key=len, reverse=True)) + r")\b", message, re.I
+    )
+    if region:
+        return REGION_STATES[region.group(1).lower()]
     if not guess:
         return None
     # "family of 5 in raleigh, duke": a city of the curated table named after "in", or as a list item
@@ -992,7 +1009,8 @@ def _city(
     served = set(utility[0].states) if utility is not None else set()
     # "retired couple in roanoke, appalachian power": a town named after "in" in a state the
     # message's utility serves
-    by_utility = ((listed if "," in text else []) + after_word) if served else []
+    # ("whens cheapest to charge tonight, lincoln, LES": a list item is a clause of its own)
+    by_utility = ((listed if "," in (message or text) else []) + after_word) if served else []
     # "eugene, EWEB customer": a message that opens with a town (one state's, by its name alone)
     # and names its utility
     opening = (message or text).lstrip().lower()
@@ -1280,7 +1298,7 @@ _ACRONYM = re.compile(
 _WORDS_NOT_INITIALS = frozenset({"ace", "les", "nes", "ui", "mea", "duke"})
 
 
-def acronym_utility(text: str, region: str | None = None) -> tuple[Utility, str] | None:
+def acronym_utility(text: str, region: str | None = None, message: str = "") -> tuple[Utility, str] | None:
     """ "bellingham, PSE", "in tulsa w/ pso", "2 powerwalls through gmp": a utility's initials, which
     alone could be an ordinary word, written in capitals or after "with"/"through"/"from" (and, where
     we know their state, one that serves it)."""
@@ -1299,11 +1317,25 @@ def acronym_utility(text: str, region: str | None = None) -> tuple[Utility, str]
             found is not None
             and is_word_alias(found[1])
             and found[1].lower() == name.lower()
-            and name.lower() not in _WORDS_NOT_INITIALS
+            and (
+                name.lower() not in _WORDS_NOT_INITIALS
+                or _initials_placed(name, found[0].states, message or text, region)
+            )
             and (region is None or region in found[0].states)
         ):
             return found
     return None
+
+
+def _initials_placed(name: str, states: tuple[str, ...], text: str, region: str | None) -> bool:
+    """ "lincoln, LES, model y": initials that are also a word count in capitals beside a place
+    their utility serves (the message's state, or a town listed with them)."""
+    if not name.isupper():
+        return False
+    if region is not None:
+        return region in states
+    towns = (find_town(item.strip(" .!?")) for item in re.split(r"\s*,\s*", text))
+    return any(town is not None and town.state in states for town in towns)
 
 
 def _utility(
@@ -1361,7 +1393,7 @@ def _utility(
         ):
             found = alone
     if found is None:
-        found = acronym_utility(text, region)  # "bellingham, PSE", "in tulsa w/ pso"
+        found = acronym_utility(text, region, message)  # "bellingham, PSE", "in tulsa w/ pso"
     if found is None and region is not None:
         found = _misspelled_utility(text, region)  # "omaha 68102, opdd": OPPD with two letters swapped
     if found is None:
@@ -2089,10 +2121,13 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
     own = re.search(
         r"\b(?:charger|it)\s+(?:itself\s+)?(?:runs|is\s+set|set|charges|pulls|draws|delivers)\s+(?:at\s+|to\s+)?"
         + _NUM
-        + r"\s*-?\s*(?:a|amps?)\b",
+        # ("60 amp breaker but the charger is set to 40": the unit said once, for both)
+        + r"(?P<unit>\s*-?\s*(?:a|amps?)\b)?(?!\s*(?:%|percent|kw|mi|miles|pm|am|o'?clock)\b)(?![\d:.])",
         text,
         re.I,
     )
+    if own is not None and not own.group("unit") and not re.search(r"\bamps?\b", message or text, re.I):
+        own = None
     if own is not None and 0 < float(own.group(1)) <= 80:
         current = float(own.group(1))
         yield Reading(
@@ -2178,14 +2213,28 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
 
 _SOLAR_NAMED = re.compile(r"\b(?:my|our)\s+(?:solar|panels?|array|pv|system)\b", re.I)
 # "24 panels at 400w each", "20 x 350 W panels": the size is their product
+# panel counts said as words run past twelve ("twenty panels", "thirty two panels")
+_PANEL_NUMBER_WORDS = {
+    **NUMBER_WORDS,
+    **{
+        w: n
+        for n, w in enumerate("thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split(), 13)
+    },
+    **{
+        f"{tens}{sep}{unit}".strip(): 10 * t + u
+        for t, tens in ((2, "twenty"), (3, "thirty"), (4, "forty"), (5, "fifty"))
+        for u, unit in enumerate(["", *"one two three four five six seven eight nine".split()])
+        for sep in ((" ", "-") if unit else ("",))
+    },
+}
 _PANEL_COUNT = re.compile(
     r"\b(?P<count>\d{1,3}|"
-    + "|".join(w for w in NUMBER_WORDS if " " not in w)
+    + "|".join(sorted((w.replace(" ", r"\s+") for w in _PANEL_NUMBER_WORDS), key=len, reverse=True))
     + r")\s*(?:x\s*)?(?:solar\s+)?panels?\s*"
     r"(?:at|x|of|@|,|rated(?:\s+at)?)?\s*"
     # "20 panels each one says 350 W", "24 panels, 400 watts each"
     r"(?:(?:each|that|which|and)(?:\s+(?:one|of\s+them|panel))?\s+(?:says|say|is|are|rated(?:\s+at)?|at)\s+)?"
-    r"(?P<watts>\d{3})\s*(?:w|watts?)\b|"
+    r"(?P<watts>\d{3})\s*(?:w|watts?)\b(?:\s+(?:a\s+piece|apiece|each))?|"
     # "22 x 410w panels", "its 24 x 410w, enphase micros": the count, times each panel's watts
     r"\b(?P<times>\d{1,3})\s*(?:x|×|\*)\s*(?P<each>\d{3})\s*(?:w|watts?)\b",
     re.I,
@@ -2256,7 +2305,8 @@ def _solar(
         # "its 24 x 410w, enphase micros": a count times panel watts is an array in any words
         counted = panels if _MICROS_OR_INVERTER.search(message or text) or about_solar else None
     if counted and (solar_here or pending_slot == "solar_size" or panels.group("times")):
-        count = int(_amount(panels.group("count") or panels.group("times")))
+        said_count = re.sub(r"\s+", " ", (panels.group("count") or panels.group("times")).lower())
+        count = _PANEL_NUMBER_WORDS.get(said_count) or int(said_count)
         watts = float(panels.group("watts") or panels.group("each"))
         kw = round(count * watts / 1000, 2)
         said = panels.group(0)
@@ -2360,7 +2410,7 @@ _HOME_WORDS = re.compile(
     r"(?:the|our|my)\s+(?:furnace|boiler|heater|hvac)\s+(?:is|runs\s+on)\s+(?:all\s+)?(?:gas|electric|a\s+heat\s+pump))\b|"
     # a bare item of a statement: "also gas furnace", "ducted heat pump does heat and ac"
     r"(?:^|,)\s*(?:(?:also|and|plus|just|only)\s+)?(?:a\s+|an\s+|two\s+|\d\s+)?(?:(?:old|new|ducted|central)\s+)?"
-    r"(?:baseboard\s+|forced[-\s]air\s+)?(?:gas|electric|central|mini|ductless|heat\s+pump|oil|propane)"
+    r"(?:baseboard\s+|forced[-\s]air\s+)?(?:gas|electric|central|mini|ductless|heat\s+pump|oil|propane|geo[-\s]?thermal)"
     # ("gas furnace prices went up", "gas furnace or heat pump": talked about, not theirs)
     r"(?![\w\s-]{0,20}?\b(?:prices?|rates?|bills?|quotes?)\b)(?!(?:\s+[\w-]+){0,2}\s+(?:or|vs\.?|versus)\b)",
     re.I,
@@ -2372,7 +2422,9 @@ _REPLACED = re.compile(
 _HEAT_PUMP = re.compile(
     # ("mini splits just for cooling, still heat with gas": the heat is the gas)
     r"\bheat\s*pumps?\b(?!\s+water)|\bmini[-\s]?splits?\b(?![^.;]*\b(?:just|only)\s+for\s+(?:cooling|ac|a/c)\b)"
-    r"[^.;]*\bheat(?!\s+(?:with|w/?|using|by|on)\s+(?:natural\s+)?(?:gas|oil|propane|wood|pellets?))|\bductless\s+heat",
+    r"[^.;]*\bheat(?!\s+(?:with|w/?|using|by|on)\s+(?:natural\s+)?(?:gas|oil|propane|wood|pellets?))|\bductless\s+heat|"
+    # a geothermal (ground-source) system is a heat pump; a geothermal power plant is not
+    r"\bgeo[-\s]?thermal\b(?!\s+(?:plants?|power|energy|electricity|stocks?))",
     re.I,
 )
 _GAS_HEAT = re.compile(
@@ -2688,9 +2740,27 @@ def _member_count(piece: str) -> int | None:
     )
     if counted:
         return _count(counted.group(1))
+    # "kids are 3 of em", "the boys, 2 of them"
+    said_after = re.fullmatch(
+        r"(?:(?:my|our|the)\s+)?(?:"
+        + _PEOPLE
+        + r")\s+(?:are\s+)?"
+        + _COUNT
+        + r"(?:\s+of\s+(?:em|'em|them))?",
+        piece,
+        re.I,
+    )
+    if said_after:
+        return _count(said_after.group(1))
     if _PET.fullmatch(piece):
         return 0
     return None
+
+
+def _between_commas(sentence: str) -> list[str]:
+    """Every run of comma-separated parts that starts after a comma ("a, b, c" -> "b", "b, c", "c")."""
+    parts = sentence.split(",")
+    return [",".join(parts[i:j]).strip() for i in range(1, len(parts)) for j in range(i + 1, len(parts) + 1)]
 
 
 def _listed_household(text: str) -> Reading | None:
@@ -2700,12 +2770,27 @@ def _listed_household(text: str) -> Reading | None:
     sentences = re.split(r"[.;!?]+", text)
     # "we're 2 adults and 1 toddler in 30306, georgia power": a list may end at a comma too
     sentences += [s[: comma.start()] for s in sentences for comma in reversed(list(re.finditer(",", s)))]
+    # "we're with cobb emc, me the wife and two boys, gas furnace": a list between commas, with them in it
+    sentences += [
+        middle
+        for s in re.split(r"[.;!?]+", text)
+        for middle in _between_commas(s)
+        if re.search(r"\b(?:me|myself)\b", middle, re.I)
+    ]
     for sentence in sentences:
         # "me, my mom and the twins so 4": the total they give is the count
         total = re.search(r"\s+so\s+" + _COUNT + r"\s*$", sentence, re.I)
         if total:
             sentence = sentence[: total.start()]
-        pieces = re.split(r"\s*(?:,|\+|&|\band\b|\bplus\b|\bw/?\b|\bwith\b)\s*", sentence.strip())
+        # ("me the wife and two boys": a list typed without its first comma)
+        pieces = [
+            piece
+            for piece in re.split(
+                r"\s*(?:,|\+|&|\band\b|\bplus\b|\bw/?\b|\bwith\b|(?<=\bme)\s+(?=(?:the|my)\s))\s*",
+                sentence.strip(),
+            )
+            if piece
+        ]
         members: list[int] = []
         opened = whole = False
         for piece in reversed(pieces):
@@ -2861,7 +2946,7 @@ def _occupants(text: str) -> Iterator[Reading]:
         r"(?:\s+(?:and|&|\+|w/?|with)\s+(?:my|the|a|our)\s+(?:dogs?|cats?|pets?|pups?|puppy|kitty|kitten))?"
     )
     if re.search(
-        r"\b(?:(?:i\s+)?live\s+(?:alone|by\s+myself|on\s+my\s+own)|it'?s\s+just\s+me|^\W*just\s+me)\b"
+        r"\b(?:(?:i\s+)?live\s+(?:alone|by\s+myself|on\s+my\s+own)|it'?s\s+just\s+me|^\W*just\s+me|(?:(?<=,)|(?<=,\s))just\s+me(?=\W*$))\b"
         + pets
         + r"(?!\s*(?:and|&|\+|,\s*(?:my|our)))",
         text,

@@ -312,7 +312,15 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     follow_up = (
         unsure
         or _plan_unknown_after_answer(intent, values, context)
-        or _is_follow_up(intent, params, context, prediction, values.only_when, _asks_anew(values.message))
+        or _is_follow_up(
+            intent,
+            params,
+            context,
+            prediction,
+            values.only_when,
+            _asks_anew(values.message),
+            weighs_switch=SWITCH_WEIGHED.search(values.message) is not None,
+        )
         or _same_request_corrected(intent, params, values, context)
         or _another_size(intent, values, context)
     )
@@ -1621,6 +1629,8 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
         return values.params.model_copy(update={"task": "charging_plan", "appliance": None})
     elif values.when_to_run:
         task = "appliance"  # "is it cheaper to run my dryer at night": a verdict, whatever else it mentions
+    elif SWITCH_WEIGHED.search(values.message):
+        task = "plan_comparison"  # "is that worth switching to hourly pricing for": which plan, for them
     elif _OUTPUT_ASKED.search(values.message) and task not in ("solar_forecast", "typical_solar"):
         # "how much are we gonna make today" after a question about rates: what the panels make
         task = "typical_solar" if values.params.typical_year else "solar_forecast"
@@ -1644,6 +1654,13 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
 
 
 _CHARGE_WORD = re.compile(r"\bcharg(?:e|ed|ing)\b", re.I)
+# a change of plan weighed: "is that worth switching to hourly pricing for", "should we switch to tou"
+SWITCH_WEIGHED = re.compile(
+    r"\b(?:worth|should\s+(?:i|we)|better\s+(?:to|off)|does\s+it\s+make\s+sense)\s+(?:\w+\s+){0,2}?"
+    r"(?:switch(?:ing)?|mov(?:e|ing)|chang(?:e|ing)|go(?:ing)?)\s+(?:over\s+)?to\s+(?:\w+\s+){0,3}?"
+    r"(?:plans?|pricing|rates?|tou|time[-\s]of[-\s]use|program)\b",
+    re.I,
+)
 _OUTPUT_ASKED = re.compile(
     r"\b(?:how\s+much|what)\s+(?:will|are|is|would|do|does|did|can|should)\s+(?:we|it|they|i|(?:the|our|my)\s+"
     r"(?:panels|system|solar|array))\s+(?:gonna\s+|going\s+to\s+)?(?:make|produce|generate|put\s+out)\b"
@@ -1826,6 +1843,7 @@ def _is_follow_up(
     prediction: Prediction,
     only_when: bool,
     asks_anew: bool = False,
+    weighs_switch: bool = False,
 ) -> bool:
     """Changes (or repeats) the last live request ("what about by 6am instead?", "and tomorrow?"),
     as the model reads it against the last request's topic; never a new appliance or a size."""
@@ -1839,6 +1857,8 @@ def _is_follow_up(
     other = params.task != last.task if last.task else TASK_TOPIC.get(params.task or "") != context.last_topic
     if params.task and other and asks_anew and prediction.task_p >= _NEW_TASK_AT_LEAST:
         return False  # a question of its own, for another kind of answer (usage said with it or not)
+    if params.task == "plan_comparison" and other and weighs_switch:
+        return False  # "is that worth switching to hourly pricing for" after the prices: another plan weighed
     if any(getattr(params, key) is not None for key in _USAGE):
         return True  # "we use about 700 kWh a month": the last answer again, with their usage
     if params.task and other and prediction.task_p >= _SURE_TASK:

@@ -1283,7 +1283,11 @@ def _asked_car(message: str, facts: list[StatedFact], mentions: list[Mention]) -
     asked = asked or (
         found is not None
         and (_QUESTION_WORDS.search(message) is not None or "?" in message)
-        and re.search(rf"\b(?:a|an|any)\s+(?:\w+\s+)?{re.escape(found[1])}", message, re.I) is not None
+        # ("how long would that leaf take from empty": the car named, whoever's it is)
+        and re.search(
+            rf"\b(?:a|an|any|that|this|her|his|their|the)\s+(?:\w+\s+)?{re.escape(found[1])}", message, re.I
+        )
+        is not None
     )
     # "how long to charge a bolt from empty": the car the hours are asked for
     if not asked and not _CONSIDERING.search(message) and not _CHARGE_DURATION.search(message):
