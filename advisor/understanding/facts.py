@@ -306,6 +306,23 @@ def facts_in(
     elif counted is not None and whole is None and _OTHER_MEMBERS.search(message.replace(counted.words, " ")):
         # "we live in boston with my husband and his mom": one clause's count leaves someone out
         facts.remove(counted)
+    changed = _COUNT_AFTER_CHANGE.search(message)
+    if (
+        changed
+        and _HOUSEHOLD_CHANGE.search(message)
+        and not any(f.field == "household.occupants" for f in facts)
+        and not _EQUIPMENT_TALK.search(message)
+    ):
+        # "forget my mom lol she moved out, its 3 now": who left, and the count now, in two clauses
+        facts.append(
+            StatedFact(
+                field="household.occupants",
+                value=_count(changed.group(1)),
+                said=changed.group(0).strip(),
+                unit="people",
+                words=message[:500],
+            )
+        )
     if plain and not any(f.field == "household.occupants" for f in facts):
         for reading in _occupants(message):
             facts.append(
@@ -2701,6 +2718,8 @@ def _couple_and_their_kids(message: str) -> Reading | None:
 
 # "3 kids + us two": the user and their partner
 _US_TWO = r"us\s+(?:two|2|both)|the\s+two\s+of\s+us|both\s+of\s+us"
+# "3 of us + my mom": the user and theirs, counted, with more listed after
+_US_COUNTED = re.compile(r"(?:the\s+)?" + _COUNT + r"\s+of\s+us", re.I)
 
 
 def _member_count(piece: str) -> int | None:
@@ -2717,6 +2736,8 @@ def _member_count(piece: str) -> int | None:
         return 1
     if re.fullmatch(_US_TWO, piece, re.I):
         return 2
+    if (counted_us := _US_COUNTED.fullmatch(piece)) is not None:
+        return _count(counted_us.group(1))
     if re.fullmatch(
         r"(?:(?:my|our|the|a|one)\s+)?(?:(?:new|little|older|younger|oldest|youngest)\s+)?(?:"
         + _RELATIVE
@@ -2775,7 +2796,7 @@ def _listed_household(text: str) -> Reading | None:
         middle
         for s in re.split(r"[.;!?]+", text)
         for middle in _between_commas(s)
-        if re.search(r"\b(?:me|myself)\b", middle, re.I)
+        if re.search(r"\b(?:me|myself|of\s+us)\b", middle, re.I)
     ]
     for sentence in sentences:
         # "me, my mom and the twins so 4": the total they give is the count
@@ -2817,6 +2838,7 @@ def _listed_household(text: str) -> Reading | None:
                 whole
                 or any(
                     re.fullmatch(r"(?:.*\s)?(?:me|myself|i|" + _US_TWO + ")", piece.strip(" .!"), re.I)
+                    or _US_COUNTED.fullmatch(piece.strip(" .!"))
                     for piece in listed
                 )
             )

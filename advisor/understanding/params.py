@@ -85,7 +85,8 @@ _BARE_CURRENT = re.compile(
     # ("my model y is at 30, need 80 by 7am": whatever "is at" a number beside a target)
     r"\b(?:(?:it'?s|its|it\s+is|(?:the\s+)?battery(?:'s|\s+is)?|i'?m|we'?re|"
     r"(?!(?:temp|temps|temperature|thermostat|heat|house|outside|weather|price|rate|bill|peak|it)\b)[a-z0-9]+(?:\s+is|'s))\s+"
-    r"(?:only\s+|currently\s+|now\s+)?at|currently(?:\s+at)?)"
+    # ("its sitting at 25", "it's still only at 40")
+    r"(?:(?:only|currently|now|sitting|still|just|showing|reading)\s+){0,2}at|currently(?:\s+at)?)"
     r"\s+(?P<pct>\d{1,3})\b(?![.,:]?\d|\s*(?:%|percent|k?wh?\b|kw|a\.?m\b|p\.?m\b|am\b|pm\b|o'?clock|degrees|°|"
     r"cents?|¢|miles?|mi\b|mph|amps?|a\b|v\b|volts?|hours?|hrs?|minutes?|mins?))",
     re.I,
