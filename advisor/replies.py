@@ -33,6 +33,7 @@ GOODBYE = "Bye! Thanks for chatting."
 THANKS_REPLY = "You're welcome! Ask me anything else about your energy use whenever you like."
 # "ok good", "lol perfect" after an answer: taken as said, not greeted again
 ACKNOWLEDGED_REPLY = "Glad that helps. Anything else I can work out for you?"
+QUESTION_COMING_REPLY = "Sure, go ahead: what would you like to know?"
 OFF_TOPIC = (
     "That's outside what I can help with: I'm a home energy advisor. I plan EV charging around your "
     "rates, tell you when to run appliances, estimate your solar, and explain things like heat pumps "

@@ -178,3 +178,131 @@ def test_weighing_a_switch_after_prices_is_a_comparison_not_the_prices_again() -
     assert reading.params.task == "plan_comparison" and not reading.follow_up
     # the same prices asked again for another day stays a follow-up
     assert understand("and saturday?", context).params.task == "prices"
+
+
+@pytest.mark.parametrize(
+    ("text", "now"),
+    [("need it at 90 by 6:15 tmrw, its sitting at 25", 25.0), ("need 80 by 7, its still only at 40", 40.0)],
+)
+def test_the_level_now_said_with_a_verb_between(text: str, now: float) -> None:
+    params = understand(text, ReadingContext(last_topic="ev_charging")).params
+    assert params.current_soc_pct == now and params.target_soc_pct in (80.0, 90.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "people"),
+    [("so we just moved to long island, pseg, 3 of us + my mom", 4), ("3 of us plus grandma", 4)],
+)
+def test_us_counted_and_one_more_listed(text: str, people: int) -> None:
+    assert _facts(text)["household.occupants"] == people
+
+
+def test_who_moved_out_and_the_count_now_in_two_clauses() -> None:
+    facts = _facts("forget my mom lol she moved out, its 3 now", known_fields={"household.occupants": 4})
+    assert facts == {"household.occupants": 3}
+    # a count of something else is no household
+    assert "household.occupants" not in _facts("my brother moved out last year, its 9 years old now the car")
+
+
+def test_a_concept_named_after_an_answer_is_explained() -> None:
+    from advisor.understanding.models import RequestParams
+
+    after_laundry = ReadingContext(
+        last_intent="live_data",
+        last_topic="rates",
+        last_params=RequestParams(task="appliance", appliance="laundry"),
+    )
+    assert understand("ok whats time of use then", after_laundry).intent == "knowledge"
+    after_prices = ReadingContext(
+        last_intent="live_data", last_topic="rates", last_params=RequestParams(task="prices")
+    )
+    # their peak hours are theirs to be priced, not a concept
+    assert understand("whats peak then", after_prices).params.task == "prices"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["hi i have a question about my bill", "quick question about solar", "hey can i ask you a question"],
+)
+def test_a_question_announced_is_invited_not_searched(runtime, text: str) -> None:
+    reply = runtime.service.handle_turn("U-COMING", "s-" + "-".join(text.split()), text)
+    assert reply.text.startswith("Sure, go ahead") and not reply.citations
+
+
+def test_the_question_itself_after_the_announcement_is_answered() -> None:
+    reading = understand("i have a question about my bill, why did it double")
+    assert reading.intent == "knowledge" and not reading.question_coming
+
+
+def test_a_charge_level_put_right_never_corrects_the_charger() -> None:
+    """ "actually its at 60 now" after a plan from 45 % had been saved as a 60 A charger (14.4 kW)."""
+    from advisor.understanding.models import RequestParams
+
+    context = ReadingContext(
+        known_fields={"equipment.ev_charger_kw": 11.52, "equipment.ev_model": "Tesla Model 3 Long Range"},
+        last_intent="live_data",
+        last_topic="ev_charging",
+        last_params=RequestParams(task="charging_plan", current_soc_pct=45),
+    )
+    reading = understand("actually its at 60 now", context)
+    assert reading.params.current_soc_pct == 60 and not reading.facts
+    # the charger put right in so many words still is
+    corrected = understand(
+        "no wait its 40 amps", ReadingContext(known_fields={"equipment.ev_charger_kw": 11.52})
+    )
+    assert [(f.field, f.value) for f in corrected.facts] == [("equipment.ev_charger_kw", 9.6)]
+
+
+@pytest.mark.parametrize(
+    ("text", "city", "utility"),
+    [
+        ("minneapolis xcel customer. gas furnace, 2400 sq ft house built 1985", "Minneapolis", "Xcel Energy"),
+        ("chicago comed hourly pricing", "Chicago", "ComEd"),
+        ("akron ohio. need the car at 80 by 7", "Akron", None),
+    ],
+)
+def test_a_message_that_opens_with_its_town(text: str, city: str, utility: str | None) -> None:
+    facts = _facts(text)
+    assert facts["location.city"] == city and facts.get("location.utility_provider") == utility
+
+
+@pytest.mark.parametrize(
+    "text", ["denver broncos game tonight, should i preheat", "washington state has cheap power right"]
+)
+def test_a_town_word_opening_something_else_is_no_place(text: str) -> None:
+    assert "location.city" not in _facts(text)
+
+
+def test_a_plan_they_are_on_named_is_no_comparison_asked() -> None:
+    reading = understand("georgia power, savannah. on the nights & weekends plan")
+    assert reading.intent == "profile_statement" and reading.params.task is None
+    assert (
+        understand("georgia power, savannah. which plan is cheapest for us").params.task == "plan_comparison"
+    )
+
+
+@pytest.mark.parametrize(("text", "kw"), [("16 amp granny charger", 1.92), ("32 amp charger", 7.68)])
+def test_a_granny_cord_is_120_volts(text: str, kw: float) -> None:
+    assert _facts(text)["equipment.ev_charger_kw"] == pytest.approx(kw)
+
+
+def test_a_field_asked_back_that_we_lack_is_said_first(runtime) -> None:
+    user, session = "U-RATE", "s-rate"
+    runtime.service.handle_turn(user, session, "columbus ohio, aep")
+    reply = runtime.service.handle_turn(user, session, "what rate am i on")
+    assert reply.text.startswith("You haven't told me your rate plan yet") and "AEP" in reply.text
+    held = runtime.service.handle_turn(user, session, "what utility do you have me down as")
+    assert "haven't told me" not in held.text and "AEP" in held.text
+
+
+@pytest.mark.parametrize(
+    ("text", "back"),
+    [
+        ("is solar worth it in florida", False),
+        ("is a powerwall worth it w/ dukes net metering", False),
+        ("is it worth it", True),
+        ("would that be worth it", True),
+    ],
+)
+def test_worth_it_points_back_only_without_a_subject_of_its_own(text: str, back: bool) -> None:
+    assert understand(text).points_back is back

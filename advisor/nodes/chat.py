@@ -14,6 +14,7 @@ from advisor.replies import (
     GREETING,
     HIRE,
     OFF_TOPIC,
+    QUESTION_COMING_REPLY,
     THANKS_REPLY,
     UNCLEAR,
 )
@@ -31,6 +32,8 @@ def chat(state: AdvisorState) -> dict[str, Any]:
         reply = DEED if understanding.deed else HIRE if understanding.hire else OFF_TOPIC
     elif intent == "unclear":
         reply = UNCLEAR
+    elif understanding.question_coming:
+        reply = QUESTION_COMING_REPLY
     elif understanding.about_advisor:
         reply = CAPABILITIES
     elif understanding.thanks and not state.get("profile_changes"):

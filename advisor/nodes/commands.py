@@ -10,7 +10,7 @@ from typing import Any
 
 from advisor.energy.vehicles import find_vehicle
 from advisor.nodes.remember import change_source, loaded_profile, record_write
-from advisor.replies import EMPTY_PROFILE, FORGET_WHAT, KEPT_FIELDS, holds
+from advisor.replies import EMPTY_PROFILE, FORGET_WHAT, KEPT_FIELDS, TOPIC_OF, holds
 from advisor.state import AdvisorState
 from advisor.understanding.models import Understanding
 from advisor.understanding.values import SLOT_FIELDS
@@ -62,13 +62,31 @@ def make_commands(*, profiles: ProfileRepository):
                 return {"response": text, "route": "done", "answered_by": "commands"}
             return _forget(profiles, user_id, understanding, source, state)
         text = holds(profile, lead="Here's what I have for you:", empty=EMPTY_PROFILE)
+        lacking = _not_yet_told(understanding.queried, profile)
         return {
-            "response": text if text == EMPTY_PROFILE else text + " Tell me if anything is wrong.",
+            "response": lacking
+            + (text if text == EMPTY_PROFILE else text + " Tell me if anything is wrong."),
             "route": "done",
             "answered_by": "commands",
         }
 
     return commands
+
+
+def _not_yet_told(queried: list[str], profile: Any) -> str:
+    """ "what rate am i on" with no plan saved: said first, before what we do hold."""
+    topics = []
+    for field in queried:
+        section, _, name = field.partition(".")
+        held = getattr(getattr(profile, section, None), name, None) if profile is not None else None
+        topic = TOPIC_OF.get(field)
+        topic = topic.replace("the ", "your ", 1) if topic else None
+        if held in (None, "") and topic and topic not in topics:
+            topics.append(topic)
+    if not topics:
+        return ""
+    where = " (it's printed on your bill)" if "your rate plan" in topics else ""
+    return f"You haven't told me {' or '.join(topics)} yet{where}. "
 
 
 def _forget(

@@ -50,6 +50,8 @@ _NUMBER_WORDS = {
     "just one": 1,
 }
 _NUM = r"(?<![\w.])(-?\d+(?:\.\d+)?)"
+VOLTS_L1 = 120
+_ON_120_VOLTS = re.compile(r"\b(?:granny|trickle|120\s*-?\s*v(?:olts?)?|level\s*1|l1|wall\s+outlet)\b", re.I)
 _COUNT = r"(-?\d+|" + "|".join(_NUMBER_WORDS) + r")"
 
 _CAR_WORDS = re.compile(
@@ -306,23 +308,7 @@ def facts_in(
     elif counted is not None and whole is None and _OTHER_MEMBERS.search(message.replace(counted.words, " ")):
         # "we live in boston with my husband and his mom": one clause's count leaves someone out
         facts.remove(counted)
-    changed = _COUNT_AFTER_CHANGE.search(message)
-    if (
-        changed
-        and _HOUSEHOLD_CHANGE.search(message)
-        and not any(f.field == "household.occupants" for f in facts)
-        and not _EQUIPMENT_TALK.search(message)
-    ):
-        # "forget my mom lol she moved out, its 3 now": who left, and the count now, in two clauses
-        facts.append(
-            StatedFact(
-                field="household.occupants",
-                value=_count(changed.group(1)),
-                said=changed.group(0).strip(),
-                unit="people",
-                words=message[:500],
-            )
-        )
+    facts.extend(_count_after_change(message, facts))
     if plain and not any(f.field == "household.occupants" for f in facts):
         for reading in _occupants(message):
             facts.append(
@@ -337,6 +323,29 @@ def facts_in(
     _drop_one_of_two(facts, mentions)
     _household_car_asked_about(facts, mentions, clauses, message)
     return facts, mentions
+
+
+def _count_after_change(message: str, facts: list[StatedFact]) -> list[StatedFact]:
+    """ "forget my mom lol she moved out, its 3 now": who left, and the count now, in two clauses
+    (when no clause counted them on its own)."""
+    changed = _COUNT_AFTER_CHANGE.search(message)
+    if (
+        changed is None
+        or not _HOUSEHOLD_CHANGE.search(message)
+        or _EQUIPMENT_TALK.search(message)
+        or any(f.field == "household.occupants" for f in facts)
+    ):
+        return []
+    said = changed.group(0).strip()
+    return [
+        StatedFact(
+            field="household.occupants",
+            value=_count(changed.group(1)),
+            said=said,
+            unit="people",
+            words=message[:500],
+        )
+    ]
 
 
 _CHILDS = re.compile(r"\b(?:sons?|daughters?|kids?|teens?|child|children)\b", re.I)
@@ -1033,6 +1042,12 @@ def _city(
     opening = (message or text).lstrip().lower()
     if not served and listed and opening.startswith(listed[0].lower()) and utility_by_shape(message or text):
         strong.append(listed[0])
+    if (opens := _opening_place(message or text)) is not None and opening.startswith(
+        text.lstrip().lower()[:12]
+    ):
+        # "minneapolis xcel customer. gas furnace", "akron ohio. need the car at 80 by 7": a message
+        # that opens with a town, then its state or a utility serving it
+        strong.append(opens)
     for candidates, towns in (
         (beside, True),
         (strong, True),
@@ -1054,6 +1069,37 @@ def _city(
                     continue  # "flat 10.9 cents", "energy charge combined": a list item that is no town
                 yield Reading("location.city", _city_value(place), said=said)
                 return
+
+
+def _opening_place(message: str) -> str | None:
+    """The town a message opens with, when what follows it is the town's state ("akron ohio") or a
+    utility that serves it ("chicago comed …", "minneapolis xcel customer"); None otherwise."""
+    first = re.split(r"[,.;!?\n]", message.strip(), maxsplit=1)[0]
+    words = first.split()
+    for size in range(min(3, len(words) - 1), 0, -1):
+        name, rest = " ".join(words[:size]), " ".join(words[size:])
+        place = find_city(name) or find_town(name)
+        if place is None:
+            continue
+        state_said = re.match(r"(\w+(?:\s+\w+)?)", rest)
+        named_state = next(
+            (
+                STATE_NAMES.get(candidate.lower())
+                for candidate in ([state_said.group(1), state_said.group(1).split()[0]] if state_said else [])
+                if candidate.lower() in STATE_NAMES
+            ),
+            None,
+        )
+        if named_state == place.state:
+            return f"{name}, {place.state}"
+        utility = find_utility(rest, state=place.state)
+        if (
+            utility is not None
+            and place.state in utility[0].states
+            and rest.lower().startswith(utility[1].lower())
+        ):
+            return name
+    return None
 
 
 def _whole_item(item: str, said: str) -> bool:
@@ -2168,6 +2214,10 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
         ):
             kw_value = round(current * CONTINUOUS_SHARE * VOLTS_L2 / 1000, 2)
             note = f"a {current:g} A circuit feeds a charger {CONTINUOUS_SHARE:.0%} of that ({current * CONTINUOUS_SHARE:g} A) at {VOLTS_L2} V"
+        elif _ON_120_VOLTS.search(message or text) and current <= 16:
+            # "16 amp granny charger": a cord on a household outlet is 120 V
+            kw_value = round(current * VOLTS_L1 / 1000, 2)
+            note = f"{current:g} A at {VOLTS_L1} V (a cord on a household outlet)"
         else:
             kw_value = round(current * VOLTS_L2 / 1000, 2)
             note = f"{current:g} A at {VOLTS_L2} V"

@@ -246,6 +246,13 @@ class Understanding(BaseModel):
     )
     thanks: bool = Field(False, description="the message thanks us")
     acknowledged: bool = Field(False, description='"ok good", "lol perfect": our answer taken, nothing asked')
+    queried: list[str] = Field(
+        default_factory=list,
+        description='fields a profile question names ("what rate am i on": the rate plan)',
+    )
+    question_coming: bool = Field(
+        False, description='"hi i have a question about my bill": a question announced, not yet asked'
+    )
     defined: str | None = Field(
         None,
         max_length=60,

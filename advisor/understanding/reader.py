@@ -31,7 +31,15 @@ from advisor.understanding.models import (
 )
 from advisor.understanding.params import follow_up_params, with_household_usage
 from advisor.understanding.text import QUESTION_START
-from advisor.understanding.values import EQUIPMENT_WORDS, ON_A_PLAN, SLOT_FIELDS, WHY, Values, read_values
+from advisor.understanding.values import (
+    A_PLAN_NAMED,
+    EQUIPMENT_WORDS,
+    ON_A_PLAN,
+    SLOT_FIELDS,
+    WHY,
+    Values,
+    read_values,
+)
 from knowledge.encoder import SentenceEncoder, sentence_encoder
 
 # Below this probability a reading torn between a live answer and an explanation is asked about
@@ -298,7 +306,10 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         intent == "live_data"
         and params.task == "plan_comparison"
         and (
-            ON_A_PLAN.search(values.message) or any(f.field == "location.rate_schedule" for f in values.facts)
+            ON_A_PLAN.search(values.message)
+            # "georgia power, savannah. on the nights & weekends plan": the plan they are on, named
+            or A_PLAN_NAMED.search(values.message)
+            or any(f.field == "location.rate_schedule" for f in values.facts)
         )
         and not (values.question or values.asking or _WEIGH_WORDS.search(values.message))
     ):
@@ -378,6 +389,8 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         alternative=alternative,  # type: ignore[arg-type]
         thanks=values.thanks,
         acknowledged=values.acknowledged and intent == "smalltalk" and context.last_intent is not None,
+        question_coming=values.question_coming and intent == "smalltalk",
+        queried=commands.named_fields(values.message) if intent == "profile_query" else [],
         defined=values.defined if intent == "knowledge" else None,
         about_advisor=values.about_advisor and not values.facts,
         points_back=values.points_back,
@@ -861,7 +874,11 @@ def _nothing_of_the_task(prediction: Prediction, values: Values) -> bool:
 
 _READ_BACK = re.compile(
     r"\b(?:read|show|tell|give|list)\s+(?:me\s+)?(?:back\s+)?(?:my|the|your)\s+(?:profile|info|details|data|file)\b|"
-    r"\bread\s+(?:it\s+|that\s+)?(?:me\s+)?back\b|^\W*(?:and\s+|so\s+)?what'?s\s+left\W*$|^\W*(?:and\s+|so\s+)?whats\s+left\W*$",
+    r"\bread\s+(?:it\s+|that\s+)?(?:me\s+)?back\b|^\W*(?:and\s+|so\s+)?what'?s\s+left\W*$|^\W*(?:and\s+|so\s+)?whats\s+left\W*$|"
+    # "what rate am i on", "what car do u have me down as": the value we hold, asked back
+    r"^\W*(?:(?:so|and|wait|ok|um)\W+)*what\s+(?:rate(?:\s+plan)?|plan|utility|car|ev|charger|zip(?:\s+code)?)\s+"
+    r"(?:am\s+i|are\s+we|do\s+(?:you|u)\s+have\s+(?:me|us)|did\s+(?:you|u)\s+(?:save|put)(?:\s+(?:for\s+)?(?:me|us))?)"
+    r"(?:\s+(?:on|with|in|down\s+(?:as|for)|under))?(?:\s+(?:again|now|rn))?\W*(?:(?:idk|lol)\W*)?$",
     re.I,
 )
 # a practice weighed, not a run priced: "is precooling at 3pm worth it or just wasting energy"
@@ -1012,8 +1029,8 @@ def _us_or_a_term_asked(intent: str, values: Values) -> str | None:
     time of use means" after a plan: the term explained, not the plan again."""
     if values.facts:
         return None
-    if values.about_advisor:
-        return "smalltalk"
+    if values.about_advisor or values.question_coming:
+        return "smalltalk"  # ("hi i have a question about my bill": asked to go on, nothing looked up yet)
     return "knowledge" if values.meaning_asked and intent != "off_topic" else None
 
 

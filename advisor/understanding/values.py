@@ -86,6 +86,7 @@ class Values:
     plain_answer: bool = False  # a short name answering the location or utility question
     plan_unknown: bool = False  # "idk the plan": the rate-plan question answered ahead
     acknowledged: bool = False  # "ok good", "lol perfect": an answer taken
+    question_coming: bool = False  # "hi i have a question about my bill": the question is still to come
     withdrawn: bool = False  # "nvm on the powerwall, …": what they said before, taken back
     defined: str | None = None  # "what does time of use mean": the term asked to be defined
     meaning_asked: bool = False  # … in so many words ("mean", "stand for", "define", "don't know what … is")
@@ -274,10 +275,11 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         remember=rest is not None,
         thanks=bool(commands.THANKS.search(message)),
         acknowledged=bool(_ACKNOWLEDGED.match(message)),
+        question_coming=bool(_QUESTION_COMING.match(message)),
         withdrawn=bool(WITHDRAWN.match(message)),
         defined=(term := _term_asked(message))[0],
         meaning_asked=term[1],
-        points_back=bool(_POINTS_BACK.search(message)),
+        points_back=bool(_POINTS_BACK.search(_OWN_SUBJECT_WORTH.sub(r"\1", message))),
         asks_action=bool(_ASKS_ACTION.match(message)),
         asks_plainly=any(_asks_plainly(clause) for clause in found),
         aside=_aside(found, facts),
@@ -516,6 +518,15 @@ _ABOUT_ADVISOR = re.compile(
     r")\b[^?]{0,12}\??\W*$",
     re.I,
 )
+# "hi i have a question about my bill", "quick q on solar": the question is still to come
+_QUESTION_COMING = re.compile(
+    r"^\W*(?:(?:hi|hey|hello|howdy|ok(?:ay)?|so|um|yo|good\s+(?:morning|afternoon|evening))\b[\s,.!]*)*"
+    r"(?:(?:i|we)\s+(?:have|had|got|'ve\s+got|ve\s+got)|i'?ve\s+got|(?:can|could|may)\s+i\s+ask(?:\s+(?:you|u))?|"
+    r"(?:just\s+)?(?:a\s+)?quick)\s+(?:(?:a|an|one|another|some|few|a\s+few|couple(?:\s+of)?|quick|small|dumb|silly|"
+    r"random|general|weird)\s+)*(?:questions?|qs?|thing\s+to\s+ask|something|a\s+thing)\b"
+    r"(?:\s+(?:about|on|re|regarding|for\s+you\s+about)\s+(?P<about>(?:my|our|the)?\s*[\w\s&/-]{1,30}?))?[\s.!?:,-]*$",
+    re.I,
+)
 _ACKNOWLEDGED = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|k|kk|lol|haha|oh|ah|cool|great|perfect|awesome|nice|good|sweet|gotcha|got\s+it|alright|"
     r"all\s+right|sounds\s+good|makes\s+sense|that\s+works|will\s+do|noted|fair\s+enough|good\s+to\s+know|wow|neat|"
@@ -563,7 +574,7 @@ _TERM_ASKED = re.compile(
     # "i dont know what time of use means", "not sure what net metering is"
     r"(?:i\s+)?(?:don'?t|dont|do\s+not|not\s+sure)\s+(?:really\s+)?(?:know|understand|get|sure)?\s*what\s+"
     r"(?P<unknown>[\w\s&/-]{2,40}?)\s+(?:means|is|stands\s+for)"
-    r")(?:\s+(?:anyway|anyways|exactly|again|even|tho|though|lol|mean|actually))*\W*$",
+    r")(?:\s+(?:anyway|anyways|exactly|again|even|tho|though|lol|mean|actually|then))*\W*$",
     re.I,
 )
 _NOT_A_TERM = re.compile(
@@ -583,7 +594,21 @@ def _term_asked(message: str) -> tuple[str | None, bool]:
     term = next(group for group in asked.groups() if group).strip()
     if _NOT_A_TERM.search(term):
         return None, False
-    return term, not asked.group("is")
+    # ("ok whats time of use then" after an appliance verdict: a concept's name asks what it is)
+    return term, not asked.group("is") or _CONCEPTS.fullmatch(term) is not None
+
+
+# Names of ideas, not of anything priced or timed for the user ("what are peak hours" asks their
+# prices): "what's <one of these>" asks what it is, whatever was answered before
+_CONCEPTS = re.compile(
+    r"(?:a\s+|an\s+|the\s+)?(?:time[-\s]of[-\s]use(?:\s+(?:pricing|plan|rates?))?|tou(?:\s+(?:pricing|plan|rates?))?|"
+    r"net\s+meter(?:ing)?|nem(?:\s*[23](?:\.0)?)?|net\s+billing|demand\s+charges?|demand\s+response|"
+    r"k(?:ilo)?w(?:att)?[-\s]?h(?:ours?)?|kwh|kilowatts?|seer2?|eer2?|hspf2?|afue|cop|uef|baseline(?:\s+allowance)?|"
+    r"tiered\s+(?:rates?|pricing)|true[-\s]?up|critical\s+peak\s+pricing|v2[hgl]|vehicle[-\s]to[-\s](?:home|grid)|"
+    r"level\s*[12]|dc\s+fast\s+charging|a\s+heat\s+pump|heat\s+pump|mini[-\s]?split|therms?|"
+    r"base\s+services\s+charge|delivery\s+charges?|a\s+therm)",
+    re.I,
+)
 
 
 _DEFINITION = re.compile(
@@ -950,7 +975,11 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
         if isinstance(value, int | float) and not isinstance(value, bool)
     }
     named = [name for name, value in known.items() if any(abs(value - n) < 1e-9 for n in numbers)]
-    others = [n for n in numbers if all(abs(value - n) >= 1e-9 for value in known.values())]
+    # ("actually its at 60 now" after a plan from 45 %: the charge level put right, not the charger)
+    levels = _request_numbers(message)
+    others = [
+        n for n in numbers if all(abs(value - n) >= 1e-9 for value in known.values()) and n not in levels
+    ]
     if not named and len(others) == 1 and _JUST_SAID.search(message):
         # "oops sorry that was 4.8", "no wait 4.5 i forgot the garage panels": the one value we hold
         # within a factor of two of the number said (none, or two, and nothing is changed)
@@ -983,6 +1012,14 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
 
 
 _IN_CENTS = re.compile(r"\d\s*(?:cents?|¢|c\b)", re.I)
+_REQUEST_NUMBERS = ("current_soc_pct", "target_soc_pct", "miles_needed", "ready_by_hour", "plug_in_hour")
+
+
+def _request_numbers(message: str) -> set[float]:
+    """The numbers a message says as its request's own (a charge level, miles, a time): none of
+    them corrects a saved value."""
+    params = read_params(message)
+    return {float(value) for key in _REQUEST_NUMBERS if (value := getattr(params, key)) is not None}
 
 
 def _a_household_count(numbers: list[float]) -> bool:
@@ -1473,6 +1510,12 @@ _SUN_WORDS = re.compile(
     re.I,
 )
 # words that point back at what was said before; the "it" of "is it better to …" points at nothing
+# "is solar worth it in florida": "worth it" of a subject named in the message points at nothing
+# said before ("is it worth it" does)
+_OWN_SUBJECT_WORTH = re.compile(
+    r"(\b(?:is|are|would|will)\s+(?!(?:it|that|this|those|these|they|them|one)\b)[a-z][\w-]*(?:\s+[\w-]+){0,4}?\s+worth)\s+it\b",
+    re.I,
+)
 _POINTS_BACK = re.compile(
     r"^\W*(?:and|but|so|also)\b|\b(?:what|how)\s+about\b|"
     r"\b(?:that|this|those|these|them|there|one|ones)\b|"
@@ -1600,9 +1643,9 @@ _DEFAULT_PLAN = re.compile(
 # (not known to them at all: "not sure what plan", "whatever the normal plan is")
 # "were on …", "i'm still on …": the plan they are on, said
 ON_A_PLAN = re.compile(r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\s+(?:currently\s+|still\s+)?on\b", re.I)
-_A_PLAN_NAMED = re.compile(
+A_PLAN_NAMED = re.compile(
     r"\b(?:on|called|it'?s|its)\s+(?:the\s+|a\s+)?(?!(?:a|the|regular|normal|default|standard|usual|basic|any|which|what|"
-    r"whatever|whichever|some|that|this|same|right|wrong|cheapest|best|other|one)\b)[\w-]+(?:\s+[\w-]+){0,2}\s+(?:plan|rate)\b",
+    r"whatever|whichever|some|that|this|same|right|wrong|cheapest|best|other|one)\b)[\w-]+(?:\s+[\w&-]+){0,3}\s+(?:plan|rate)\b",
     re.I,
 )
 
@@ -1614,7 +1657,7 @@ def _unsure_plan_named(found: list[Clause], facts: list[StatedFact]) -> list[Men
     unsure = [
         Mention(field="location.rate_schedule", words=clause.text[:500], reason="unverified")
         for clause in found
-        if clause.hedged and _A_PLAN_NAMED.search(clause.text)
+        if clause.hedged and A_PLAN_NAMED.search(clause.text)
     ][:1]
     # "were on the saver choice plan 4-7pm is peak": a plan of theirs the catalog does not hold,
     # said back as what it is (never "isn't something I keep")
@@ -1624,7 +1667,7 @@ def _unsure_plan_named(found: list[Clause], facts: list[StatedFact]) -> list[Men
         if not (
             clause.hedged or clause.question or clause.someone_else or clause.hypothetical or clause.negated
         )
-        and (named := _A_PLAN_NAMED.search(clause.text)) is not None
+        and (named := A_PLAN_NAMED.search(clause.text)) is not None
         and ON_A_PLAN.search(clause.text)
     ][:1]
     return unsure or uncatalogued
@@ -1743,7 +1786,7 @@ def _plan_unknown(found: list[Clause], facts: list[StatedFact]) -> bool:
     # "its a bolt euv not the regular one": the regular one is the thing they named, not a plan
     equipment = any(f.field.startswith("equipment.") for f in facts)
     return any(
-        (clause.hedged and _PLAN_WORDS.search(clause.text) and not _A_PLAN_NAMED.search(clause.text))
+        (clause.hedged and _PLAN_WORDS.search(clause.text) and not A_PLAN_NAMED.search(clause.text))
         or (
             _DEFAULT_PLAN.search(clause.text)
             and not (equipment and not _PLAN_WORDS.search(clause.text))
