@@ -34,6 +34,8 @@ THANKS_REPLY = "You're welcome! Ask me anything else about your energy use whene
 # "ok good", "lol perfect" after an answer: taken as said, not greeted again
 ACKNOWLEDGED_REPLY = "Glad that helps. Anything else I can work out for you?"
 QUESTION_COMING_REPLY = "Sure, go ahead: what would you like to know?"
+# our question about the place or the car passed over with the same request again: answered anyway
+IGNORED_LEAD = "I'll go ahead with what I have. "
 OFF_TOPIC = (
     "That's outside what I can help with: I'm a home energy advisor. I plan EV charging around your "
     "rates, tell you when to run appliances, estimate your solar, and explain things like heat pumps "

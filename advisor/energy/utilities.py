@@ -448,7 +448,10 @@ def find_utility(
 # Aliases that are also words of a sentence, told apart by the words around them: the word-use
 # after the alias, unless the words before it name a company ("we're with reliant on a flat plan")
 _WORD_SENSES = {
-    "reliant": (re.compile(r"^\s+(?:up)?on\b"), re.compile(r"\b(?:with|from|by|through|via|use|using)\s*$")),
+    "reliant": (
+        re.compile(r"^\s+(?:up)?on\b"),
+        re.compile(r"\b(?:with|w/?|went\s+w(?:ith|/)?|from|by|through|via|use|using)\s*$"),
+    ),
 }
 
 

@@ -118,7 +118,7 @@ _TABLE: list[tuple[str, VehicleSpec]] = [
         VehicleSpec(name="Toyota Prius Prime", battery_kwh=13.6, onboard_charger_kw=3.5, plug_in_hybrid=True),
     ),
     (
-        r"pacifica\s*hybrid",
+        r"pacifica\s*(?:hybrid|phev|plug[-\s]?in(?:\s+hybrid)?)",
         VehicleSpec(
             name="Chrysler Pacifica Hybrid", battery_kwh=16.0, onboard_charger_kw=6.6, plug_in_hybrid=True
         ),

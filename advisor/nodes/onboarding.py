@@ -15,7 +15,16 @@ from advisor.energy.catalog import normalize_utility, plans_of, utility_of_plan
 from advisor.energy.utilities import usual_plan, utility_named
 from advisor.onboarding import missing_slots, question_for
 from advisor.places import find_city, find_town, place_fields
-from advisor.replies import DEED, HIRE, NOTHING_TO_SAVE, OFF_TOPIC, SKIP_NOTE, STANDS_NOTE, not_saved
+from advisor.replies import (
+    DEED,
+    HIRE,
+    IGNORED_LEAD,
+    NOTHING_TO_SAVE,
+    OFF_TOPIC,
+    SKIP_NOTE,
+    STANDS_NOTE,
+    not_saved,
+)
 from advisor.state import AdvisorState
 from advisor.tools.data import utility_state
 from advisor.understanding.models import RequestParams, Understanding
@@ -202,12 +211,10 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
         # request again instead of an answer; a patient advisor goes on with what it has, without
         # asking anything else first
         slot = str(answer.slot)  # type: ignore[union-attr]
-        rest = [other for other in SLOT_FIELDS if other not in skipped]
-        return [*skipped, *rest], [IGNORED_LEAD + SKIP_NOTE[slot]]
+        return _every_question_skipped(skipped), [IGNORED_LEAD + SKIP_NOTE[slot]]
     if understanding.no_more_questions and state.get("pending_slot"):
         # "skip that, just give me a general idea": every question skipped, answered with what we have
-        rest = [slot for slot in SLOT_FIELDS if slot not in skipped]
-        return [*skipped, *rest], ["No problem, I'll answer with what I have."]
+        return _every_question_skipped(skipped), ["No problem, I'll answer with what I have."]
     lacks = {
         "ev" for m in understanding.mentions if m.reason == "lacks" and m.field.startswith("equipment.ev_")
     }
@@ -249,7 +256,9 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
     return skipped, [lead + " ".join(notes)]
 
 
-IGNORED_LEAD = "I'll go ahead with what I have. "
+def _every_question_skipped(skipped: list[str]) -> list[str]:
+    """No onboarding question is asked again in the thread: the answer goes on with what it has."""
+    return [*skipped, *(slot for slot in SLOT_FIELDS if slot not in skipped)]
 
 
 def _asked_again_instead(state: AdvisorState, understanding: Understanding) -> bool:

@@ -756,6 +756,13 @@ def _only_number_words(message: str) -> bool:
     return len(tokens) >= 3 and all(t.isdigit() or t in _DIGIT_WORDS or t in _TENS for t in tokens)
 
 
+_NOT_HOME_ZIP_AFTER = re.compile(
+    r"\s*(?:is|'s)\s+(?:just\s+|only\s+)?(?:the|my|our|a)?\s*(?:p\.?\s*o\.?\s*box|post\s+office|mailing|work|office|"
+    r"business|billing|job)\b",
+    re.I,
+)
+
+
 def _zip(text: str, *, message: str, pending_slot: str | None) -> Iterator[Reading]:
     if not _ZIP.search(text) and (
         pending_slot == "location" or re.search(r"\bzip\b", text, re.I) or _only_number_words(message)
@@ -772,8 +779,10 @@ def _zip(text: str, *, message: str, pending_slot: str | None) -> Iterator[Readi
             _ZIP_CONTEXT.search(text) or pending_slot == "location" or alone or not _NOT_A_ZIP.search(text)
         ):
             continue
-        if _NOT_HOME_BEFORE.search(text[: match.start()].rstrip()):
-            continue  # "work is in 94105 but home's 94501"
+        if _NOT_HOME_BEFORE.search(text[: match.start()].rstrip()) or _NOT_HOME_ZIP_AFTER.match(
+            text, match.end()
+        ):
+            continue  # "work is in 94105 but home's 94501", "78028 is the post office box, the house is 78013"
         if re.search(r"\bnot\W*$", text[: match.start()], re.I) and _ZIP.search(text, match.end()):
             continue  # "no its not 37919 its 37920": the one said after "not" is the wrong one
         if is_real_zip(code):
@@ -869,7 +878,9 @@ _TOWN_HOME = re.compile(
 _NOT_HOME_BEFORE = re.compile(
     r"(?:\b(?:moved|moving|relocated|relocating|came|transferred|originally)\s+(?:here\s+|over\s+)?from|"
     r"\b(?:we|i|they)\s+(?:were|was|lived|used\s+to\s+live)\s+(?:in|near)|\bsold\s+(?:our|my|the)\s+(?:place|house|home|condo)\s+(?:in|near)|"
-    r"\b(?:work|office|job|visiting|visit|trip|vacation|travel(?:l?ing)?|parents?|mom|dad)\b[^,.;!?]{0,12}|"
+    r"\b(?:work|office|job|visiting|visit|trip|vacation|travel(?:l?ing)?|parents?|mom|dad|"
+    # "need it charged by 7:30 for my doctor appointment in tampa": where they are going
+    r"appointments?|appt|doctors?|dentist|hospital|meeting|game|wedding|funeral|concert|flight|airport|interview)\b[^,.;!?]{0,12}|"
     # "gas is $5.40 at the chevron in san jose": a shop's or a station's town
     r"\bat\s+(?:the|a)\s+[\w'&-]+(?:\s+[\w'&-]+)?|"
     # "bought a used leaf off a guy in tumwater": a seller's or someone's town
@@ -1057,6 +1068,8 @@ def _city(
     ):
         for candidate in candidates:
             found = _place_in(candidate, towns=towns, region=region)
+            if found is not None and found[1].strip().lower() in STATE_NAMES and find_city(found[1]) is None:
+                continue  # "we're in florida till may": the state, not Florida, OH ("new york" is the city)
             if found is not None:
                 place, said = found
                 if candidates is in_region and place.state != region:
@@ -1417,11 +1430,17 @@ def _utility(
         about_utility=bool(about_utility),
         state=region,
     )
-    if found is None and region is not None and "," in text:
+    if found is None and region is not None and ("," in text or "," in message):
         # "family of 5 in raleigh, duke, 2 evs": a list item that is a utility's short name serving
         # the state the message (or the profile) places them in
         for segment in re.split(r"\s*,\s*", text):
-            short = segment.strip(" .!")
+            # ("went w reliant, 77007": the company after the words that say it is theirs)
+            short = re.sub(
+                r"^(?:(?:went|go|going|signed\s+up|switched)\s+)?(?:with|w/?|on|using|use|have|got)\s+",
+                "",
+                segment.strip(" .!"),
+                flags=re.I,
+            )
             if 0 < len(short.split()) <= 3:
                 listed = find_utility(short, answer=True, state=region)
                 if (
@@ -2161,6 +2180,11 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
                 _NUM + r"\s*-?\s*(?:a|amps?|amperes?)\b(?P<circuit>\s*(?:breaker|circuit))?", text, re.I
             )
             if not _PANEL_AFTER.match(text, found.end())  # "60 amp panel": the house's service, not a charger
+            # ("it's about $190 a month in summer": money a month, not amps)
+            and text[max(0, found.start() - 1) : found.start()] != "$"
+            and not re.match(
+                r"\s+(?:month|mo|year|yr|day|week|night|kwh|piece|pop|load)\b", text[found.end() :], re.I
+            )
             and text[max(0, found.start() - 1) : found.start()] != ":"  # "by 5:30a" is a time
             # "full by 5a", "til 6a": a bare "a" after a word of time is the morning, not amps
             and not (
@@ -2465,7 +2489,7 @@ def _lone_size(text: str) -> str | None:
 
 _HOME_WORDS = re.compile(
     r"\b(?:the\s+house|the\s+home|our\s+place|here|upstairs|downstairs|bedrooms?|heat\s+is|cooling\s+is|"
-    r"for\s+(?:heating|cooling|heat|ac)|(?:house|home|place)\s+(?:has|is)|in\s+the\s+(?:house|home)|heating\s+is|"
+    r"for\s+(?:heating|cooling|heat(?!\s*pumps?)|ac)|(?:house|home|place)\s+(?:has|is)|in\s+the\s+(?:house|home)|heating\s+is|"
     r"(?:handles?|does|do)\s+(?:both\s+)?(?:the\s+|our\s+)?(?:cooling|heating|heat(?!\s*pumps?))|(?:with|w/?)\s+(?:a\s+|an\s+)?(?:heat\s+pump|gas\s+furnace|mini|baseboard|electric\s+baseboard)|"
     # "its got a gas furnace", "the apartment has electric baseboard heat", "we're on electric
     # baseboard", "a regular house … with gas heat": the dwelling's own heat
@@ -2707,7 +2731,8 @@ _COUNT_AFTER_CHANGE = re.compile(
     r"\b(?:so(?:\s+still)?|still|its|it'?s|now(?:\s+its)?|making\s+it|that\s+makes(?:\s+it|\s+us)?|we'?re)\s+"
     + _COUNT
     # "its 5 now that my in-laws moved in": the count, then why
-    + r"(?:\s+(?:now|people|of\s+us|total))?(?:\W*$|\s+(?:now\s+)?(?:that|since|because|bc|cuz|cause)\b)",
+    # ("its 5 now, my mom moved in": the count, then who)
+    + r"(?:\s+(?:now|people|of\s+us|total))?(?:\W*$|\s+(?:now\s+)?(?:that|since|because|bc|cuz|cause)\b|\s*,)",
     re.I,
 )
 _HOUSEHOLD_CHANGE = re.compile(
@@ -3073,8 +3098,8 @@ _SCHEDULES = [
     (re.compile(r"\b(?:retired|retiree)\b", re.I), "Retired"),  # "retired, home all day" is retired
     (
         re.compile(
-            r"\b(?:works?|working)\s+from\s+home|\bwfh\b|\bworks?\s+remote(?:ly)?|\bremote\s+work(?:er)?|"
-            r"\b(?:i'?m|we'?re|i\s+am|we\s+are)\s+home\s+all\s+day\b",
+            # (being "home all day" says nothing of work: retired, a baby, between jobs)
+            r"\b(?:works?|working)\s+from\s+home|\bwfh\b|\bworks?\s+remote(?:ly)?|\bremote\s+work(?:er)?",
             re.I,
         ),
         "WFH",

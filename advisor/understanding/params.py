@@ -125,7 +125,9 @@ _APPLIANCES = re.compile(
     r"evaporative\s+cooler)(?:s|es)?\b|\b(?P<heat_water>heat(?:ing)?\s+(?:the\s+|my\s+|our\s+)?(?:hot\s+)?water)\b|"
     r"\b(?P<precool>pre-?cool\w*)\b|\b(?P<window_ac>window\s+(?:unit|ac|a/c)|a/c)(?!\w)|"
     # "wash the clothes", "do the wash", "dry a load": laundry said by what is done
-    r"\b(?P<laundry>(?:wash|dry)(?:ing)?\s+(?:the\s+|my\s+|our\s+|some\s+)?clothes|do(?:ing)?\s+(?:the\s+|a\s+)?(?:wash|washing)|"
+    # ("is now a good time to dry the sheets")
+    r"\b(?P<laundry>(?:wash|dry)(?:ing)?\s+(?:the\s+|my\s+|our\s+|some\s+|a\s+)?(?:clothes|sheets|towels|bedding|"
+    r"blankets|jeans|laundry|load)|do(?:ing)?\s+(?:the\s+|a\s+)?(?:wash|washing)|"
     r"(?:a\s+)?loads?\s+of\s+(?:wash|washing|clothes))\b",
     re.I,
 )
@@ -163,7 +165,8 @@ _SYSTEM_SIZE = re.compile(
 )
 # what the size makes, said after it ("a 6 kw system make here", not "make sense" or "make it bigger")
 _PRODUCE = re.compile(
-    r"^[^.?!]{0,40}?\b(?:make|makes|produce|produces|generate|generates|give|gives|put\s+out|do\s+for)\b(?!\s+(?:sense|it|my|the|a|an)\b)"
+    r"^[^.?!]{0,40}?\b(?:make|makes|produce|produces|generate|generates|give|gives|put\s+out|do\s+for|good\s+for|yields?)\b"
+    r"(?!\s+(?:sense|it|my|the|a|an)\b)"
     # "would an 8 kw system cover our usage": how much of what they use it makes
     r"|^[^.?!]{0,25}?\b(?:cover|covers|offset|offsets)\s+(?:us|me|it|our|my|the|all|most|everything)\b"
 )
@@ -616,7 +619,15 @@ def _days(lowered: str) -> dict[str, object]:
     for day in WEEKDAYS:
         if re.search(rf"\b{day}\b", lowered):
             data["ready_by_day"] = day
-    if "ready_by_day" not in data and re.search(r"\b(?:on\s+)?(?:the\s+)?weekends?\b", lowered):
+    if (
+        "ready_by_day" not in data
+        and re.search(
+            # ("the nights and weekends plan", "free weekends": a plan's name, no day asked)
+            r"\b(?:on\s+)?(?:the\s+)?weekends?\b(?!\s+(?:plan|rate|pricing|free|deal))(?<!\bfree\sweekends)(?<!\bfree\sweekend)",
+            lowered,
+        )
+        and not re.search(r"\bnights?\s+(?:and|&|n)\s+weekends?\b", lowered)
+    ):
         data["ready_by_day"] = "saturday"  # "what about on weekends": the next weekend day
     return data
 
@@ -692,7 +703,11 @@ def _solar_size(lowered: str) -> dict[str, object]:
                 and not re.search(r"\b(?:our|my|we\s+have|i\s+have|today|tomorrow|tmrw|tonight)\b", lowered)
             )
         )
-        and re.search(r"\b(?:make|makes|produce|produces|generate|generates)\b(?!\s+sense)", lowered)
+        # ("if we put up 5 kilowatts, what is that good for in a year")
+        and re.search(
+            r"\b(?:make|makes|produce|produces|generate|generates|yields?|good\s+for|get\s+(?:us|me))\b(?!\s+sense)",
+            lowered,
+        )
     ):
         # ("if we did solar, like 8kw, what would that make": the size of solar asked about)
         # "one guy says 8.4kw. what would that make a yr": the one size the message names, asked about

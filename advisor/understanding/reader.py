@@ -311,7 +311,10 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
             or A_PLAN_NAMED.search(values.message)
             or any(f.field == "location.rate_schedule" for f in values.facts)
         )
-        and not (values.question or values.asking or _WEIGH_WORDS.search(values.message))
+        # ("i think we might be on the nights and weekends plan? not sure": a doubt, not a question to us)
+        and not (
+            ((values.question or values.asking) and not values.hedged) or _WEIGH_WORDS.search(values.message)
+        )
     ):
         # "were on the saver choice plan 4-7pm is peak": the plan they are on, said, not a comparison asked
         intent, params, asks = "profile_statement", RequestParams(), False
@@ -754,6 +757,8 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
         return "off_topic"  # "can you set my thermostat for me", "can you pay my bill": not ours to do
     if values.params.size_needed and prediction.intent in ("knowledge", "live_data", "profile_statement"):
         return "live_data"  # "how many solar panels do i need, we use about 900 kwh a month": sized here
+    if context.last_intent == "live_data" and _ASKED_AGAIN.match(values.message):
+        return "live_data"  # "ok prices again", "the plan again pls": the last answer, once more
     if prediction.intent == "live_data" and _only_their_day(values):
         # "i work nights, usually home by 8am. my car is a 2018 bolt": when they get home, said
         # with their facts, is no request
@@ -784,6 +789,17 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
         # nothing of a forecast is in the words, so it is a question (answered, or "no source")
         return "knowledge"
     return answer
+
+
+_ASKED_AGAIN = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|k|so|and|um)\W+)*(?:(?:the|my|those|that)\s+)?"
+    r"(?:(?:prices?|rates?|peak(?:\s+hours)?|forecast|weather|plan|numbers?|answer|estimate)\s+(?:again|one\s+more\s+time)|"
+    # "redo it w/ the right car", "run it again now": the last answer worked out again
+    r"(?:redo|re-?run|recalculate|rework|run|do)\s+(?:it|that|the\s+(?:plan|math|numbers))(?:\s+again)?"
+    r"(?:\s+(?:w/?|with)\s+(?:the\s+)?(?:right|correct|new|updated)\s+\w+|\s+now)?)"
+    r"(?:\W+(?:pls|plz|please))?\W*$",
+    re.I,
+)
 
 
 def _only_their_day(values: Values) -> bool:
@@ -885,7 +901,11 @@ _READ_BACK = re.compile(
 _PRACTICE = r"pre-?cool\w*|pre-?heat\w*"
 _WEIGHING = r"worth|help|helps|save|saves|waste|wasting|point|pointless|smart|dumb|myth"
 _PRACTICE_WEIGHED = re.compile(
-    rf"\b(?:{_PRACTICE})\b[^.?!]*\b(?:{_WEIGHING})\b|\b(?:{_WEIGHING})\b[^.?!]*\b(?:{_PRACTICE})\b", re.I
+    rf"\b(?:{_PRACTICE})\b[^.?!]*\b(?:{_WEIGHING})\b|\b(?:{_WEIGHING})\b[^.?!]*\b(?:{_PRACTICE})\b|"
+    # "should i bump the heat up before the peak tomorrow morning": pre-heating, said in plain words
+    r"\b(?:bump|turn|crank|raise|push|run|lower|drop)\s+(?:up\s+|down\s+)?(?:the\s+)?(?:heat|ac|a/c|air|thermostat)"
+    r"(?:\s+(?:up|down))?\s+(?:a\s+bit\s+|a\s+little\s+)?(?:before|ahead\s+of)\s+(?:the\s+)?peak\b",
+    re.I,
 )
 
 

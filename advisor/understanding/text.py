@@ -89,6 +89,8 @@ _HYPOTHETICAL = re.compile(
     r"hoping\s+to|going\s+to\s+(?:get|buy|install)|about\s+to\s+(?:get|buy)|wish|"
     # "im fixing to buy an equinox ev next month": about to, in the South
     r"fix(?:ing|in'?)\s+to\s+(?:get|buy|install|put|add|order|lease)|"
+    # "my son is talking about buying me a chevy equinox ev for christmas": a gift still to come
+    r"talk(?:ing|s|ed)?\s+(?:about|abt|of)\s+(?:buying|getting|leasing|putting|installing|adding)|"
     # "my wife wants a powerwall, im not convinced", "i say we should get a heat pump first"
     r"wants?\s+(?:a|an|one|us\s+to|to\s+get)|lean(?:ing)?\s+(?:towards?|toward)|borrow\w*|evaluat\w*|"
     # "my grandson keeps telling me to get one of those heat pumps": urged, not had
@@ -122,6 +124,9 @@ _SOMEONE_ELSE = re.compile(
     r"(?:put|got|has|have|had|installed|bought|drives|owns|added|went)\b|"
     r"\b(?:(?:my|our|the)\s+(?:neighbou?rs?|friends?|brothers?|sisters?|moms?|mums?|dads?|mothers?|fathers?|parents?|"
     r"in-?laws?|cousins?|uncle|aunt|boss|co-?workers?|colleagues?|buddy|coworker|grandparents?|"
+    # ("the grandson is bringing his tesla for the week": grandchildren visit, they do not live here)
+    r"grandsons?|granddaughters?|grandkids?|grandchild(?:ren)?|grand\s*babies|nephews?|nieces?|"
+    r"(?:son|daughter)s?-?in-?laws?|"
     # ("my landlord just put in a heat pump": in the home they live in)
     r"landlord(?!\s+(?:just\s+|finally\s+)?(?:put\s+in|installed|replaced|added|upgraded|switched|swapped)))|"
     r"(?:he|she|they)\s+(?:has|have|had|drives?|lives?|uses?|got|is|are|'s|'re|put|installed|added|bought|built)|"

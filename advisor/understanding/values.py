@@ -649,7 +649,8 @@ _ENERGY = re.compile(
     r"(?:electric|power|utility|energy|gas)\s+bills?|dryer|washer|dishwasher|appliances?|water\s+heater|"
     # choosing who sells the power ("how do i pick a plan in texas, the free nights ones seem sketchy")
     r"free\s+nights?|free\s+weekends?|power\s+to\s+choose|retail\s+(?:electric|energy)\s+provider|"
-    r"(?:pick|choose|compare|switch)\w*\s+(?:a\s+|an\s+|my\s+|our\s+)?(?:new\s+)?(?:electric\w*\s+|power\s+|energy\s+)?(?:plan|provider))\b",
+    r"(?:pick|choose|compare|switch)\w*\s+(?:to\s+)?(?:a\s+|an\s+|my\s+|our\s+)?(?:new\s+|different\s+|another\s+|cheaper\s+)?"
+    r"(?:electric\w*\s+|power\s+|energy\s+)?(?:plan|provider|supplier|retailer)|shop\s+around\s+for\s+(?:power|electricity))\b",
     re.I,
 )
 # Equipment someone might add or use: a question about it is advice, not a live figure
@@ -1154,6 +1155,8 @@ _ADDS_CONTEXT = re.compile(
 )
 _LEAVING = re.compile(
     r"\b(?:got+a|have\s+to|gotta)\s+(?:run|go|bounce|jet)\b|\bgtg\b|\bg2g\b|\bgood\s*night\b|\bnight\s+night\b|"
+    # "k thx gn", "ty gn": good night, typed short at the end
+    r"\bgn\W*$|"
     r"\b(?:that'?s|thats)\s+(?:it|all)\s+for\s+(?:today|now|tonight)\b|\bsigning\s+off\b|\btalk\s+(?:to\s+you\s+)?later\b|"
     # "Thank you. That's everything.", "ok thats all", "thanks, thats it": said as the end of the chat
     r"(?:^|[,.!]\s*)(?:ok(?:ay)?\W+|thanks?\W+|thank\s+you\W+)?(?:that'?s|thats)\s+(?:it|all|everything)"

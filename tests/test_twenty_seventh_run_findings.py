@@ -1,0 +1,139 @@
+"""Wrong facts and misread turns of the twenty-seventh first run (h58/h59/h60, code 442925e), each
+a kind of sentence tested with phrasings other than the one that showed it: precision first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from advisor.understanding.models import ReadingContext, RequestParams
+from advisor.understanding.reader import understand
+
+
+def _facts(text: str, **context: Any) -> dict[str, Any]:
+    return {f.field: f.value for f in understand(text, ReadingContext(**context)).facts}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the grandson is bringing his tesla model y for the week and needs it full by friday at 9am",
+        "our granddaughter is visiting with her kia ev6, can she charge it here overnight cheaply",
+        "my nephew left his bolt here, when should i plug it in",
+    ],
+)
+def test_a_visiting_grandchilds_car_is_asked_about_not_saved(text: str) -> None:
+    reading = understand(text)
+    assert "equipment.ev_model" not in {f.field for f in reading.facts}
+    assert reading.params.vehicle is not None  # the plan is for that car
+
+
+def test_a_car_someone_talks_of_buying_them_is_not_theirs() -> None:
+    assert "equipment.ev_model" not in _facts(
+        "my son is talking about buying me a chevy equinox ev for christmas"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "need it charged to 80 percent by 7:30 tomorrow for my doctor appointment in tampa",
+        "gotta be at the airport in orlando by 6, is 60% enough",
+    ],
+)
+def test_where_they_are_going_is_not_their_town(text: str) -> None:
+    assert "location.city" not in _facts(text)
+
+
+def test_a_state_named_is_not_a_town_of_that_name() -> None:
+    assert "location.city" not in _facts("we're in florida till may")
+    assert _facts("im in new york, 10025")["location.city"] == "New York"
+
+
+def test_a_kind_of_heat_asked_about_after_an_answer_is_not_theirs() -> None:
+    context = {"last_intent": "knowledge", "last_topic": "home"}
+    assert "equipment.heating_type" not in _facts("and for heat pumps", **context)
+    assert _facts("gas furnace for heat")["equipment.heating_type"] == "gas"
+
+
+def test_home_all_day_says_nothing_of_work() -> None:
+    assert "household.work_schedule" not in _facts("its just the two of us but we're home all day")
+    assert _facts("i wfh mon-fri so im home all day")["household.work_schedule"] == "WFH"
+
+
+def test_the_count_first_then_who_moved() -> None:
+    facts = _facts("its 5 now, my mom moved in", known_fields={"household.occupants": 4})
+    assert facts == {"household.occupants": 5}
+
+
+def test_a_mailing_zip_is_not_the_home() -> None:
+    facts = _facts(
+        "sorry no, 78028 is the post office box, the house is 78013",
+        known_fields={"location.zip_code": "78028"},
+    )
+    assert facts["location.zip_code"] == "78013"
+
+
+def test_a_provider_after_went_with_in_a_list() -> None:
+    assert _facts("went w reliant, 77007")["location.utility_provider"] == "Reliant Energy"
+    assert "location.utility_provider" not in _facts("were reliant on propane, 77007")
+
+
+@pytest.mark.parametrize("text", ["k thx gn", "ty gn"])
+def test_gn_is_good_night(text: str) -> None:
+    assert understand(text, ReadingContext(last_intent="live_data")).intent == "goodbye"
+
+
+def test_the_last_answer_asked_again() -> None:
+    context = ReadingContext(
+        last_intent="live_data", last_topic="rates", last_params=RequestParams(task="prices")
+    )
+    reading = understand("ok prices again", context)
+    assert reading.intent == "live_data" and reading.params.task == "prices"
+
+
+@pytest.mark.parametrize(("text", "appliance"), [("is now a good time to dry the sheets", "dryer")])
+def test_laundry_said_by_what_is_dried(text: str, appliance: str) -> None:
+    reading = understand(text)
+    assert reading.params.task == "appliance" and reading.params.appliance == appliance
+
+
+def test_a_size_asked_what_it_is_good_for_in_a_year() -> None:
+    reading = understand("if we put up 5 kilowatts, what is that good for in a year out here")
+    assert reading.params.task == "typical_solar" and reading.params.system_kw == 5.0
+    assert understand("is solar good for the environment").intent == "knowledge"
+
+
+def test_a_plug_in_minivan_said_as_phev() -> None:
+    assert _facts("its a chrysler pacifica phev")["equipment.ev_model"] == "Chrysler Pacifica Hybrid"
+
+
+def test_switching_supplier_is_home_energy() -> None:
+    reading = understand("is it worth switching to a different supplier, ohio lets you shop around")
+    assert reading.intent in ("knowledge", "live_data")
+
+
+def test_the_last_plan_redone_with_the_right_car() -> None:
+    context = ReadingContext(
+        last_intent="live_data", last_topic="ev_charging", last_params=RequestParams(task="charging_plan")
+    )
+    reading = understand("redo it w/ the right car", context)
+    assert reading.intent == "live_data" and reading.params.task == "charging_plan"
+
+
+def test_a_plan_named_with_a_doubt_is_no_comparison_and_no_day() -> None:
+    reading = understand("I think we might be on the nights and weekends plan?  not sure")
+    assert reading.intent == "profile_statement" and reading.params.ready_by_day is None
+    after = ReadingContext(last_intent="live_data", last_params=RequestParams(task="prices"))
+    assert understand("what about on weekends", after).params.ready_by_day == "saturday"
+
+
+def test_turning_the_heat_up_before_the_peak_is_pre_heating_explained() -> None:
+    assert understand("Should I bump the heat up before the peak tomorrow morning").intent == "knowledge"
+
+
+@pytest.mark.parametrize("text", ["Its about $190 a month in summer, $70 in winter", "bill is 190 a month"])
+def test_money_a_month_is_no_amps(text: str) -> None:
+    assert "equipment.ev_charger_kw" not in _facts(text, last_topic="ev_charging")
+    assert _facts("charger is 40 a", last_topic="ev_charging")["equipment.ev_charger_kw"] == 9.6
