@@ -176,6 +176,16 @@ def content_terms(text: str) -> set[str]:
     return set(terms(text))
 
 
+# Words of a question that say how it is asked, not what about ("what does tou MEAN ANYWAY", "is the
+# tax credit STILL AVAILABLE"): they never pick a section or a paragraph of a passage
+FILLER_TERMS = frozenset(
+    terms(
+        "mean means meaning anyway actually basically exactly really even like lol tho though okay ok guys stuff "
+        "thing still available anymore currently exist exists"
+    )
+)
+
+
 def _split(body: str) -> list[str]:
     """Split a section between paragraphs so each part stays under MAX_CHUNK_WORDS."""
     if not body:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from knowledge.documents import content_terms
+from knowledge.documents import FILLER_TERMS, content_terms
 
 _ABBREVIATION_END = re.compile(r"(?:\b[ap]\.m\.|\be\.g\.|\bi\.e\.|\bvs\.|\betc\.|\bapprox\.|\bNo\.)$", re.I)
 EXCERPT_CHARS = 700
@@ -41,7 +41,7 @@ def answering_part(question: str, passage: str) -> str:
             paragraphs[-1] += "\n\n" + paragraph
         elif paragraph.strip():
             paragraphs.append(paragraph)
-    distinctive = content_terms(question) - content_terms(header)
+    distinctive = content_terms(question) - content_terms(header) - FILLER_TERMS
     # the term asked about may be the heading's own ("what a demand charge is (kW vs. kWh)")
     # the question is its last sentence ("i rent so i cant do much. what even is a kwh")
     last = re.split(r"(?<=[.!?])\s+", question.strip())[-1]

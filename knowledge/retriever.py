@@ -26,10 +26,9 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig
 from pydantic import ConfigDict
 
-from knowledge.analysis import terms
 from knowledge.answer_judge import COSINE_AT, answer_judge, pair_features, precedents
 from knowledge.answerability import Answerability, rarity, word_coverage
-from knowledge.documents import content_terms, load_documents
+from knowledge.documents import FILLER_TERMS, content_terms, load_documents
 from knowledge.embeddings import document_prefix, query_prefix
 from knowledge.encoder import EncoderUnavailableError, sentence_encoder
 from knowledge.glossary import spelled_out
@@ -135,11 +134,6 @@ def in_their_place(
 
 # words that say how something is asked, not what about ("what does time of use mean anyway"): a
 # section that happens to hold them is no better an answer
-_FILLER_TERMS = frozenset(
-    terms(
-        "mean means meaning anyway actually basically exactly really even like lol tho though okay ok guys stuff thing"
-    )
-)
 
 
 def answering_chunk(
@@ -154,7 +148,7 @@ def answering_chunk(
     question is about the document as a whole, and its opening section answers it."""
     if len(chunks) == 1:
         return chunks[0]
-    distinctive = asked - content_terms(str(chunks[0][0].get("title") or "")) - _FILLER_TERMS
+    distinctive = asked - content_terms(str(chunks[0][0].get("title") or "")) - FILLER_TERMS
     order = {section: position for position, section in enumerate(outline.get(chunks[0][0]["source"], ()))}
 
     def said(row: dict[str, Any]) -> int:

@@ -137,3 +137,63 @@ def test_turning_the_heat_up_before_the_peak_is_pre_heating_explained() -> None:
 def test_money_a_month_is_no_amps(text: str) -> None:
     assert "equipment.ev_charger_kw" not in _facts(text, last_topic="ev_charging")
     assert _facts("charger is 40 a", last_topic="ev_charging")["equipment.ev_charger_kw"] == 9.6
+
+
+# --- from a homeowner-tester's fifteen conversations after the run ---
+
+
+@pytest.mark.parametrize("text", ["redo it but i leave at 6 now", "redo it, leave at 9 now"])
+def test_when_they_leave_is_no_charge_level(text: str) -> None:
+    context = ReadingContext(
+        last_intent="live_data",
+        last_topic="ev_charging",
+        last_params=RequestParams(
+            task="charging_plan", current_soc_pct=30, target_soc_pct=80, ready_by_hour=7
+        ),
+    )
+    reading = understand(text, context)
+    assert reading.params.current_soc_pct == 30 and reading.params.ready_by_hour in (6, 9)
+    assert understand("gotta be at 80% by 6:45, at 35 now").params.current_soc_pct == 35
+
+
+def test_the_best_setting_is_advice_not_a_run_priced() -> None:
+    assert understand("whats the best temp to set the heat pump at night").intent == "knowledge"
+    assert understand("what temp will it be tomorrow").params.task == "weather"
+
+
+def test_picking_a_retail_provider_is_home_energy() -> None:
+    assert understand("how do i pick a retail provider").intent == "knowledge"
+
+
+@pytest.fixture(scope="module")
+def runtime(tmp_path_factory):
+    from tests.advisor_helpers import make_runtime
+
+    built = make_runtime(tmp_path_factory.mktemp("texas"))
+    yield built
+    built.close()
+
+
+@pytest.mark.parametrize(
+    ("first", "company"),
+    [("just moved to dallas 75204, oncor area", "Oncor"), ("houston, reliant", "Reliant Energy")],
+)
+def test_a_texas_comparison_points_to_power_to_choose(runtime, first: str, company: str) -> None:
+    user = "U-TX-" + company.split()[0]
+    runtime.service.handle_turn(user, "s-" + user, first)
+    reply = runtime.service.handle_turn(user, "s-" + user, "which plan should i pick")
+    assert "Power to Choose" in reply.text and "own rate comparison tool" not in reply.text
+
+
+def test_still_available_picks_no_paragraph() -> None:
+    """ "is the federal tax credit for heat pumps still available" quoted the carry-forward note
+    ("you STILL claim it") instead of the credit that ended."""
+    from knowledge.excerpts import answering_part
+
+    passage = (
+        "Federal credits that ended — Heat pump credits that ended\n\n"
+        "- **Section 25C**: the credit for heat pumps is not allowed after December 31, 2025.\n\n"
+        "If you installed it in 2025, you still claim it on your 2025 return."
+    )
+    part = answering_part("Is the federal tax credit for heat pumps still available", passage)
+    assert part.startswith("- **Section 25C**")

@@ -18,6 +18,8 @@ from advisor.energy.catalog import (
 )
 from advisor.energy.ev import DEFAULT_LEVEL2_CHARGER_KW
 from advisor.energy.plan_compare import compare_plans, household_from
+from advisor.energy.utilities import utility_named
+from advisor.places import zip_state
 from advisor.tools.data import DataSources, local_timezone
 from advisor.tools.models import Observation
 
@@ -29,6 +31,46 @@ TOOL_NAME = "compare_rate_plans"
 
 def _failed(summary: str, context: TurnContext) -> Observation:
     return Observation(tool=TOOL_NAME, ok=False, summary=summary, source="none", as_of=context.now)
+
+
+# Texas' retail-choice areas: the wires companies deliver, the retail providers set the price
+_TEXAS_WIRES = ("Oncor", "CenterPoint Energy", "AEP Texas", "TNMP")
+_TEXAS_RETAIL = (
+    "TXU Energy",
+    "Reliant Energy",
+    "Gexa Energy",
+    "Green Mountain Energy",
+    "Direct Energy",
+    "Champion Energy",
+    "Rhythm Energy",
+)
+POWER_TO_CHOOSE = (
+    "compare plans on Power to Choose (powertochoose.org), the state's official site, by each plan's "
+    "Electricity Facts Label (EFL) at your own monthly kWh, and check the contract length and early "
+    "cancellation fee."
+)
+
+
+def _texas_choice(named: str, location: object) -> str | None:
+    """Where the price comes from a retail provider the user picks (Texas' ERCOT areas), what to do
+    instead of a comparison we cannot make: never "Oncor's own rate comparison tool"."""
+    utility = utility_named(named)
+    zip_code = getattr(location, "zip_code", None)
+    state = zip_state(zip_code) if zip_code else None
+    if utility is None or state not in (None, "TX"):
+        return None
+    if utility.name in _TEXAS_WIRES:
+        return (
+            f"In Texas' retail-choice areas {utility.name} only delivers the power; the price per kWh comes "
+            f"from the retail provider you pick, so I can't compare plans from {utility.name}. Instead, "
+            + POWER_TO_CHOOSE
+        )
+    if utility.name in _TEXAS_RETAIL:
+        return (
+            f"My plan catalog doesn't hold {utility.name}'s plans. In Texas you can switch providers: "
+            + POWER_TO_CHOOSE
+        )
+    return None
 
 
 def compare_rate_plans(
@@ -48,6 +90,9 @@ def compare_rate_plans(
             "I need to know which utility serves you to compare its plans (my catalog has PG&E's and SDG&E's).",
             context,
         )
+    texas = _texas_choice(named, location)
+    if texas is not None:
+        return _failed(texas, context)
     if utility is None:
         who = named
         return _failed(

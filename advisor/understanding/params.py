@@ -550,6 +550,8 @@ def _levels(text: str) -> dict[str, object]:
         target_span = target.span(group)
     for current in _CURRENT.finditer(text):
         group = next(name for name in ("pct", "pct2", "pct3", "pct4") if current.group(name) is not None)
+        if group == "pct3" and _LEAVING_AT.search(text[: current.start()]):
+            continue  # "redo it but i leave at 6 now": when they go, not the charge
         if target_span is None or not _overlaps(current.span(group), target_span):
             return {**data, "current_soc_pct": float(current.group(group))}  # "need it at 90%" is the target
     if target_span is not None or data.get("target_soc_pct") == 100.0:
@@ -563,6 +565,12 @@ def _levels(text: str) -> dict[str, object]:
     return data
 
 
+# the words before "at 6 now" that make it a time: "i leave at 6 now", "heading out at 7 now"
+_LEAVING_AT = re.compile(
+    r"\b(?:leave|leaving|leaves|left|go|going|head(?:ing)?\s+out|get\s+home|getting\s+home|home|plug(?:ging)?\s+in|"
+    r"start(?:ing)?|work|shift|back|off|out|up|be\s+there|done|ready|need\s+it|by)\s*$",
+    re.I,
+)
 # "and if i only need 50?", "want like 90": a bare number someone needs, with no unit, is a level
 _BARE_NEED = re.compile(
     r"\b(?:only\s+)?(?:need|needs|want|wants)\s+(?:it\s+)?(?:at\s+|to\s+be\s+at\s+)?(?:like\s+|about\s+|around\s+|~)?"

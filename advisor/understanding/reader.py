@@ -750,6 +750,18 @@ def _more_of_the_last_forget(values: Values, context: ReadingContext | None) -> 
     return bool(said) and bool(commands.FORGET_LEAD.match(said[-1]))
 
 
+def _read_otherwise(prediction: Prediction, values: Values, context: ReadingContext) -> str | None:
+    """What the values show the message is, where the model read it as something else."""
+    answer = _an_answer_after_all(prediction, values, context) or _off_topic_after_all(prediction, values)
+    if (
+        (answer or prediction.intent) == "live_data"
+        and _SETTING_ADVISED.search(values.message)
+        and not values.facts
+    ):
+        return "knowledge"  # "whats the best temp to set the heat pump at night": advice on a setting
+    return answer
+
+
 def _an_answer_after_all(prediction: Prediction, values: Values, context: ReadingContext) -> str | None:
     """A message the model read as something else that the values show asks for an answer (or an
     explanation the model took for a live request)."""
@@ -907,6 +919,12 @@ _PRACTICE_WEIGHED = re.compile(
     r"(?:\s+(?:up|down))?\s+(?:a\s+bit\s+|a\s+little\s+)?(?:before|ahead\s+of)\s+(?:the\s+)?peak\b",
     re.I,
 )
+# "whats the best temp to set the heat pump at night": a setting advised, not a run priced
+_SETTING_ADVISED = re.compile(
+    r"\b(?:best|right|good|ideal|optimal|recommended)\s+(?:temp|temperature|thermostat\s+setting|setpoint)\b|"
+    r"\bwhat\s+(?:temp|temperature)\s+(?:should|do|to|would)\b",
+    re.I,
+)
 
 
 # "is ev2a cheaper than e-tou-c for me", "would we save on tou-d-prime": a plan weighed for them
@@ -1058,7 +1076,7 @@ def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> 
     intent = prediction.intent
     if _WHO_TO_HIRE.search(values.message) and not values.facts:
         return "off_topic"
-    answer = _an_answer_after_all(prediction, values, context) or _off_topic_after_all(prediction, values)
+    answer = _read_otherwise(prediction, values, context)
     if answer is not None:
         return answer
     if (

@@ -649,7 +649,7 @@ _ENERGY = re.compile(
     r"(?:electric|power|utility|energy|gas)\s+bills?|dryer|washer|dishwasher|appliances?|water\s+heater|"
     # choosing who sells the power ("how do i pick a plan in texas, the free nights ones seem sketchy")
     r"free\s+nights?|free\s+weekends?|power\s+to\s+choose|retail\s+(?:electric|energy)\s+provider|"
-    r"(?:pick|choose|compare|switch)\w*\s+(?:to\s+)?(?:a\s+|an\s+|my\s+|our\s+)?(?:new\s+|different\s+|another\s+|cheaper\s+)?"
+    r"(?:pick|choose|compare|switch)\w*\s+(?:to\s+)?(?:a\s+|an\s+|my\s+|our\s+)?(?:new\s+|different\s+|another\s+|cheaper\s+|retail\s+)?"
     r"(?:electric\w*\s+|power\s+|energy\s+)?(?:plan|provider|supplier|retailer)|shop\s+around\s+for\s+(?:power|electricity))\b",
     re.I,
 )
