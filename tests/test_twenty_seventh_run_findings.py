@@ -197,3 +197,42 @@ def test_still_available_picks_no_paragraph() -> None:
     )
     part = answering_part("Is the federal tax credit for heat pumps still available", passage)
     assert part.startswith("- **Section 25C**")
+
+
+def test_city_light_is_seattles_utility_where_it_is_asked_or_listed() -> None:
+    assert (
+        _facts("its city light", pending_slot="utility")["location.utility_provider"] == "Seattle City Light"
+    )
+    assert _facts("seattle 98144, city light")["location.utility_provider"] == "Seattle City Light"
+    assert "location.utility_provider" not in _facts("the city light on my street is out")
+
+
+def test_a_short_plan_code_in_capitals_answers_the_plan_question() -> None:
+    assert _facts("found it, says RS", pending_slot="rate_schedule")["location.rate_schedule"] == "RS"
+    assert "location.rate_schedule" not in _facts("its OK", pending_slot="rate_schedule")
+    # looked up on the bill after a question about their plan, with nothing asked
+    context = ReadingContext(
+        recent=["user: compare my plan to the time of use one", "user: not sure where to find it"]
+    )
+    reading = understand("found it, says RS", context)
+    assert {f.field: f.value for f in reading.facts}.get("location.rate_schedule") == "RS"
+
+
+def test_m3_with_a_tesla_trim_is_a_model_3() -> None:
+    facts = _facts("m3 long range, 82 kwh pack")
+    assert (
+        facts["equipment.ev_model"] == "Tesla Model 3 Long Range" and facts["equipment.ev_battery_kwh"] == 82
+    )
+    assert "equipment.ev_model" not in _facts("my buddy has a bmw m3")
+
+
+def test_the_level_now_said_roughly_after_a_plan() -> None:
+    context = ReadingContext(
+        last_intent="live_data",
+        last_topic="ev_charging",
+        last_params=RequestParams(
+            task="charging_plan", target_soc_pct=100, ready_by_hour=9, ready_by_day="sunday"
+        ),
+    )
+    params = understand("its at like 20", context).params
+    assert params.current_soc_pct == 20 and params.target_soc_pct == 100 and params.ready_by_day == "sunday"

@@ -302,7 +302,7 @@ _TABLE: list[Utility] = [
         aliases=("portland general electric", "portland general", "pge"),  # "pge" in Oregon
     ),
     Utility(name="Puget Sound Energy", states=("WA",), aliases=("puget sound energy", "pse")),
-    Utility(name="Seattle City Light", states=("WA",), aliases=("seattle city light",)),
+    Utility(name="Seattle City Light", states=("WA",), aliases=("seattle city light", "city light", "scl")),
     Utility(
         name="Snohomish County PUD",
         states=("WA",),
@@ -379,6 +379,8 @@ _ANSWER_ONLY = frozenset(
         "o&r",
         "epe",
         "dwp",
+        "city light",  # Seattle City Light as people say it ("its city light")
+        "scl",
     }
 )
 

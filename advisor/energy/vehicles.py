@@ -32,7 +32,8 @@ class VehicleSpec(BaseModel):
 # (pattern, spec); more specific patterns first. Patterns match the user's words, case-insensitive.
 _TABLE: list[tuple[str, VehicleSpec]] = [
     (
-        r"model\s*3\b.*\b(?:long\s*range|lr|awd|performance)",
+        # ("m3 long range, 82 kwh pack": a Tesla's trim said with it; a bare "m3" is BMW's too)
+        r"(?:model\s*3|\bm3)\b.*\b(?:long\s*range|lr|awd|performance)",
         VehicleSpec(name="Tesla Model 3 Long Range", battery_kwh=75.0, onboard_charger_kw=11.5),
     ),
     (r"model\s*3", VehicleSpec(name="Tesla Model 3 RWD", battery_kwh=57.5, onboard_charger_kw=7.7)),

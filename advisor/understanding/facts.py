@@ -1535,6 +1535,8 @@ _NOT_PLAN_CODES = frozenset(
     "so-so so-called follow-up check-in plug-in add-on x-ray e-mail t-shirt".split()
 )
 _PLAN_WORDS = re.compile(r"\b(?:plan|rate|schedule|tariff|tou)\b", re.I)
+# capitals that are words, not a plan's code ("its OK", "says TOU": the kind, not the name)
+_NOT_PLAN_CAPITALS = frozenset("I A OK NO YES IDK TOU EV AC PM AM US USA TBH LOL IRL NA".split())
 
 
 def plan_named(text: str) -> str | None:
@@ -1617,6 +1619,11 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
                     code = f"{code}-{hours.group(1)}-{hours.group(2)}PM"
                 yield Reading("location.rate_schedule", code, said=code)  # kept as printed on the bill
                 return
+        # "found it, says RS" answering the plan question: a short code in capitals, as printed
+        bare = re.search(r"(?:^|\b(?:says|its|it'?s|is|on|code)\s+)([A-Z]{1,4}\d{0,2})\W*$", text.strip())
+        if pending_slot == "rate_schedule" and bare and bare.group(1) not in _NOT_PLAN_CAPITALS:
+            yield Reading("location.rate_schedule", bare.group(1), said=bare.group(1))
+            return
     cued = (
         _CUED_CODE.search(scope)
         or (switched and _CUED_CODE.search(text))

@@ -1834,7 +1834,9 @@ def _changed_in_the_follow_up(
 _LEVEL_NOW = re.compile(
     # ("its 6 now" may be the clock: a level is said "at 40" or "40%")
     r"\b(?:it'?s|its|it\s+is|car'?s|car\s+is|battery'?s|battery\s+is)\s+"
-    r"(?:(?:at|on)\s+(\d{1,3})\s*(?:%|percent)?|(\d{1,3})\s*(?:%|percent))\s*(?:now|rn|right\s+now)?\W*$",
+    # ("its at like 20": a level said roughly is the level)
+    r"(?:(?:only\s+|sitting\s+|still\s+)?(?:at|on)\s+(?:like\s+|about\s+|around\s+|maybe\s+|~\s*)?(\d{1,3})\s*(?:%|percent)?|"
+    r"(\d{1,3})\s*(?:%|percent))\s*(?:now|rn|right\s+now)?\W*$",
     re.I,
 )
 

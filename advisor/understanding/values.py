@@ -1731,7 +1731,14 @@ def _price_asked_for(message: str, context: ReadingContext) -> str | None:
     asked = any(_PRICE_TALK.search(line) for line in said) or any(
         "what you pay per kWh" in line for line in ours
     )
-    return "rate_schedule" if asked else None
+    # "compare my plan to the time of use one" … "found it, says RS": their plan, looked up on the bill
+    looked_up = _LOOKED_UP.search(message) is not None and any(
+        re.search(r"\b(?:plan|rate|bill)\b", line, re.I) for line in context.said_before(message)[-2:]
+    )
+    return "rate_schedule" if asked or looked_up else None
+
+
+_LOOKED_UP = re.compile(r"\b(?:found\s+it|(?:it|bill)\s+says|says)\b", re.I)
 
 
 def _more_of_what_they_have(message: str, context: ReadingContext) -> str:
