@@ -131,12 +131,8 @@ def not_saved(understanding: Understanding) -> str:
         reasons.append(
             f"Noted: {join(['no ' + noun.removeprefix('the ') for noun in lacks])}, so there's nothing to save."
         )
-    unkept = [m.words for m in understanding.mentions if m.reason == "unkept"]
-    if unkept:
-        reasons.append(
-            f"Noted: you heat with {unkept[0]}. I can keep heating only as gas, electric or a heat pump, "
-            "so I haven't saved it."
-        )
+    if unkept := unkept_note(understanding):
+        reasons.append(unkept)
     for reason, text in _REASONS.items():
         fields = [mention.field for mention in understanding.mentions if mention.reason == reason]
         if fields:
@@ -147,6 +143,17 @@ def not_saved(understanding: Understanding) -> str:
                 else f"I haven't saved that: {text}."
             )
     return " ".join(reasons) or NOTHING_KEPT
+
+
+def unkept_note(understanding: Understanding) -> str:
+    """ "we heat w oil": heard, and why it is not kept (said beside what was saved too)."""
+    unkept = [m.words for m in understanding.mentions if m.reason == "unkept"]
+    if not unkept:
+        return ""
+    return (
+        f"Noted: you heat with {unkept[0]}. I can keep heating only as gas, electric or a heat pump, "
+        "so I haven't saved it."
+    )
 
 
 def unsure_note(understanding: Understanding) -> str:

@@ -236,3 +236,13 @@ def test_the_level_now_said_roughly_after_a_plan() -> None:
     )
     params = understand("its at like 20", context).params
     assert params.current_soc_pct == 20 and params.target_soc_pct == 100 and params.ready_by_day == "sunday"
+
+
+def test_oil_heat_said_beside_saved_facts_is_said_back(runtime) -> None:
+    reply = runtime.service.handle_turn(
+        "U-OIL", "s-oil", "bangor maine, versant power. we heat w oil, about 800 gallons a yr"
+    )
+    assert reply.text.startswith("Saved:") and "you heat with oil" in reply.text
+    assert runtime.service.profiles.get("U-OIL").equipment is None or (
+        runtime.service.profiles.get("U-OIL").equipment.heating_type is None
+    )
