@@ -246,3 +246,22 @@ def test_oil_heat_said_beside_saved_facts_is_said_back(runtime) -> None:
     assert runtime.service.profiles.get("U-OIL").equipment is None or (
         runtime.service.profiles.get("U-OIL").equipment.heating_type is None
     )
+
+
+@pytest.mark.parametrize("text", ["ok can u switch me then lol", "can you change my plan to ev2-a"])
+def test_switching_their_plan_for_them_is_a_deed_we_cannot_do(runtime, text: str) -> None:
+    reading = understand(text, ReadingContext(last_intent="profile_statement"))
+    assert reading.intent == "off_topic" and reading.deed and not reading.facts
+    reply = runtime.service.handle_turn("U-DEED", "s-" + "-".join(text.split()), text)
+    assert "can't switch your rate plan" in reply.text
+
+
+def test_undo_asked_in_so_many_words_with_the_reason_after() -> None:
+    context = ReadingContext(known_fields={"household.occupants": 5}, last_intent="profile_statement")
+    reading = understand("undo that actually, shes only here till feb", context)
+    assert reading.undo and not reading.facts
+
+
+def test_whether_to_change_the_plan_is_advice_not_a_profile_question() -> None:
+    assert understand("do i need to change my rate plan now").intent == "knowledge"
+    assert understand("what plan am i on").intent == "profile_query"

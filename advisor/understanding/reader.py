@@ -518,7 +518,10 @@ def command_reading(
             # "actually its 50 miles not 35" that no request or fact holds: never a blind undo of
             # whatever changed last (the car saved two turns ago)
             _undo_cue(values)
-            and values.signals.words <= _UNDO_WORDS_AT_MOST
+            # ("undo that actually, shes only here till feb": asked in so many words, with the why)
+            and (
+                values.signals.words <= _UNDO_WORDS_AT_MOST or _UNDO_ASKED.search(values.message) is not None
+            )
             and values.swapped is None
             # "thats wrong, its gas actually" with nothing saved for gas: what is true is said, so
             # never undo a whole earlier change for it (it had emptied a right profile)
@@ -759,7 +762,15 @@ def _read_otherwise(prediction: Prediction, values: Values, context: ReadingCont
         and not values.facts
     ):
         return "knowledge"  # "whats the best temp to set the heat pump at night": advice on a setting
+    if (answer or prediction.intent) == "profile_query" and _CHANGE_WEIGHED.search(values.message):
+        return "knowledge"  # "do i need to change my rate plan now": advice, not what we saved
     return answer
+
+
+_CHANGE_WEIGHED = re.compile(
+    r"\b(?:do|should|would|must)\s+(?:i|we)\s+(?:need\s+to\s+|have\s+to\s+)?(?:change|switch|update|move|get|replace)\b",
+    re.I,
+)
 
 
 def _an_answer_after_all(prediction: Prediction, values: Values, context: ReadingContext) -> str | None:

@@ -1499,7 +1499,9 @@ _CHARGE_DURATION = re.compile(
 )
 _ASKS_ACTION = re.compile(
     r"^\W*(?:(?:ok|so|hey|hi)\W+)*(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+|just\s+)?"
-    r"(?:set|turn|pay|call|book|schedule|order|buy|cancel|adjust|lower|raise|email|text|contact|sign\s+me|control|unlock|program)\b",
+    r"(?:set|turn|pay|call|book|schedule|order|buy|cancel|adjust|lower|raise|email|text|contact|sign\s+me|control|unlock|program|"
+    # "ok can u switch me then lol", "can you change my plan": a deed at the utility, not ours to do
+    r"switch\s+(?:me|us|my|our|it)|change\s+(?:my|our)\s+(?:plan|rate|provider|utility)|enroll|sign\s+us)\b",
     re.I,
 )
 _SETPOINT_ASKED = re.compile(
