@@ -265,3 +265,10 @@ def test_undo_asked_in_so_many_words_with_the_reason_after() -> None:
 def test_whether_to_change_the_plan_is_advice_not_a_profile_question() -> None:
     assert understand("do i need to change my rate plan now").intent == "knowledge"
     assert understand("what plan am i on").intent == "profile_query"
+
+
+def test_nearly_empty_and_a_weekday_morning() -> None:
+    params = understand("he said its nearly empty and he needs it full by saturday morning").params
+    assert params.current_soc_pct == 10 and params.target_soc_pct == 100
+    assert params.ready_by_day == "saturday" and params.ready_by_hour == 7
+    assert understand("how long to charge a bolt from empty").params.current_soc_pct == 0

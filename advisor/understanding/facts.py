@@ -2257,7 +2257,7 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
         )
         return
     outlet = re.search(
-        r"\b(?:(?:standard|regular|normal|household|wall|120(?:\s*-?\s*v(?:olts?)?)?)\s+)+(?:outlet|plug|socket)\b|\blevel\s*1\b|\btrickle\b|"
+        r"\b(?:(?:standard|regular|normal|household|wall|120(?:\s*-?\s*v(?:olts?)?)?)\s+)+(?:outlet|plug|socket)s?\b|\blevel\s*1\b|\btrickle\b|"
         r"\bon\s+(?:a\s+)?120\s*-?\s*v(?:olts?)?\b|"
         # "the outlet in the garage is just a normal one": the kind said after the outlet
         r"\boutlet\b[^.;!?]{0,25}?\b(?:is|'s)\s+(?:just\s+|only\s+)?(?:a\s+)?(?:regular|normal|standard|household|120)\b",

@@ -35,7 +35,9 @@ _SHORT_TIME = re.compile(
 # "by (tomorrow) morning", "before work in the morning": done by 07:00, and the reply names that time
 MORNING_HOUR = 7
 _BY_MORNING = re.compile(
-    r"\b(?:by|before|until|til|till)\s+(?:the\s+)?(?:tomorrow\s+|tmrw\s+)?morning\b", re.I
+    # ("needs it full by saturday morning": that day's morning)
+    r"\b(?:by|before|until|til|till)\s+(?:the\s+)?(?:tomorrow\s+|tmrw\s+|(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?morning\b",
+    re.I,
 )
 _NOON = re.compile(r"\b(?:by|before|until|ready\s+(?:at|by))\s+(?P<word>noon|midnight)\b", re.I)
 _TARGET = re.compile(
@@ -59,6 +61,12 @@ _MAKE_IT_LEVEL = re.compile(
 _FROM_EMPTY = re.compile(
     r"\bfrom\s+(?:empty|dead|zero|nothing|flat)\b|\b(?:completely|totally)\s+(?:empty|dead)\b", re.I
 )
+# "its nearly empty", "basically dead", "running on fumes": a level said without a number
+_NEARLY_EMPTY = re.compile(
+    r"\b(?:nearly|almost|basically|pretty\s+much|practically)\s+(?:empty|dead)\b|\b(?:running\s+)?on\s+fumes\b",
+    re.I,
+)
+NEARLY_EMPTY_PCT = 10.0
 # "a full battery", "fully charged", "a full charge", "to full": 100 %
 _FULL = re.compile(
     r"\b(?:to\s+full|(?:be|get\s+it|it)\s+full|fully\s+charged|full\s+(?:battery|charge|tank)|"
@@ -529,6 +537,9 @@ def _levels(text: str) -> dict[str, object]:
         and not re.search(r"\b(?:temps?|temperatures?|degrees|thermostat|highs?|lows?)\b|°", text, re.I)
     ):
         return {"current_soc_pct": float(bare.group(1)), "target_soc_pct": float(bare.group(2))}
+    if _NEARLY_EMPTY.search(text) and not _FROM_EMPTY.search(text):
+        # "he said its nearly empty and he needs it full": a low level, taken as 10 % (the answer says so)
+        data["current_soc_pct"] = NEARLY_EMPTY_PCT
     if _FROM_EMPTY.search(text):
         # "how long to charge a bolt from empty": from nothing, to full unless a level is said
         data["current_soc_pct"] = 0.0
