@@ -272,3 +272,22 @@ def test_nearly_empty_and_a_weekday_morning() -> None:
     assert params.current_soc_pct == 10 and params.target_soc_pct == 100
     assert params.ready_by_day == "saturday" and params.ready_by_hour == 7
     assert understand("how long to charge a bolt from empty").params.current_soc_pct == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ok then what temp should i set it to at night in winter", "best thermostat setting for winter nights"],
+)
+def test_the_winter_night_setting_is_answered_from_the_setback_document(text: str) -> None:
+    import tempfile
+    from pathlib import Path
+
+    from tests.advisor_helpers import make_runtime
+
+    with tempfile.TemporaryDirectory() as folder:
+        built = make_runtime(Path(folder), knowledge=True)
+        try:
+            reply = built.service.handle_turn("U-SETBACK", "s-" + "-".join(text.split()), text)
+        finally:
+            built.close()
+    assert reply.citations and reply.citations[0] == "thermostat-setbacks.md" and "68°F" in reply.text
