@@ -12,6 +12,7 @@ from advisor.energy.utilities import utility_named, utility_words
 from advisor.places import zip_place
 from advisor.state import AdvisorState
 from advisor.understanding.models import RequestParams
+from advisor.understanding.values import without_place_clauses
 from knowledge.answerability import MIN_MEANING, Answerability
 from knowledge.documents import content_terms
 from knowledge.glossary import ABBREVIATIONS
@@ -50,9 +51,12 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
         docs = retriever.retrieve(query, k, config, where=where)
         judge = getattr(retriever, "judge", None)
         verdict = None
-        if docs and judge is not None:
-            docs, verdict = _most_likely_first(docs, query, judge)
         understanding = state.get("understanding")
+        if docs and judge is not None:
+            # ("im in ohio w aep. how do i lower my bill": the bill question is judged; the search
+            # kept the place, and `where` keeps the answer to that place)
+            asked = without_place_clauses(query, understanding.facts) if understanding else query
+            docs, verdict = _most_likely_first(docs, asked, judge)
         titled = _document_named_by(understanding.defined if understanding else None, docs)
         if titled is not None and verdict is not None and not verdict.answers:
             # "what does time of use mean anyway": the document whose title is that term defines it

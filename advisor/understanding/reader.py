@@ -755,6 +755,8 @@ def _more_of_the_last_forget(values: Values, context: ReadingContext | None) -> 
 
 def _read_otherwise(prediction: Prediction, values: Values, context: ReadingContext) -> str | None:
     """What the values show the message is, where the model read it as something else."""
+    if values.only_a_place and context.last_intent not in _ANSWERS:
+        return "profile_statement"  # "chicago", "austin tx": where they live, saved; nothing asked
     answer = _an_answer_after_all(prediction, values, context) or _off_topic_after_all(prediction, values)
     if (
         (answer or prediction.intent) == "live_data"

@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from collections.abc import Sequence
 from typing import Any
 
 from advisor.energy.utilities import find_utility, utility_named
 from advisor.energy.vehicles import find_vehicle
 from advisor.onboarding import usual_utility
-from advisor.places import STATE_NAMES, find_city, find_town, is_us_town_name, zip_place
+from advisor.places import STATE_NAMES, STATE_TIMEZONES, find_city, find_town, is_us_town_name, zip_place
 from advisor.understanding import commands
 from advisor.understanding.facts import (
     JUST_ONE,
@@ -84,6 +85,7 @@ class Values:
     thanks: bool = False
     place_query: str | None = None
     plain_answer: bool = False  # a short name answering the location or utility question
+    only_a_place: bool = False  # "chicago", "Des Moines, IA": where they live and nothing else
     plan_unknown: bool = False  # "idk the plan": the rate-plan question answered ahead
     acknowledged: bool = False  # "ok good", "lol perfect": an answer taken
     question_coming: bool = False  # "hi i have a question about my bill": the question is still to come
@@ -288,6 +290,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         charge_duration=bool(_CHARGE_DURATION.search(message)),
         place_query=_place_query(found, facts, plain, message, context),
         plain_answer=plain,
+        only_a_place=_only_a_place(message, facts),
         plan_unknown=_plan_unknown(found, facts),
         one_price_plan=bool(_ONE_PRICE_PLAN.search(message)) and find_vehicle(message) is None,
         named=named,
@@ -732,6 +735,45 @@ def _plain_answer(
         and not _CHAT_WORDS.search(short)  # "cool, bye" is no town to look up
     )
     return plain and (slot == "location" or bool(_UTILITY_WORDS.search(short)))
+
+
+def _only_a_place(message: str, facts: list[StatedFact]) -> bool:
+    """A message that is a place and nothing more ("austin tx", "Des Moines, IA", "in tulsa"):
+    where they live, told, not a question about the town."""
+    if not facts or not all(fact.field.startswith("location.") for fact in facts):
+        return False
+    return len(message.split()) <= 5 and "?" not in message and _says_only_where(message, _place_words(facts))
+
+
+def without_place_clauses(text: str, facts: Sequence[StatedFact]) -> str:
+    """The message without the clauses that only say where the home is and whose customer they are
+    ("im in ohio w aep. how do i lower my bill" -> "how do i lower my bill"): what is asked, for the
+    answer check, which the place around it pulls off the question (the search keeps the place)."""
+    placed = _place_words([fact for fact in facts if fact.field.startswith("location.")])
+    if not placed:
+        return text
+    clauses = _CLAUSE_BREAK.split(text)
+    kept = [clause for clause in clauses if not _says_only_where(clause, placed)]
+    return " ".join(kept) if kept and len(kept) < len(clauses) else text
+
+
+def _place_words(facts: Sequence[StatedFact]) -> set[str]:
+    return {word for fact in facts for word in re.findall(r"[a-z0-9'&]+", (fact.said or fact.words).lower())}
+
+
+def _says_only_where(clause: str, placed: set[str]) -> bool:
+    words = [word for word in re.findall(r"[a-z0-9'&]+", clause.lower()) if word not in placed]
+    return all(
+        word in _PLACE_FILLERS or word in STATE_NAMES or word.upper() in STATE_TIMEZONES for word in words
+    )
+
+
+# "we're in dayton, on aep": words that only say where they are and whose customers they are
+_PLACE_FILLERS = frozenset(
+    "in from near outside here im i'm i we we're were are am live living located based the area city "
+    "w with on and & customer customers our my is electric power utility company zip code".split()
+)
+_CLAUSE_BREAK = re.compile(r"(?<=[.;!?\n])\s+|,\s+")
 
 
 # "landlord pays the electric actually", "its included in the rent": no utility of theirs to name
