@@ -9,9 +9,9 @@ signals the meaning model takes as input. Nothing here decides the intent.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from collections.abc import Sequence
 from typing import Any
 
 from advisor.energy.utilities import find_utility, utility_named
