@@ -466,8 +466,13 @@ def command_reading(
         if "equipment.ev_model" in gone and commands.another_car(values.gone_words or "", held):
             return Understanding(intent="forget", not_held=values.gone_words, confidence=confidence)
         return Understanding(intent="forget", forget=gone, confidence=confidence)
-    if values.named and not values.facts and _more_of_the_last_forget(values, context):
-        # "forget my zip" then "and the city too pls": that field as well
+    if (
+        values.named
+        and not values.facts
+        and (_more_of_the_last_forget(values, context) or _not_to_keep(values))
+    ):
+        # "forget my zip" then "and the city too pls": that field as well; "dont need u storing my
+        # work schedule, drop it": the field named, not whatever changed last
         return Understanding(intent="forget", forget=list(values.named), confidence=confidence)
     if (
         values.forget_lead
@@ -535,6 +540,19 @@ def command_reading(
             # long message says what is wrong; undoing a whole earlier turn for it is never right
             return Understanding(intent="correction", confidence=confidence)
     return None
+
+
+def _not_to_keep(values: Values) -> bool:
+    """ "no need to keep my zip, delete it", "dont want you tracking how many ppl live here": a
+    field named as one not to keep, with a word asking to remove it."""
+    return values.removal_cue and bool(_NOT_KEPT.search(values.message))
+
+
+_NOT_KEPT = re.compile(
+    r"\b(?:(?:do\s*n[o']?t|dont|do\s+not)\s+(?:need|want)|no\s+need)\s+(?:(?:u|you|ya|the\s+bot)\s+)?(?:to\s+)?"
+    r"(?:stor|keep|sav|rememb|hav|track|hold)\w*",
+    re.I,
+)
 
 
 _VALUE_SAID = re.compile(
@@ -757,6 +775,12 @@ def _read_otherwise(prediction: Prediction, values: Values, context: ReadingCont
     """What the values show the message is, where the model read it as something else."""
     if values.only_a_place and context.last_intent not in _ANSWERS:
         return "profile_statement"  # "chicago", "austin tx": where they live, saved; nothing asked
+    if (
+        values.forecast_asked
+        and prediction.intent in ("knowledge", "off_topic", "unclear")
+        and not values.how_to
+    ):
+        return "live_data"  # "polar vortex supposed to hit thurs, how cold we talking": the forecast
     answer = _an_answer_after_all(prediction, values, context) or _off_topic_after_all(prediction, values)
     if (
         (answer or prediction.intent) == "live_data"
@@ -908,7 +932,12 @@ def _nothing_of_the_task(prediction: Prediction, values: Values) -> bool:
         return False
     if values.setpoint_asked:
         return True  # "what temp should i set it to at night in winter": a setting, not a forecast
-    if prediction.task_p >= _SURE_REQUEST or values.sun_words or values.weather_words:
+    if (
+        prediction.task_p >= _SURE_REQUEST
+        or values.sun_words
+        or values.weather_words
+        or values.forecast_asked
+    ):
         return False
     return not (values.signals.system_size or values.params.place or values.signals.day)
 
@@ -935,7 +964,8 @@ _PRACTICE_WEIGHED = re.compile(
 # "whats the best temp to set the heat pump at night": a setting advised, not a run priced
 _SETTING_ADVISED = re.compile(
     r"\b(?:best|right|good|ideal|optimal|recommended)\s+(?:temp|temperature|thermostat\s+setting|setpoint)\b|"
-    r"\bwhat\s+(?:temp|temperature)\s+(?:should|do|to|would)\b",
+    r"\bwhat\s+(?:temp|temperature)\s+(?:should|do|to|would)\b|"
+    r"\bhow\s+(?:hot|warm|cold|cool|high|low)\s+should\s+(?:i|we)\s+(?:set|keep|put|leave|have|run)\b",
     re.I,
 )
 
@@ -1695,6 +1725,8 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
         # "we got an ioniq 5 and a heat pump. whens the best time to charge it, need like 70% by
         # 7:15": a level to reach is the car's; the heat pump is a fact about the home
         return values.params.model_copy(update={"task": "charging_plan", "appliance": None})
+    elif values.forecast_asked and not values.when_to_run:
+        task = "weather"  # "3rd day over 105, whats the rest of the week look like"
     elif values.when_to_run:
         task = "appliance"  # "is it cheaper to run my dryer at night": a verdict, whatever else it mentions
     elif SWITCH_WEIGHED.search(values.message):

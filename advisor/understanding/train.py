@@ -149,6 +149,7 @@ CORPORA = (
     "fresh_h58_messages.jsonl",
     "fresh_h59_messages.jsonl",
     "fresh_h60_messages.jsonl",
+    # the twenty-eighth held-out set (first run recorded at 069112d)
     "fresh_h61_messages.jsonl",
     "fresh_h62_messages.jsonl",
     "fresh_h63_messages.jsonl",

@@ -124,6 +124,7 @@ class Values:
     home_battery_charge: bool = False  # "charge the powerwalls from the grid at night": not a car
     place_abroad: bool = False  # "the weather in cancun": a forecast for a place outside the US
     weather_words: bool = False  # "the low tonight", "forecast", "snow": the weather, which we answer
+    forecast_asked: bool = False  # "how cold we talking", "whats the rest of the week look like"
     leaving: bool = False  # "gotta run", "gtg", "good night", "thats it for today": the chat ends
     # "we heat with baseboard heaters if that matters": said as context for the question before
     adds_context: bool = False
@@ -328,6 +329,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         or any(f.field == "location.rate_schedule" for f in [*facts, *mentions]),
         declines=_DECLINES.search(message) is not None,
         weather_words=weather,
+        forecast_asked=bool(_FORECAST_ASKED.search(message)),
         place_abroad=weather and params.place is None and _place_abroad(message),
         leaving=_LEAVING.search(message) is not None and len(message.split()) <= 16,
         adds_context=_ADDS_CONTEXT.search(message) is not None,
@@ -1211,8 +1213,18 @@ _LEAVING = re.compile(
 )
 _WEATHER = re.compile(
     r"\b(?:forecast|weather|temperature|temps?|freez\w*|snow\w*|sunny|cloudy|rain\w*|heat\s+wave|cold\s+snap|"
-    r"wind(?:y|s)?|gusts?|humid(?:ity)?|storms?|stormy|overcast|scorcher|"
+    r"wind(?:y|s)?|gusts?|humid(?:ity)?|storms?|stormy|overcast|scorcher|heat\s+index|wind\s*chill|polar\s+vortex|"
+    r"cold\s+front|"
     r"(?:the\s+)?(?:low|high)\s+(?:tonight|tomorrow|tmrw|today))\b",
+    re.I,
+)
+# the coming days' weather asked in plain words, no weather word needed
+_FORECAST_ASKED = re.compile(
+    r"\bhow\s+(?:cold|hot|warm|chilly|windy)\s+(?:is\s+it\s+(?:gonna|going\s+to)|will\s+it|we|are\s+we|"
+    r"it'?s?\s+(?:gonna|going\s+to)|gonna)\b|"
+    r"\b(?:rest\s+of\s+(?:the\s+)?week|this\s+week(?:end)?|next\s+(?:few|couple(?:\s+of)?)\s+days|next\s+week|"
+    r"(?:the\s+)?weekend)\b[^.?!]{0,15}\blook(?:s|ing)?\s+like\b|"
+    r"\bwhat(?:'?s|\s+is)\s+(?:it|the\s+weather)\s+(?:gonna|going\s+to)\s+(?:be|do)\b",
     re.I,
 )
 _DECLINES = re.compile(
