@@ -294,7 +294,7 @@ _TABLE: list[Utility] = [
     Utility(
         name="NorthWestern Energy", states=("MT", "SD", "NE"), aliases=("northwestern energy", "northwestern")
     ),
-    Utility(name="Rocky Mountain Power", states=("UT", "WY", "ID"), aliases=("rocky mountain power",)),
+    Utility(name="Rocky Mountain Power", states=("UT", "WY", "ID"), aliases=("rocky mountain power", "rmp")),
     Utility(name="Pacific Power", states=("OR", "WA", "CA"), aliases=("pacific power", "pacificorp")),
     Utility(
         name="Portland General Electric",
