@@ -51,3 +51,31 @@ def test_the_coming_days_weather_asked_in_plain_words_is_the_forecast(text: str)
 )
 def test_climate_settings_and_terms_are_explained_not_forecast(text: str) -> None:
     assert understand(text).intent == "knowledge"
+
+
+@pytest.mark.parametrize(
+    ("text", "car"),
+    [
+        ("we have a model y and an ev9, the ev9 is the one that charges here", "Kia EV9"),
+        ("two cars: a bolt and an ioniq 6. the ioniq is the one that charges at home", "Hyundai Ioniq 6"),
+        ("we've got an id.4 and a leaf, the id.4 charges at home, the leaf at work", "Volkswagen ID.4"),
+    ],
+)
+def test_of_two_cars_the_one_charged_at_home_is_saved(text: str, car: str) -> None:
+    cars = [f.value for f in understand(text).facts if f.field == "equipment.ev_model"]
+    assert cars == [car]
+
+
+def test_a_field_they_say_we_do_not_need_is_forgotten() -> None:
+    reading = understand("you dont need my work schedule, forget that")
+    assert reading.intent == "forget" and reading.forget == ["household.work_schedule"]
+
+
+@pytest.mark.parametrize("text", ["blizzard still coming?", "ice storm tonight?"])
+def test_storm_words_ask_for_the_forecast(text: str) -> None:
+    assert understand(text).params.task == "weather"
+
+
+def test_rmp_is_rocky_mountain_power() -> None:
+    facts = {f.field: f.value for f in understand("84770, rmp").facts}
+    assert facts["location.utility_provider"] == "Rocky Mountain Power"

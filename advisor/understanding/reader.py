@@ -550,7 +550,9 @@ def _not_to_keep(values: Values) -> bool:
 
 _NOT_KEPT = re.compile(
     r"\b(?:(?:do\s*n[o']?t|dont|do\s+not)\s+(?:need|want)|no\s+need)\s+(?:(?:u|you|ya|the\s+bot)\s+)?(?:to\s+)?"
-    r"(?:stor|keep|sav|rememb|hav|track|hold)\w*",
+    r"(?:stor|keep|sav|rememb|hav|track|hold)\w*|"
+    # "you dont need my work schedule, forget that", "u don't need to know how many of us live here"
+    r"\b(?:you|u)\s+(?:do\s*n[o']?t|dont|do\s+not)\s+need\s+(?:to\s+know\s+)?(?:my|our|how|where|what)\b",
     re.I,
 )
 
@@ -1719,7 +1721,10 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
         task = "appliance"  # a run with the power they gave: priced from their figures
     elif (
         (values.signals.charge_level or values.signals.miles)
-        and _CHARGE_WORD.search(values.message)
+        # ("storm makes landfall thursday. want the car at 100 by wed 8pm": the car's level, by then)
+        and (
+            _CHARGE_WORD.search(values.message) or (values.signals.deadline and _about_a_car(values.message))
+        )
         and not values.home_battery_charge
     ):
         # "we got an ioniq 5 and a heat pump. whens the best time to charge it, need like 70% by

@@ -200,6 +200,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         home_state=_home_state(context),
     )
     facts = [_their_car_named_shorter(fact, context) for fact in facts]
+    facts = _the_car_charged_here(message, facts)
     # "correction, it's elk grove not sacramento, still smud tho": what they say we hold already is
     # no change, so the correction is still looked for
     held = [fact for fact in facts if context.known_fields.get(fact.field) == fact.value]
@@ -439,6 +440,32 @@ def _the_car_to_charge(
     if asked and re.search(rf"\b(?:a|an|any)\s+(?:\w+\s+)?{re.escape(words)}", message, re.I):
         return []  # "what would it cost to charge a model 3 here": a car asked about
     return [_car_said(spec, words, message, confidence=0.7)]
+
+
+def _the_car_charged_here(message: str, facts: list[StatedFact]) -> list[StatedFact]:
+    """ "a model y and an ev9, the ev9 is the one that charges here": of two cars, the one charged
+    at home is the one plans are for (the other charges elsewhere)."""
+    said = _CHARGED_HERE.search(message)
+    if said is None or not any(fact.field == "equipment.ev_model" for fact in facts):
+        return facts
+    # ("the ioniq is the one…" after "an ioniq 6": the car named in full earlier)
+    named = (
+        find_vehicle(m.group(0))
+        for m in re.finditer(rf"\b{re.escape(said.group('car'))}(?:\s+[\w.-]+)?", message, re.I)
+    )
+    found = find_vehicle(said.group("car")) or next((car for car in named if car is not None), None)
+    if found is None:
+        return facts
+    spec, words = found
+    car = _car_said(spec, words, message, confidence=0.8)
+    return [car if fact.field == "equipment.ev_model" else fact for fact in facts]
+
+
+_CHARGED_HERE = re.compile(
+    r"\b(?:the\s+|our\s+|my\s+)?(?P<car>[a-z0-9][\w-]*(?:\.\w+)?(?:\s+[\w-]+(?:\.\w+)?){0,2}?)\s+(?:is\s+(?:the\s+one\s+)?(?:that|which)\s+|"
+    r"is\s+the\s+one\s+)?(?:charges|gets\s+charged|plugs\s+in|we\s+charge)\s+(?:here|at\s+(?:home|the\s+house|our\s+place))\b",
+    re.I,
+)
 
 
 def _asked_plan(mentions: list[Mention]) -> str | None:
@@ -1214,7 +1241,7 @@ _LEAVING = re.compile(
 _WEATHER = re.compile(
     r"\b(?:forecast|weather|temperature|temps?|freez\w*|snow\w*|sunny|cloudy|rain\w*|heat\s+wave|cold\s+snap|"
     r"wind(?:y|s)?|gusts?|humid(?:ity)?|storms?|stormy|overcast|scorcher|heat\s+index|wind\s*chill|polar\s+vortex|"
-    r"cold\s+front|"
+    r"cold\s+front|blizzard|sleet|hail|ice\s+storm|frost|heat\s+dome|"
     r"(?:the\s+)?(?:low|high)\s+(?:tonight|tomorrow|tmrw|today))\b",
     re.I,
 )
