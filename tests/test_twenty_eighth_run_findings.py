@@ -79,3 +79,34 @@ def test_storm_words_ask_for_the_forecast(text: str) -> None:
 def test_rmp_is_rocky_mountain_power() -> None:
     facts = {f.field: f.value for f in understand("84770, rmp").facts}
     assert facts["location.utility_provider"] == "Rocky Mountain Power"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "inspector says the water heater is past its life, replace now or run it till it dies",
+        "furnace is 20 years old, should we replace it before winter",
+    ],
+)
+def test_replacing_equipment_is_advice_not_a_run_timed(text: str) -> None:
+    assert understand(text).intent == "knowledge"
+
+
+def test_a_clause_after_and_goes_on_about_the_charger() -> None:
+    facts = {f.field: f.value for f in understand("our charger is hardwired and set to 40 amps").facts}
+    assert facts["equipment.ev_charger_kw"] == pytest.approx(9.6)
+
+
+def test_a_town_inside_a_utilitys_name_is_not_where_they_live() -> None:
+    facts = {f.field: f.value for f in understand("la plata electric, its a co-op").facts}
+    assert "location.city" not in facts and facts["location.utility_provider"] == "La Plata Electric"
+    beside = {f.field: f.value for f in understand("austin, austin energy").facts}
+    assert beside["location.city"] == "Austin"
+
+
+def test_a_utility_spelled_out_letter_by_letter_is_read() -> None:
+    facts = {f.field: f.value for f in understand("M L G W, memphis 38118").facts}
+    assert facts["location.utility_provider"] == "MLGW"
+    assert {f.field: f.value for f in understand("we have p g and e").facts}[
+        "location.utility_provider"
+    ] == "PG&E"

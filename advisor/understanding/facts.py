@@ -2156,12 +2156,19 @@ def charger_readings(message: str) -> Iterator[Reading]:
     return _charger(message, message=message, about_charging=True)
 
 
+_GOES_ON = re.compile(
+    r"\W*(?:and\s+)?(?:(?:is|it'?s|its)\s+)?(?:set|runs?|running|limited|capped|dialed|turned)\s+(?:to|at|down\s+to|up\s+to)\b",
+    re.I,
+)
 _THEIRS_IS = re.compile(r"\b(?:ours|mine)\s+(?:is|'s)\b|\b(?:we|i)\s+(?:have|got)\s+(?:a|the)\b", re.I)
 
 
 def _charger(text: str, *, message: str = "", about_charging: bool = False) -> Iterator[Reading]:
-    named = _CHARGER_WORDS.search(text) or re.search(
-        r"\bcharg\w*\b|\boutlet\b|\b120\s*v|\blevel\s*1\b", text, re.I
+    named = (
+        _CHARGER_WORDS.search(text)
+        or re.search(r"\bcharg\w*\b|\boutlet\b|\b120\s*v|\blevel\s*1\b", text, re.I)
+        # "charger's hardwired and set to 48 amps": the clause after "and" goes on about the charger
+        or (_CHARGER_WORDS.search(message) and _GOES_ON.match(text))
     )
     # "its a 48 amp" while we talk about charging their car: the charger's amps
     if not named and not (about_charging and re.search(_NUM + r"\s*-?\s*(?:amps?|a|kw)\b", text, re.I)):

@@ -790,11 +790,22 @@ def _read_otherwise(prediction: Prediction, values: Values, context: ReadingCont
         and not values.facts
     ):
         return "knowledge"  # "whats the best temp to set the heat pump at night": advice on a setting
+    if (
+        (answer or prediction.intent) == "live_data"
+        and _REPLACING.search(values.message)
+        and not (values.when_to_run or values.signals.deadline or values.signals.charge_level)
+    ):
+        return "knowledge"  # "water heater is from 2009, replace now or run it till it dies": advice
     if (answer or prediction.intent) == "profile_query" and _CHANGE_WEIGHED.search(values.message):
         return "knowledge"  # "do i need to change my rate plan now": advice, not what we saved
     return answer
 
 
+# equipment replaced or kept: a choice advised, not a run timed
+_REPLACING = re.compile(
+    r"\b(?:replac\w*|swap(?:ping)?\s+(?:it\s+)?out|run\s+it\s+(?:till|until|til)\s+it\s+(?:dies|breaks|fails))\b",
+    re.I,
+)
 _CHANGE_WEIGHED = re.compile(
     r"\b(?:do|should|would|must)\s+(?:i|we)\s+(?:need\s+to\s+|have\s+to\s+)?(?:change|switch|update|move|get|replace)\b",
     re.I,

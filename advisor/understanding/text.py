@@ -537,6 +537,14 @@ def clean(text: str) -> str:
     text = _WORD.sub(lambda m: _near_word(m.group(0)), text)
     # utility names with "and" in them must not be split into clauses: "pg and e", "gas and electric"
     text = re.sub(r"\b(pg|sdg|lg)\s+and\s+(e)\b", r"\1&\2", text, flags=re.I)
+    # a name spelled letter by letter (voice typing): "M L G W" -> "MLGW", "p g and e" -> "pg&e"
+    text = re.sub(
+        r"\b([a-z](?:\s+[a-z])+)\s+and\s+([a-z])\b",
+        lambda m: m.group(1).replace(" ", "") + "&" + m.group(2),
+        text,
+        flags=re.I,
+    )
+    text = re.sub(r"\b[a-z](?:\s+[a-z]){2,}\b", lambda m: m.group(0).replace(" ", ""), text, flags=re.I)
     text = re.sub(r"\bgas\s+and\s+electric\b", "gas & electric", text, flags=re.I)
     return re.sub(r"[ \t]+", " ", text).strip()
 

@@ -201,6 +201,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     )
     facts = [_their_car_named_shorter(fact, context) for fact in facts]
     facts = _the_car_charged_here(message, facts)
+    facts = _no_town_inside_a_utility(facts)
     # "correction, it's elk grove not sacramento, still smud tho": what they say we hold already is
     # no change, so the correction is still looked for
     held = [fact for fact in facts if context.known_fields.get(fact.field) == fact.value]
@@ -440,6 +441,21 @@ def _the_car_to_charge(
     if asked and re.search(rf"\b(?:a|an|any)\s+(?:\w+\s+)?{re.escape(words)}", message, re.I):
         return []  # "what would it cost to charge a model 3 here": a car asked about
     return [_car_said(spec, words, message, confidence=0.7)]
+
+
+def _no_town_inside_a_utility(facts: list[StatedFact]) -> list[StatedFact]:
+    """ "la plata electric, its a co-op": the "la" of a utility's name is not Los Angeles (a town said
+    beside the utility, "tampa, on tampa electric", still is)."""
+    utilities = [fact for fact in facts if fact.field == "location.utility_provider" and fact.said]
+
+    def inside(town: StatedFact) -> bool:
+        word = rf"\b{re.escape(town.said.lower())}\b"
+        return any(
+            len(re.findall(word, utility.said.lower())) >= len(re.findall(word, town.words.lower())) > 0
+            for utility in utilities
+        )
+
+    return [fact for fact in facts if not (fact.field == "location.city" and fact.said and inside(fact))]
 
 
 def _the_car_charged_here(message: str, facts: list[StatedFact]) -> list[StatedFact]:
