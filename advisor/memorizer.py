@@ -201,9 +201,14 @@ class Memorizer:
         validated, rejected, changes = [], [], []
         session = self._sessions.get(state["user_id"], state["session_id"])
         handled = {(fact.turn, fact.field) for fact in (session.facts if session else [])}
+        forgotten = {
+            fact.field: fact.turn for fact in (session.facts if session else []) if fact.status == "forgotten"
+        }
         for fact in sorted(state.get("extracted_facts", []), key=lambda f: f.source_turn):
             if (fact.source_turn, fact.field) in handled:
                 continue  # saved (or refused) in its own turn: never re-applied
+            if fact.source_turn <= forgotten.get(fact.field, 0):
+                continue  # "forget my zip" after it was said: forgotten stays forgotten
             if fact.confidence < self._config.confidence_threshold:
                 rejected.append(
                     {"fact": fact.model_dump(), "reason": f"confidence {fact.confidence:.2f} below threshold"}

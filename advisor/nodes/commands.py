@@ -111,7 +111,18 @@ def _forget(
             if understanding.forget_everything
             else f"{join([NOUNS.get(f, f) for f in fields[:2]])}."
         )
-    return _done(user_id, result, text)
+    return {**_done(user_id, result, text), **_kept_forgotten(fields, understanding, state)}
+
+
+def _kept_forgotten(fields: list[str], understanding: Understanding, state: AdvisorState) -> dict[str, Any]:
+    """What was said before a forget stays forgotten: the memorizer, which reads the thread's
+    messages later, never saves it again ("pge has time of day pricing right?" said before "forget
+    everything" had come back as a saved PG&E when the chat ended). Everything: nothing said up to
+    this turn is read again; some fields: they are recorded as forgotten at this turn."""
+    turn = state.get("turn_count") or 1
+    if understanding.forget_everything:
+        return {"memorized_through_turn": turn}
+    return {"session_facts": [{"turn": turn, "field": field, "status": "forgotten"} for field in fields]}
 
 
 def _undo(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig
 
 from advisor.energy.utilities import utility_named, utility_words
@@ -67,6 +68,10 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
             # "is it bad to do that every night" right after a plan to 80 %: "that" is the last
             # question's subject, so it is searched with it before giving up (judged on meaning
             # alone, with a higher bar: its own words are pronouns)
+            if earlier and last.get("turn") != state.get("turn_count", 0) - 1:
+                # "oh and we got a powerwall put in last week", then "worth keeping it topped off
+                # with the ice storm coming": "it" is what the turn just before named
+                earlier = _previous_message(state) or earlier
             again = (
                 retriever.retrieve(f"{earlier} {query}", k, config, where=where)
                 if earlier and len(query.split()) <= 12 and _points_back(state)
@@ -170,6 +175,12 @@ def _accepts_over(lower: Answerability, first: Answerability) -> bool:
     if not first.answers:
         return lower.answers
     return not _judged_yes(first) and _judged_yes(lower)
+
+
+def _previous_message(state: AdvisorState) -> str | None:
+    """What the user said the turn before this one (the history holds the current message last)."""
+    said = [message.content for message in state.get("messages", []) if isinstance(message, HumanMessage)]
+    return str(said[-2]) if len(said) >= 2 and isinstance(said[-2], str) else None
 
 
 def _points_back(state: AdvisorState) -> bool:

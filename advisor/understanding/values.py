@@ -248,7 +248,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         params = params.model_copy(update={"place": asked_place})
     if (state := _state_named_in(message)) is not None:
         params = params.model_copy(update={"state": state})
-    asked_utility = _asked_utility(mentions)
+    asked_utility = _asked_utility(mentions, _home_state(context))
     if asked_utility is not None:
         params = params.model_copy(update={"utility": asked_utility.value})
     asked_plan = _asked_plan(mentions)
@@ -495,14 +495,15 @@ def _asked_plan(mentions: list[Mention]) -> str | None:
     return None
 
 
-def _asked_utility(mentions: list[Mention]) -> StatedFact | None:
+def _asked_utility(mentions: list[Mention], home_state: str | None = None) -> StatedFact | None:
     """The utility a question names ("when's peak for ameren tmrw"): the answer is for it; kept
-    only where the reader decides it is theirs."""
+    only where the reader decides it is theirs. A name two utilities share is the one serving
+    their home's state ("pge" from Portland is Portland General Electric)."""
     for mention in mentions:
         # (a clause comparing two times or two plans reads as a what-if, but the utility it names is
         # the one asked about: "run the dishwasher at 10pm vs 6pm on pg&e")
         if mention.field == "location.utility_provider" and mention.reason in ("question", "hypothetical"):
-            found = find_utility(mention.words, answer=True, about_utility=True)
+            found = find_utility(mention.words, answer=True, about_utility=True, state=home_state)
             if found is not None:
                 name = found[0].name
                 return StatedFact(field=mention.field, value=name, said=found[1], words=mention.words)
