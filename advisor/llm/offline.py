@@ -134,6 +134,8 @@ def choose_tool(params: dict[str, Any], available: list[str]) -> str | None:
     wanted = [TASK_TOOLS[params["task"]]] if params.get("task") in TASK_TOOLS else []
     if params.get("monthly") and params.get("task") in (None, "charging_plan"):
         wanted.insert(0, "estimate_monthly_charging_cost")  # "what would charging cost per month"
+    if params.get("fuel_price_usd") is not None:
+        wanted.insert(0, "compare_heating_costs")  # "oil is 4.10 a gallon, would a heat pump be cheaper"
     if params.get("appliance"):
         wanted.append("appliance_advice")
     if any(params.get(key) is not None for key in _CHARGING_PARAMS):
@@ -178,6 +180,8 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
             args["tonight"] = True
         if params.get("miles_needed") is not None:
             args["miles_needed"] = params["miles_needed"]  # "I need like 40 miles": that much range
+    if tool == "compare_heating_costs":
+        args = {"fuel": params["fuel"], "fuel_price_usd": params["fuel_price_usd"]}
     if tool == "estimate_monthly_charging_cost" and params.get("ev_miles_per_month") is not None:
         args["miles_per_month"] = params["ev_miles_per_month"]
     if tool == "appliance_advice":

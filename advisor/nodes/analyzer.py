@@ -46,7 +46,7 @@ TOPIC_TOOLS = {
     "rates": ["get_tariff_prices", "compare_charging_costs", "compare_rate_plans", "appliance_advice"],
     "solar": ["get_solar_forecast", "get_typical_solar_production", "get_weather_forecast"],
     "weather": ["get_weather_forecast", "get_solar_forecast"],
-    "home": ["get_tariff_prices", "get_weather_forecast", "appliance_advice"],
+    "home": ["get_tariff_prices", "get_weather_forecast", "appliance_advice", "compare_heating_costs"],
 }
 
 

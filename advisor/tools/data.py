@@ -153,7 +153,7 @@ class DataSources:
         """No time-of-use tariff to price: one flat price — the user's, else their state's average —
         always said as such; with neither, no prices at all. A plan they named whose prices we do
         not have is said as that ("I don't have TOU-DR1's prices"), never as "without your plan"."""
-        found = _flat_from(profile)
+        found = flat_price(profile)
         location = profile.location
         utility = (location.utility_provider if location else None) or "your utility"
         missing = (
@@ -293,7 +293,7 @@ def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _flat_from(profile: UserProfile) -> tuple[float, str, str, bool] | None:
+def flat_price(profile: UserProfile) -> tuple[float, str, str, bool] | None:
     """(price, plan name, source, illustrative) of the best flat price we have, or None."""
     location = profile.location
     if location is not None and location.flat_rate_usd_per_kwh:

@@ -50,6 +50,7 @@ from advisor.energy.tariff import Tariff, hourly_prices, period_label, period_wi
 from advisor.energy.vehicles import typical_ev, vehicle_spec
 from advisor.tools import plan_choice
 from advisor.tools.data import DataSources, home_charging_power, local_timezone, tariff_as_of, tariff_source
+from advisor.tools.heating import heating_costs
 from advisor.tools.http import ApiError
 from advisor.tools.models import Observation, RatePeriod, RateSchedule
 from advisor.tools.monthly_charging import monthly_charging_cost
@@ -196,10 +197,25 @@ def build_tools(data: DataSources) -> list[BaseTool]:
         cheapest hours on the user's rate plan."""
         return monthly_charging_cost(data, runtime.context, miles_per_month).model_dump_json()
 
+    @_tool(return_direct=True)
+    def compare_heating_costs(
+        runtime: ToolRuntime[TurnContext, Any],
+        fuel: Literal["gas", "oil", "propane"],
+        fuel_price_usd: float,
+        cop: float | None = None,
+        afue: float | None = None,
+    ) -> str:
+        """What the same heat costs from a heat pump and from the user's gas, oil or propane furnace
+        ("oil is 4.10 a gallon, would a heat pump be cheaper?"): the fuel's price as they said it
+        (dollars per therm of gas, per gallon of oil or propane), priced against their electricity
+        price; cop and afue only if they gave them."""
+        return heating_costs(runtime.context, fuel, fuel_price_usd, cop, afue).model_dump_json()
+
     return [
         plan_ev_charging,
         compare_charging_costs,
         estimate_monthly_charging_cost,
+        compare_heating_costs,
         compare_rate_plans,
         get_tariff_prices,
         get_weather_forecast,

@@ -2568,6 +2568,10 @@ _OURS_RUNS_ON = re.compile(
     r"^\W*(?:and\s+|but\s+)?(?:ours|mine)\s+(?:is|'s|are)\s+(?:all\s+)?(?P<fuel>gas|electric|a\s+heat\s*pump)\W*$",
     re.I,
 )
+_IT_IS = re.compile(
+    r"^\W*(?:(?:actually|but|no|nope|oh)\W+)*(?:it'?s|its|it\s+is)\s+(?:actually\s+|really\s+)?(?:an?\s+)?",
+    re.I,
+)
 _HEAT_TALK = re.compile(r"\b(?:furnaces?|boilers?|heat(?:ing|ers?)?)\b", re.I)
 
 
@@ -2623,7 +2627,18 @@ def _heating(text: str, *, negated: bool, owns: bool = False, message: str = "")
         and not _ASKED_ABOUT.search(scope[: m.start()])
         and not _OFFERED_ON.search(scope[: m.start()])
     ]
-    if candidates and (replaced or _OWN.search(text) or owns or re.search(r"\bheat\s+with\b", text, re.I)):
+    if candidates and (
+        replaced
+        or _OWN.search(text)
+        or owns
+        or re.search(r"\bheat\s+with\b", text, re.I)
+        # "we dont have gas heat, its a heat pump": "it" is the heat the message was talking about
+        or (
+            _IT_IS.match(text)
+            and _HEAT_TALK.search(message.replace(text, " "))
+            and not re.search(r"\bwater\s+heat", message, re.I)
+        )
+    ):
         _, value, said = min(candidates)
         yield Reading("equipment.heating_type", value, said=said)
 

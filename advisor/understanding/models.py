@@ -120,6 +120,15 @@ class RequestParams(BaseModel):
     ev_kwh_per_month: float | None = Field(
         None, ge=0, le=20_000, description="the car's kWh a month, as said ('250 of that is the car')"
     )
+    fuel: Literal["gas", "oil", "propane"] | None = Field(
+        None, description="a heating fuel whose price the user gave ('oil is 4.10 a gallon')"
+    )
+    fuel_price_usd: float | None = Field(
+        None,
+        gt=0,
+        le=100,
+        description="that fuel's price: dollars per therm of gas, per gallon of oil or propane",
+    )
     system_kw: float | None = Field(
         None,
         gt=0,

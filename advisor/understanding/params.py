@@ -360,7 +360,30 @@ def read_params(text: str) -> RequestParams:
         data["one_session"] = True
     if _A_MONTH.search(lowered) and _COST.search(lowered):
         data["monthly"] = True  # "what would charging cost per month": a month's cost, not tonight's plan
+    data.update(_fuel_price(lowered))
     return RequestParams.model_validate(data)
+
+
+# "oil is about 4.10/gal", "propane runs us $2.89 a gallon", "4.10 a gallon for oil", "gas is 1.40 a
+# therm": a heating fuel's price (gas only per therm: "gas is 3.50 a gallon" is gasoline)
+_PRICE = r"\$?\s*(?P<price>\d{1,2}(?:\.\d{1,3})?)\s*(?:dollars?|bucks)?\s*(?:/|a|an|per|each)\s*"
+_LIQUID = r"(?P<fuel>(?:heating\s+)?oil|propane|lp)"
+_FUEL_PRICES = (
+    re.compile(r"\b" + _LIQUID + r"\b[^.?!\d$]{0,30}?" + _PRICE + r"gal(?:lon)?s?\b"),
+    re.compile(r"\b(?:natural\s+)?gas\b[^.?!\d$]{0,30}?" + _PRICE + r"therms?\b"),
+    re.compile(_PRICE + r"gal(?:lon)?s?\s+(?:for|of|on)\s+(?:the\s+)?" + _LIQUID + r"\b"),
+    re.compile(_PRICE + r"therms?\b"),
+)
+
+
+def _fuel_price(text: str) -> dict[str, object]:
+    for pattern in _FUEL_PRICES:
+        found = pattern.search(text)
+        if found is not None:
+            liquid = found.groupdict().get("fuel")
+            fuel = "gas" if liquid is None else ("propane" if liquid in ("propane", "lp") else "oil")
+            return {"fuel": fuel, "fuel_price_usd": float(found.group("price"))}
+    return {}
 
 
 # "a month", "per month", "each month", "this month", "monthly", "/mo" (not "last month")

@@ -338,7 +338,8 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         or _same_request_corrected(intent, params, values, context)
         or _another_size(intent, values, context)
     )
-    topic = TASK_TOPIC.get(params.task or "", prediction.topic)  # a live answer's topic is its tools'
+    # (a heating fuel's price compared: the home's tools, where the comparison is)
+    topic = TASK_TOPIC.get(params.task or "", "home" if params.fuel_price_usd else prediction.topic)
     if (
         intent == "knowledge"
         and topic in ("home", "general")
@@ -777,6 +778,10 @@ def _read_otherwise(prediction: Prediction, values: Values, context: ReadingCont
     """What the values show the message is, where the model read it as something else."""
     if values.only_a_place and context.last_intent not in _ANSWERS:
         return "profile_statement"  # "chicago", "austin tx": where they live, saved; nothing asked
+    if values.params.fuel_price_usd is not None and (
+        _HEATING_WORDS.search(values.message) or context.last_topic == "home"
+    ):
+        return "live_data"  # "oil is 4.10 a gallon, would a heat pump save us money": at their prices
     if (
         values.forecast_asked
         and prediction.intent in ("knowledge", "off_topic", "unclear")
@@ -806,6 +811,7 @@ _REPLACING = re.compile(
     r"\b(?:replac\w*|swap(?:ping)?\s+(?:it\s+)?out|run\s+it\s+(?:till|until|til)\s+it\s+(?:dies|breaks|fails))\b",
     re.I,
 )
+_HEATING_WORDS = re.compile(r"\b(?:heat(?:ing)?|furnace|boiler|heat\s*pump|mini[-\s]?split)\b", re.I)
 _CHANGE_WEIGHED = re.compile(
     r"\b(?:do|should|would|must)\s+(?:i|we)\s+(?:need\s+to\s+|have\s+to\s+)?(?:change|switch|update|move|get|replace)\b",
     re.I,
@@ -1725,6 +1731,8 @@ def _other_slot_named(values: Values, slot: str) -> str | None:
 def _params(prediction: Prediction, values: Values, intent: str) -> RequestParams:
     if intent != "live_data":
         return values.params
+    if values.params.fuel_price_usd is not None:
+        return values.params  # a heating comparison: the price said picks the tool, not a task
     task = prediction.task
     if values.params.size_needed:
         return values.params.model_copy(update={"task": "typical_solar"})  # the size their use needs
