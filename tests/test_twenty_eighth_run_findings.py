@@ -110,3 +110,36 @@ def test_a_utility_spelled_out_letter_by_letter_is_read() -> None:
     assert {f.field: f.value for f in understand("we have p g and e").facts}[
         "location.utility_provider"
     ] == "PG&E"
+
+
+# --- a homeowner-tester's fourteen conversations after the run ---------------------------------
+
+
+def test_saying_the_heat_is_a_heat_pump_not_gas_updates_it() -> None:
+    from advisor.understanding.models import ReadingContext
+
+    reading = understand(
+        "actually we dont have gas heat, its a heat pump. cold climate one",
+        ReadingContext(known_fields={"equipment.heating_type": "gas"}),
+    )
+    assert {f.field: f.value for f in reading.facts} == {"equipment.heating_type": "heat_pump"}
+    assert not reading.forget  # changed, not emptied
+    assert "equipment.heating_type" not in {
+        f.field for f in understand("the water heater, its a heat pump one").facts
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "i got a letter from some third party supplier offering 9.9 cents, is that a good deal??",
+        "esco guy at the door, legit?",
+        "whats the price to compare on my bill",
+    ],
+)
+def test_who_sells_the_power_is_home_energy(text: str) -> None:
+    assert understand(text).intent == "knowledge"
+
+
+def test_whether_to_precool_is_advice_not_an_appliance_run() -> None:
+    assert understand("should i precool the house before peak").intent == "knowledge"

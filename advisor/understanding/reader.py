@@ -801,6 +801,8 @@ def _read_otherwise(prediction: Prediction, values: Values, context: ReadingCont
         and not (values.when_to_run or values.signals.deadline or values.signals.charge_level)
     ):
         return "knowledge"  # "water heater is from 2009, replace now or run it till it dies": advice
+    if (answer or prediction.intent) == "live_data" and _BILL_TERMS.search(values.message):
+        return "knowledge"  # "whats the price to compare on my bill": a line of the bill explained
     if (answer or prediction.intent) == "profile_query" and _CHANGE_WEIGHED.search(values.message):
         return "knowledge"  # "do i need to change my rate plan now": advice, not what we saved
     return answer
@@ -812,6 +814,10 @@ _REPLACING = re.compile(
     re.I,
 )
 _HEATING_WORDS = re.compile(r"\b(?:heat(?:ing)?|furnace|boiler|heat\s*pump|mini[-\s]?split)\b", re.I)
+# lines of a bill no tool of ours prices: what they mean is explained
+_BILL_TERMS = re.compile(
+    r"\bprice\s+to\s+compare\b|\b(?:supply|delivery|distribution|transmission)\s+charges?\b", re.I
+)
 _CHANGE_WEIGHED = re.compile(
     r"\b(?:do|should|would|must)\s+(?:i|we)\s+(?:need\s+to\s+|have\s+to\s+)?(?:change|switch|update|move|get|replace)\b",
     re.I,
@@ -972,7 +978,7 @@ _READ_BACK = re.compile(
 )
 # a practice weighed, not a run priced: "is precooling at 3pm worth it or just wasting energy"
 _PRACTICE = r"pre-?cool\w*|pre-?heat\w*"
-_WEIGHING = r"worth|help|helps|save|saves|waste|wasting|point|pointless|smart|dumb|myth"
+_WEIGHING = r"worth|help|helps|save|saves|waste|wasting|point|pointless|smart|dumb|myth|should"
 _PRACTICE_WEIGHED = re.compile(
     rf"\b(?:{_PRACTICE})\b[^.?!]*\b(?:{_WEIGHING})\b|\b(?:{_WEIGHING})\b[^.?!]*\b(?:{_PRACTICE})\b|"
     # "should i bump the heat up before the peak tomorrow morning": pre-heating, said in plain words

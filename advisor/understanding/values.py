@@ -699,7 +699,10 @@ _ENERGY = re.compile(
     # choosing who sells the power ("how do i pick a plan in texas, the free nights ones seem sketchy")
     r"free\s+nights?|free\s+weekends?|power\s+to\s+choose|retail\s+(?:electric|energy)\s+provider|"
     r"(?:pick|choose|compare|switch)\w*\s+(?:to\s+)?(?:a\s+|an\s+|my\s+|our\s+)?(?:new\s+|different\s+|another\s+|cheaper\s+|retail\s+)?"
-    r"(?:electric\w*\s+|power\s+|energy\s+)?(?:plan|provider|supplier|retailer)|shop\s+around\s+for\s+(?:power|electricity))\b",
+    r"(?:electric\w*\s+|power\s+|energy\s+)?(?:plan|provider|supplier|retailer)|shop\s+around\s+for\s+(?:power|electricity)|"
+    # "a letter from some third party supplier offering 9.9 cents": who sells them power, and at what
+    r"(?:third[-\s]party|alternative|alternate|competitive|energy|electric\w*|power)\s+suppliers?|escos?|"
+    r"price\s+to\s+compare|supply\s+(?:charges?|rate|price)|delivery\s+charges?)\b",
     re.I,
 )
 # Equipment someone might add or use: a question about it is advice, not a live figure
