@@ -156,6 +156,15 @@ def unkept_note(understanding: Understanding) -> str:
     )
 
 
+def uncatalogued_note(understanding: Understanding) -> str:
+    """ "phoenix 85016, aps, were on the saver choice plan (4-7pm peak)": the ZIP and utility saved,
+    and the plan said to be heard and why it is not used (it had vanished without a word)."""
+    named = [m.words for m in understanding.mentions if m.reason == "uncatalogued"]
+    if not named:
+        return ""
+    return f"Noted: you're {named[0].strip()}. I haven't saved it: {_REASONS['uncatalogued']}."
+
+
 def unsure_note(understanding: Understanding) -> str:
     """A request that came with an unsure value ("e-26 i think? not 100%"): the answer is given,
     and the value it did not keep is said."""

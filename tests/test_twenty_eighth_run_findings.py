@@ -143,3 +143,33 @@ def test_who_sells_the_power_is_home_energy(text: str) -> None:
 
 def test_whether_to_precool_is_advice_not_an_appliance_run() -> None:
     assert understand("should i precool the house before peak").intent == "knowledge"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "phoenix az 85016, aps, were on the saver choice plan (4-7pm peak)",
+        "txu energy, free nights plan (9pm-6am free)",
+    ],
+)
+def test_a_plan_described_by_its_hours_is_a_statement_not_a_deadline(text: str) -> None:
+    assert understand(text).intent == "profile_statement"
+
+
+def test_a_need_beside_the_peak_hours_is_still_a_request() -> None:
+    reading = understand("need 80% by 7am, peak is 4-9pm")
+    assert reading.intent == "live_data" and reading.params.target_soc_pct == 80
+
+
+def test_a_plan_the_catalog_lacks_is_said_back_beside_what_was_saved(data_dir) -> None:
+    from datetime import datetime, timezone
+
+    from tests.advisor_helpers import make_runtime
+
+    service = make_runtime(data_dir, clock=lambda: datetime(2026, 1, 21, 18, tzinfo=timezone.utc)).service
+    reply = service.handle_turn(
+        "U-A", "t", "phoenix az 85016, aps, were on the saver choice plan (4-7pm peak)"
+    )
+    assert reply.text.startswith("Saved: your ZIP code is 85016 (Phoenix) and your utility is APS.")
+    assert "saver choice plan" in reply.text and "catalog doesn't hold that plan" in reply.text
+    assert "Which EV" not in reply.text

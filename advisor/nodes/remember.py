@@ -14,7 +14,7 @@ from advisor.energy.utilities import utility_named
 from advisor.energy.vehicles import vehicle_spec
 from advisor.onboarding import suggested_utility
 from advisor.places import derived_place, find_city, find_town, place_fields, zip_place, zip_state
-from advisor.replies import second_values, unkept_note, unsure_note
+from advisor.replies import second_values, uncatalogued_note, unkept_note, unsure_note
 from advisor.state import AdvisorState
 from advisor.tools.data import DataSources
 from advisor.tools.http import ApiError
@@ -352,6 +352,8 @@ def _said(understanding: Understanding, result: AppliedChanges, place_note: str 
         parts.append(second)
     if result.applied and (unkept := unkept_note(understanding)):
         parts.append(unkept)  # "bangor maine, versant power. we heat w oil": the oil heard, not lost
+    if result.applied and (plan := uncatalogued_note(understanding)):
+        parts.append(plan)  # "aps, were on the saver choice plan (4-7pm peak)": the plan heard, not lost
     return " ".join(parts)
 
 

@@ -801,6 +801,13 @@ def _read_otherwise(prediction: Prediction, values: Values, context: ReadingCont
         and not (values.when_to_run or values.signals.deadline or values.signals.charge_level)
     ):
         return "knowledge"  # "water heater is from 2009, replace now or run it till it dies": advice
+    if (
+        (answer or prediction.intent) == "live_data"
+        and _PLAN_HOURS.search(values.message)
+        and not (values.question or values.asking or "?" in values.message)
+        and not (values.signals.charge_level or values.signals.miles or values.params.appliance)
+    ):
+        return "profile_statement"  # "were on the saver choice plan (4-7pm peak)": their plan, described
     if (answer or prediction.intent) == "live_data" and _BILL_TERMS.search(values.message):
         return "knowledge"  # "whats the price to compare on my bill": a line of the bill explained
     if (answer or prediction.intent) == "profile_query" and _CHANGE_WEIGHED.search(values.message):
@@ -814,6 +821,19 @@ _REPLACING = re.compile(
     re.I,
 )
 _HEATING_WORDS = re.compile(r"\b(?:heat(?:ing)?|furnace|boiler|heat\s*pump|mini[-\s]?split)\b", re.I)
+# a plan's hours said as what their plan is, not as a deadline: "saver choice plan (4-7pm peak)",
+# "free nights plan (9pm-6am free)"
+_HOURS = (
+    r"\d{1,2}(?::\d\d)?\s*(?:am|pm|a|p)?\s*(?:-|–|to|til|till|until)\s*\d{1,2}(?::\d\d)?\s*(?:am|pm|a|p)?"
+)
+_PLAN_HOURS = re.compile(
+    r"\b(?:plan|peak|off[-\s]?peak|free)\b[^.?!]{0,30}?\b"
+    + _HOURS
+    + r"\b|\b"
+    + _HOURS
+    + r"\s*(?:peak|free|off[-\s]?peak)\b",
+    re.I,
+)
 # lines of a bill no tool of ours prices: what they mean is explained
 _BILL_TERMS = re.compile(
     r"\bprice\s+to\s+compare\b|\b(?:supply|delivery|distribution|transmission)\s+charges?\b", re.I
