@@ -806,6 +806,7 @@ def _read_otherwise(prediction: Prediction, values: Values, context: ReadingCont
         and _PLAN_HOURS.search(values.message)
         and not (values.question or values.asking or "?" in values.message)
         and not (values.signals.charge_level or values.signals.miles or values.params.appliance)
+        and not _DISPUTE.search(values.message)  # "that's wrong, peak here is 5 to 8pm": our prices disputed
     ):
         return "profile_statement"  # "were on the saver choice plan (4-7pm peak)": their plan, described
     if (answer or prediction.intent) == "live_data" and _BILL_TERMS.search(values.message):
@@ -827,11 +828,7 @@ _HOURS = (
     r"\d{1,2}(?::\d\d)?\s*(?:am|pm|a|p)?\s*(?:-|–|to|til|till|until)\s*\d{1,2}(?::\d\d)?\s*(?:am|pm|a|p)?"
 )
 _PLAN_HOURS = re.compile(
-    r"\b(?:plan|peak|off[-\s]?peak|free)\b[^.?!]{0,30}?\b"
-    + _HOURS
-    + r"\b|\b"
-    + _HOURS
-    + r"\s*(?:peak|free|off[-\s]?peak)\b",
+    r"\bplan\b[^.?!]{0,30}?\b" + _HOURS + r"\b|\b" + _HOURS + r"\s*(?:peak|free|off[-\s]?peak)\b",
     re.I,
 )
 # lines of a bill no tool of ours prices: what they mean is explained
@@ -998,9 +995,11 @@ _READ_BACK = re.compile(
 )
 # a practice weighed, not a run priced: "is precooling at 3pm worth it or just wasting energy"
 _PRACTICE = r"pre-?cool\w*|pre-?heat\w*"
-_WEIGHING = r"worth|help|helps|save|saves|waste|wasting|point|pointless|smart|dumb|myth|should"
+_WEIGHING = r"worth|help|helps|save|saves|waste|wasting|point|pointless|smart|dumb|myth"
 _PRACTICE_WEIGHED = re.compile(
     rf"\b(?:{_PRACTICE})\b[^.?!]*\b(?:{_WEIGHING})\b|\b(?:{_WEIGHING})\b[^.?!]*\b(?:{_PRACTICE})\b|"
+    # "should i precool the house before peak": whether to, asked of the practice itself
+    rf"\bshould\s+(?:i|we)\s+(?:even\s+|still\s+)?(?:{_PRACTICE})\b|"
     # "should i bump the heat up before the peak tomorrow morning": pre-heating, said in plain words
     r"\b(?:bump|turn|crank|raise|push|run|lower|drop)\s+(?:up\s+|down\s+)?(?:the\s+)?(?:heat|ac|a/c|air|thermostat)"
     r"(?:\s+(?:up|down))?\s+(?:a\s+bit\s+|a\s+little\s+)?(?:before|ahead\s+of)\s+(?:the\s+)?peak\b",
