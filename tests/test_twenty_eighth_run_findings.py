@@ -173,3 +173,26 @@ def test_a_plan_the_catalog_lacks_is_said_back_beside_what_was_saved(data_dir) -
     assert reply.text.startswith("Saved: your ZIP code is 85016 (Phoenix) and your utility is APS.")
     assert "saver choice plan" in reply.text and "catalog doesn't hold that plan" in reply.text
     assert "Which EV" not in reply.text
+
+
+def test_a_place_said_after_a_question_is_theirs_whatever_the_question_weighs() -> None:
+    facts = {
+        f.field: f.value
+        for f in understand("whats the supply vs delivery thing on my bill, were in philly w peco").facts
+    }
+    assert facts == {"location.city": "Philadelphia", "location.utility_provider": "PECO"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "some guy offered me 8.9 cents fixed for 12 months, good deal?",
+        "a supplier offered me 9.9 cents a kwh fixed",
+        "the door to door guy quoted 10.5 cents a kwh",
+    ],
+)
+def test_a_price_someone_offers_is_not_what_they_pay(text: str) -> None:
+    assert "location.flat_rate_usd_per_kwh" not in {f.field for f in understand(text).facts}
+    assert {f.field: f.value for f in understand("we pay 14 cents a kwh").facts} == {
+        "location.flat_rate_usd_per_kwh": 0.14
+    }

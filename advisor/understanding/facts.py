@@ -1688,6 +1688,11 @@ _NOT_PER_KWH = (
 _BARE_CENTS = re.compile(r"(?<![\w.$])(\d{1,2}(?:\.\d+)?)\s*(?:cents?\b|¢|c\b)" + _NOT_PER_KWH, re.I)
 _BARE_DOLLARS = re.compile(r"\$\s*(0?\.\d{1,4})\b" + _NOT_PER_KWH, re.I)
 _FIRST_PERSON_ON = re.compile(r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\s+on\b", re.I)
+_OFFERED = re.compile(
+    r"\b(?:offer\w*|quot(?:e|ed|ing)|pitch\w*|promis\w*|advertis\w*|door[-\s]to[-\s]door|knock\w*|"
+    r"sales\s*(?:man|guy|rep|person)|would\s+(?:charge|give|be)|could\s+get)\b",
+    re.I,
+)
 _PRICE_OWNER = re.compile(
     r"\b(?:i|we)\s+(?:\w+\s+)?(?:pay|paying|get\s+charged|are\s+charged)\b|\b(?:my|our)\s+(?:rate|price|electricity|power)\b|"
     r"^\s*(?:about|around|roughly|approximately|like|maybe)?\s*[$\d]|"
@@ -1770,6 +1775,8 @@ def _price(text: str, *, pending_slot: str | None, message: str = "") -> Iterato
         # "Delivery Svc 1,142 kWh @ $0.0891", "supply charge is 7 cents": one part of the bill's
         # price per kWh, not what they pay for one (the other part is on another line)
         return
+    if _OFFERED.search(text[max(0, match.start() - 40) : match.end() + 20]):
+        return  # "some guy offered me 8.9 cents fixed for 12 months": someone's offer, not what they pay
     if not (
         _PRICE_OWNER.search(text)
         or pending_slot == "rate_schedule"

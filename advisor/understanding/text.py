@@ -703,7 +703,11 @@ def _parts(sentence: str) -> list[tuple[str, bool]]:
         # "when should i charge my ev, sdge 92101, model y, need 80% by 7": the question, then a
         # list of what they state (each item not itself a question)
         pieces = re.split(r",\s+", sentence)
-        if len(pieces) >= 3 and not any(QUESTION_START.match(piece) for piece in pieces[1:]):
+        # ("whats the supply vs delivery thing on my bill, were in philly w peco": where they are,
+        # said after the question, is a statement of its own)
+        if (len(pieces) >= 3 or (len(pieces) == 2 and _HOME_SAID.match(pieces[1]))) and not any(
+            QUESTION_START.match(piece) for piece in pieces[1:]
+        ):
             segments, listed_after_question = pieces, True
     elif ", " in sentence and _PAST_HOME.search(sentence):
         # "actually our heat is gas, the heat pump was at the old house": the old house's clause is
@@ -721,6 +725,9 @@ def _parts(sentence: str) -> list[tuple[str, bool]]:
     return parts
 
 
+_HOME_SAID = re.compile(
+    r"^\W*(?:we'?re|were|we\s+are|i'?m|im|i\s+am|we\s+live|i\s+live)\s+(?:in|on|with|w/?)\b", re.I
+)
 _CHOICE_ASKED = re.compile(
     r"^\W*(?:(?:keep|repair|fix|replace|switch|stay|go|get|buy|wait|upgrade|rip|run|leave|use|install|"
     r"insulate|add|sell|lease|charge|heat|cool|paint|seal)\b[^.?!]{0,60}\bor\b|"
@@ -780,7 +787,7 @@ def _doubt_marked(part: str) -> bool:
 
 def _clause(part: str, previous: Clause | None, *, asking: bool) -> Clause:
     """One clause's flags; `asking`: it sits in the question part of a sentence ending with "?"."""
-    own_subject = bool(FIRST_PERSON.search(part)) or bool(_SOMEONE_ELSE.search(part))
+    own_subject = bool(FIRST_PERSON.search(part) or _SOMEONE_ELSE.search(part) or _HOME_SAID.match(part))
     past_home = bool(_PAST_HOME.search(part))
     someone_else = (bool(_SOMEONE_ELSE.search(part)) and not _first_person_leads(part)) or past_home
     if not own_subject and previous is not None and not past_home:

@@ -702,7 +702,8 @@ _ENERGY = re.compile(
     r"(?:electric\w*\s+|power\s+|energy\s+)?(?:plan|provider|supplier|retailer)|shop\s+around\s+for\s+(?:power|electricity)|"
     # "a letter from some third party supplier offering 9.9 cents": who sells them power, and at what
     r"(?:third[-\s]party|alternative|alternate|competitive|energy|electric\w*|power)\s+suppliers?|escos?|"
-    r"price\s+to\s+compare|supply\s+(?:charges?|rate|price)|delivery\s+charges?)\b",
+    r"price\s+to\s+compare|supply\s+(?:charges?|rate|price)|delivery\s+charges?|fixed\s+(?:rate|price)|"
+    r"\d+(?:\.\d+)?\s*(?:cents?|¢)(?:\s+(?:fixed|flat|a\s+kwh|per\s+kwh))?)\b",
     re.I,
 )
 # Equipment someone might add or use: a question about it is advice, not a live figure
