@@ -30,7 +30,7 @@ def test_a_place_alone_is_saved_not_asked_about(text: str) -> None:
 
 
 def test_a_place_with_a_subject_is_still_a_question() -> None:
-    assert understand("austin tx solar").intent != "profile_statement"
+    assert understand("austin tx, is solar worth it").intent == "knowledge"
     assert understand("chicago weather").intent == "live_data"
 
 

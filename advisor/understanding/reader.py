@@ -788,6 +788,8 @@ def _read_otherwise(prediction: Prediction, values: Values, context: ReadingCont
         and not values.how_to
     ):
         return "live_data"  # "polar vortex supposed to hit thurs, how cold we talking": the forecast
+    if prediction.intent == "live_data" and values.params.appliance_kw and values.params.appliance:
+        return "live_data"  # "cost to run a 1500w space heater for 8 hrs": priced from their figures, whatever kind
     answer = _an_answer_after_all(prediction, values, context) or _off_topic_after_all(prediction, values)
     if (
         (answer or prediction.intent) == "live_data"
