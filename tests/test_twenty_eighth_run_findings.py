@@ -196,3 +196,14 @@ def test_a_price_someone_offers_is_not_what_they_pay(text: str) -> None:
     assert {f.field: f.value for f in understand("we pay 14 cents a kwh").facts} == {
         "location.flat_rate_usd_per_kwh": 0.14
     }
+
+
+def test_a_used_car_they_are_running_is_theirs() -> None:
+    facts = {
+        f.field: f.value
+        for f in understand("hey there, running a used bolt and we're on midamerican out in 50036").facts
+    }
+    assert facts["equipment.ev_model"] == "Chevrolet Bolt EV"
+    assert "equipment.ev_model" not in {
+        f.field for f in understand("hey, running the dryer now, is that ok").facts
+    }

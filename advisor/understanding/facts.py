@@ -94,7 +94,7 @@ _OWN = re.compile(
     # "xcel customer in denver, got 8.2kw on the roof and a powerwall": a list item of their own
     # ("hey there, just picked up a used leaf": a greeting, then theirs)
     r"(?<=[,.;!] )(?:(?:also|now|just|recently|finally)\s+)?(?:own|have|got|bought|leased?|installed|added|put\s+in|"
-    r"picked\s+up|took\s+delivery\s+of)\b|"
+    r"picked\s+up|took\s+delivery\s+of|(?:driving|running|rocking)\s+(?:a|an)\s+(?:used|new|\d{4})\b)\b|"
     # ("im in ridgeland with gas heat": the home they are in, with its heat)
     r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:(?:a|an|the)\b|(?:natural\s+)?(?:gas|electric|baseboard|"
     r"propane|oil)\s+(?:heat(?:ing)?|furnace|boiler)\b)|"
