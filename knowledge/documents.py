@@ -187,12 +187,15 @@ FILLER_TERMS = frozenset(
 
 
 def _split(body: str) -> list[str]:
-    """Split a section between paragraphs so each part stays under MAX_CHUNK_WORDS."""
+    """Split a section between paragraphs so each part stays under MAX_CHUNK_WORDS; a lead-in ending
+    in ":" stays with the list after it ("A few habits make it cheaper…:" had been a passage of its
+    own, quoted as the whole answer)."""
     if not body:
         return []
     parts, current = [], []
     for paragraph in re.split(r"\n\s*\n", body):
-        if current and len(" ".join(current + [paragraph]).split()) > MAX_CHUNK_WORDS:
+        leads_in = bool(current) and current[-1].rstrip().endswith(":")
+        if current and not leads_in and len(" ".join(current + [paragraph]).split()) > MAX_CHUNK_WORDS:
             parts.append("\n\n".join(current))
             current = []
         current.append(paragraph)

@@ -262,6 +262,9 @@ def plain_reason(field: str, value: Any) -> str:
         return "it must be a timezone name such as America/Los_Angeles"
     if field == "equipment.has_battery_storage":
         return "it must be yes or no"
+    if field == "location.flat_rate_usd_per_kwh":
+        # "i pay 0 cents per kwh lol, solar covers it": a price in dollars, said so
+        return "a price per kWh must be more than $0 and at most $2 (tell me what your utility charges for what you buy)"
     low = high = None
     low_inclusive = True
     max_length = None

@@ -91,3 +91,16 @@ def test_without_an_electricity_price_the_state_average_is_used_and_said(data_di
     assert "ZIP code" in asked.text  # where they are, for a price
     reply = service.handle_turn("U-I", "t", "43215")
     assert "gas furnace's heat is cheaper" in reply.text and "OH average price" in reply.text
+
+
+def test_their_furnaces_efficiency_and_electricity_price_are_used_as_said(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=clock).service
+    reply = service.handle_turn(
+        "U-J",
+        "t",
+        "minneapolis mn 55406 xcel. natural gas is like $1.10/therm and electric 15c. "
+        "is a cold climate heat pump worth it vs my 80% furnace",
+    )
+    # 29.3 x 0.15 / 2.5 = $1.76; 1.10 / 0.80 = $1.38 (not the state average, not 95 %)
+    assert "$1.76" in reply.text and "$1.38" in reply.text and "80% AFUE, as you said" in reply.text
+    assert "average price" not in reply.text

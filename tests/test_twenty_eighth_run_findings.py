@@ -207,3 +207,11 @@ def test_a_used_car_they_are_running_is_theirs() -> None:
     assert "equipment.ev_model" not in {
         f.field for f in understand("hey, running the dryer now, is that ok").facts
     }
+
+
+def test_the_days_miles_are_the_charge_when_no_level_is_asked() -> None:
+    reading = understand("i drive about 40 miles a day and need the car charged by 7am")
+    assert reading.params.miles_needed == 40 and reading.params.ready_by_hour == 7
+    assert (
+        understand("need 80% by 7, i drive 40 miles a day").params.miles_needed is None
+    )  # the level asked wins

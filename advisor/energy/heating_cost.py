@@ -113,10 +113,15 @@ def describe(result: HeatingComparison) -> str:
     )
 
 
-def assumptions(result: HeatingComparison) -> list[str]:
+def assumptions(result: HeatingComparison, *, afue_said: bool = False) -> list[str]:
+    furnace = (
+        f"{SYSTEM_NAME[result.fuel]} at {result.afue:.0%} AFUE, as you said"
+        if afue_said
+        else f"{SYSTEM_NAME[result.fuel]} at {result.afue:.0%} AFUE (an older one is often lower, which favours the heat pump)"
+    )
     return [
         f"heat pump averaging COP {result.cop:g} over the heating season",
-        f"{SYSTEM_NAME[result.fuel]} at {result.afue:.0%} AFUE (an older one is often lower, which favours the heat pump)",
+        furnace,
         f"energy contents from EIA: 1 kWh = {BTU_PER_KWH:,} Btu, one {UNIT[result.fuel]} of "
         f"{FUEL_NAME[result.fuel]} ≈ {BTU_PER_UNIT[result.fuel]:,.0f} Btu",
     ]

@@ -182,6 +182,10 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
             args["miles_needed"] = params["miles_needed"]  # "I need like 40 miles": that much range
     if tool == "compare_heating_costs":
         args = {"fuel": params["fuel"], "fuel_price_usd": params["fuel_price_usd"]}
+        if params.get("furnace_afue_pct") is not None:
+            args["afue"] = params["furnace_afue_pct"]
+        if params.get("electricity_usd_per_kwh") is not None:
+            args["electricity_usd_per_kwh"] = params["electricity_usd_per_kwh"]
     if tool == "estimate_monthly_charging_cost" and params.get("ev_miles_per_month") is not None:
         args["miles_per_month"] = params["ev_miles_per_month"]
     if tool == "appliance_advice":

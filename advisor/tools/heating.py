@@ -33,8 +33,10 @@ def heating_costs(
     fuel_price_usd: float,
     cop: float | None = None,
     afue: float | None = None,
+    electricity_usd_per_kwh: float | None = None,
 ) -> Observation:
-    flat = flat_price(context.profile)
+    said = (electricity_usd_per_kwh, "at the price you said", "your own figure", False)
+    flat = said if electricity_usd_per_kwh else flat_price(context.profile)
     if flat is None:
         return _failed(
             "I need your electricity price to compare: tell me what you pay per kWh (it's on your bill), "
@@ -70,7 +72,7 @@ def heating_costs(
         },
         source=SOURCE,
         as_of=context.now,
-        assumptions=assumptions(result),
+        assumptions=assumptions(result, afue_said=afue is not None),
         warnings=warnings,
     )
 

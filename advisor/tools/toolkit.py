@@ -204,12 +204,15 @@ def build_tools(data: DataSources) -> list[BaseTool]:
         fuel_price_usd: float,
         cop: float | None = None,
         afue: float | None = None,
+        electricity_usd_per_kwh: float | None = None,
     ) -> str:
         """What the same heat costs from a heat pump and from the user's gas, oil or propane furnace
         ("oil is 4.10 a gallon, would a heat pump be cheaper?"): the fuel's price as they said it
         (dollars per therm of gas, per gallon of oil or propane), priced against their electricity
-        price; cop and afue only if they gave them."""
-        return heating_costs(runtime.context, fuel, fuel_price_usd, cop, afue).model_dump_json()
+        price; cop, afue (percent) and electricity_usd_per_kwh only if they gave them."""
+        return heating_costs(
+            runtime.context, fuel, fuel_price_usd, cop, afue, electricity_usd_per_kwh
+        ).model_dump_json()
 
     return [
         plan_ev_charging,

@@ -129,6 +129,15 @@ class RequestParams(BaseModel):
         le=100,
         description="that fuel's price: dollars per therm of gas, per gallon of oil or propane",
     )
+    furnace_afue_pct: float | None = Field(
+        None, ge=50, le=99, description="their furnace's or boiler's efficiency as said ('my 80% furnace')"
+    )
+    electricity_usd_per_kwh: float | None = Field(
+        None,
+        gt=0,
+        le=2,
+        description="an electricity price said beside a fuel's ('electric 15c'), for that comparison",
+    )
     system_kw: float | None = Field(
         None,
         gt=0,

@@ -382,8 +382,25 @@ def _fuel_price(text: str) -> dict[str, object]:
         if found is not None:
             liquid = found.groupdict().get("fuel")
             fuel = "gas" if liquid is None else ("propane" if liquid in ("propane", "lp") else "oil")
-            return {"fuel": fuel, "fuel_price_usd": float(found.group("price"))}
+            data: dict[str, object] = {"fuel": fuel, "fuel_price_usd": float(found.group("price"))}
+            # "my 80% furnace", "electric 15c": the rest of that comparison, as they said it
+            if (afue := _AFUE.search(text)) is not None:
+                data["furnace_afue_pct"] = float(afue.group("pct") or afue.group("pct2"))
+            if (cents := _ELECTRIC_CENTS.search(text)) is not None:
+                data["electricity_usd_per_kwh"] = round(float(cents.group("cents")) / 100, 4)
+            return data
     return {}
+
+
+_AFUE = re.compile(
+    r"\b(?P<pct>[5-9]\d)\s*(?:%|percent)\s*(?:efficient\s+|afue\s+|efficiency\s+)?(?:gas\s+|oil\s+|propane\s+)?"
+    r"(?:furnace|boiler|one|unit|afue)\b|"
+    r"\b(?:furnace|boiler)\s+(?:is\s+|it'?s\s+|its\s+)?(?:an?\s+|only\s+|about\s+|like\s+)?(?P<pct2>[5-9]\d)\s*(?:%|percent)"
+)
+_ELECTRIC_CENTS = re.compile(
+    r"\b(?:electric(?:ity)?|power)\s+(?:is\s+|costs?\s+|runs?\s+)?(?:like\s+|about\s+|around\s+|~)?"
+    r"(?P<cents>\d{1,2}(?:\.\d+)?)\s*(?:c|¢|cents?)\b"
+)
 
 
 # "a month", "per month", "each month", "this month", "monthly", "/mo" (not "last month")

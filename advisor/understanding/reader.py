@@ -1801,7 +1801,24 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
     if task == "appliance" and values.params.appliance is None:
         # "when's peak tomorrow": an appliance verdict needs an appliance; the next likeliest kind
         task = next((name for name in prediction.tasks if name != "appliance"), task)
-    return values.params.model_copy(update={"task": task})
+    return _daily_miles_as_the_need(values.params.model_copy(update={"task": task}), values)
+
+
+def _daily_miles_as_the_need(params: RequestParams, values: Values) -> RequestParams:
+    """ "i drive about 40 miles a day and need the car charged by 7am": with no level asked for, the
+    charge is the day's miles (it had planned 30 % to 80 %, about 110 miles)."""
+    if (
+        params.task != "charging_plan"
+        or params.miles_needed is not None
+        or params.target_soc_pct is not None
+        or not params.ev_miles_per_month
+        or not _A_DAY.search(values.message)
+    ):
+        return params
+    return params.model_copy(update={"miles_needed": round(params.ev_miles_per_month * 12 / 365)})
+
+
+_A_DAY = re.compile(r"\b(?:a|per|each|every)\s+day\b|\bdaily\b|/\s*day\b", re.I)
 
 
 _CHARGE_WORD = re.compile(r"\bcharg(?:e|ed|ing)\b", re.I)
