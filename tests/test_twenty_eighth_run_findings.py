@@ -215,3 +215,19 @@ def test_the_days_miles_are_the_charge_when_no_level_is_asked() -> None:
     assert (
         understand("need 80% by 7, i drive 40 miles a day").params.miles_needed is None
     )  # the level asked wins
+
+
+def test_a_short_follow_up_is_searched_with_what_it_leans_on_and_never_repeats_a_passage(data_dir) -> None:
+    from datetime import datetime, timezone
+
+    from tests.advisor_helpers import make_runtime
+
+    service = make_runtime(
+        data_dir, knowledge=True, clock=lambda: datetime(2026, 1, 21, 18, tzinfo=timezone.utc)
+    ).service
+    service.handle_turn("U-L", "t", "are heat pumps loud")
+    lasting = service.handle_turn("U-L", "t", "how long do they last")
+    assert lasting.citations == ["heat-pump-care-and-lifespan.md"]  # not the solar panels' lifespan
+    first = service.handle_turn("U-M", "t", "whats net metering")
+    again = service.handle_turn("U-M", "t", "is it worth it")
+    assert first.text.split("\n\n")[0] not in again.text  # never the same passage again

@@ -23,6 +23,8 @@ from knowledge.spelling import corrected
 from profiles.models import UserProfile
 from traces.recorder import current_trace
 
+# a question this short that leans on what was just said is searched with it from the start
+SHORT_FOLLOW_UP = 6
 # the meaning a follow-up searched with the last question must share with the passage found
 RETRY_MEANING = MIN_MEANING + 0.1
 
@@ -49,7 +51,18 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
             found = retriever.retrieve(query, k, config, where=where, skip=frozenset(said))
             more = [d for d in found if passage_key(d) not in said and d.source in documents]
             return {"retrieved_docs": more, "nothing_more": not more}
+        before = _previous_message(state) if last.get("turn") != state.get("turn_count", 0) - 1 else earlier
+        if before and _points_back(state) and len(query.split()) <= SHORT_FOLLOW_UP:
+            # "how long do they last" right after "are heat pumps loud": searched and judged with
+            # what it leans on from the start (alone it found the solar panels' lifespan)
+            query = f"{before} {query}"
         docs = retriever.retrieve(query, k, config, where=where)
+        if said and docs and passage_key(docs[0]) in said:
+            # "is it worth it" right after "whats net metering": the passage just given is not the
+            # answer to the next question (it had been quoted again, word for word)
+            docs = [d for d in docs if passage_key(d) not in said] + [
+                d for d in docs if passage_key(d) in said
+            ]
         judge = getattr(retriever, "judge", None)
         verdict = None
         understanding = state.get("understanding")

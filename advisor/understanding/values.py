@@ -1626,6 +1626,8 @@ _OWN_SUBJECT_WORTH = re.compile(
 _POINTS_BACK = re.compile(
     r"^\W*(?:and|but|so|also)\b|\b(?:what|how)\s+about\b|"
     r"\b(?:that|this|those|these|them|there|one|ones)\b|"
+    # "how long do they last" after a question about heat pumps: they are what was just asked about
+    r"^\W*(?:\w+\W+){0,3}they\b(?:\W+\w+){0,4}\W*$|"
     r"\bit\b(?!\s*(?:'?s\s+)?(?:is\s+|be\s+)?(?:better|worth|bad|ok|okay|safe|possible|cheaper|true|normal|smart|wise|"
     r"best|necessary|fine|good|legal|cheapest|expensive|hard|easy)\b)",
     re.I,
