@@ -72,9 +72,10 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
             asked = without_place_clauses(query, understanding.facts) if understanding else query
             docs, verdict = _most_likely_first(docs, asked, judge)
         titled = _document_named_by(understanding.defined if understanding else None, docs)
-        if titled is not None and verdict is not None and not verdict.answers:
+        if titled is not None and verdict is not None and (not verdict.answers or titled is not docs[0]):
             # "what does time of use mean anyway": the document whose title is that term defines it
-            # in its opening section, whatever the judge made of the filler around the term
+            # in its opening section, whatever the judge made of the filler around the term (or of
+            # a broader page that names it among others)
             docs = [titled, *[doc for doc in docs if doc is not titled]]
             verdict = None
         if verdict is not None and not verdict.answers:

@@ -1813,6 +1813,9 @@ def _daily_miles_as_the_need(params: RequestParams, values: Values) -> RequestPa
         or params.target_soc_pct is not None
         or not params.ev_miles_per_month
         or not _A_DAY.search(values.message)
+        or not (
+            values.signals.deadline or _CHARGE_WORD.search(values.message)
+        )  # a charge asked for, not usage
     ):
         return params
     return params.model_copy(update={"miles_needed": round(params.ev_miles_per_month * 12 / 365)})
