@@ -51,8 +51,15 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
             found = retriever.retrieve(query, k, config, where=where, skip=frozenset(said))
             more = [d for d in found if passage_key(d) not in said and d.source in documents]
             return {"retrieved_docs": more, "nothing_more": not more}
-        before = _previous_message(state) if last.get("turn") != state.get("turn_count", 0) - 1 else earlier
-        if before and _points_back(state) and len(query.split()) <= SHORT_FOLLOW_UP:
+        # what a follow-up leans on: the last request's question, or what the turn just before said
+        # ("oh and we got a powerwall put in last week", then "worth keeping it topped off …")
+        before = (
+            (_previous_message(state) or earlier)
+            if earlier and last.get("turn") != state.get("turn_count", 0) - 1
+            else earlier
+        )
+        leaned = bool(before and _points_back(state) and len(query.split()) <= SHORT_FOLLOW_UP)
+        if leaned:
             # "how long do they last" right after "are heat pumps loud": searched and judged with
             # what it leans on from the start (alone it found the solar panels' lifespan)
             query = f"{before} {query}"
@@ -82,19 +89,15 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
             # "is it bad to do that every night" right after a plan to 80 %: "that" is the last
             # question's subject, so it is searched with it before giving up (judged on meaning
             # alone, with a higher bar: its own words are pronouns)
-            if earlier and last.get("turn") != state.get("turn_count", 0) - 1:
-                # "oh and we got a powerwall put in last week", then "worth keeping it topped off
-                # with the ice storm coming": "it" is what the turn just before named
-                earlier = _previous_message(state) or earlier
             again = (
-                retriever.retrieve(f"{earlier} {query}", k, config, where=where)
-                if earlier and len(query.split()) <= 12 and _points_back(state)
+                retriever.retrieve(f"{before} {query}", k, config, where=where)
+                if before and not leaned and len(query.split()) <= 12 and _points_back(state)
                 else []
             )
             # "ok cool, what about tankless" after the heat pump water heater: never the passage
             # just given again as the answer to a new part of the question
             again = [d for d in again if passage_key(d) not in said]
-            meaning = judge(f"{earlier} {query}", again[0]).meaning if again else None
+            meaning = judge(f"{before} {query}", again[0]).meaning if again else None
             if meaning is not None and meaning >= RETRY_MEANING:
                 docs = again
             else:
