@@ -231,3 +231,20 @@ def test_a_short_follow_up_is_searched_with_what_it_leans_on_and_never_repeats_a
     first = service.handle_turn("U-M", "t", "whats net metering")
     again = service.handle_turn("U-M", "t", "is it worth it")
     assert first.text.split("\n\n")[0] not in again.text  # never the same passage again
+
+
+def test_a_term_asked_with_more_after_it_is_answered_from_the_section_defining_it(data_dir) -> None:
+    from datetime import datetime, timezone
+
+    from tests.advisor_helpers import make_runtime
+
+    assert (
+        understand("what's a heat pump water heater and would it save me money").defined
+        == "heat pump water heater"
+    )
+    service = make_runtime(
+        data_dir, knowledge=True, clock=lambda: datetime(2026, 1, 21, 18, tzinfo=timezone.utc)
+    ).service
+    reply = service.handle_turn("U-W", "t", "what's a heat pump water heater and would it save me money")
+    assert reply.citations == ["heat-pump-water-heaters.md"]
+    assert "is a storage tank with a small heat pump" in reply.text  # what it is, not tank scheduling

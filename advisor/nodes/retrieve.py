@@ -78,7 +78,14 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
             # kept the place, and `where` keeps the answer to that place)
             asked = without_place_clauses(query, understanding.facts) if understanding else query
             docs, verdict = _most_likely_first(docs, asked, judge)
-        titled = _document_named_by(understanding.defined if understanding else None, docs)
+        term = understanding.defined if understanding else None
+        titled = _document_named_by(term, docs)
+        if titled is not None and term and len(query.split()) > len(term.split()) + 3:
+            # "what's a heat pump water heater and would it save me money": the document that term
+            # names answers from the section that defines it (the words asked after the term had
+            # picked its section on scheduling the tank), searched for by the term alone
+            defining = retriever.retrieve(term, k, config, where=where)
+            titled = next((doc for doc in defining if doc.source == titled.source), titled)
         if titled is not None and verdict is not None and (not verdict.answers or titled is not docs[0]):
             # "what does time of use mean anyway": the document whose title is that term defines it
             # in its opening section, whatever the judge made of the filler around the term (or of

@@ -623,7 +623,9 @@ _TERM_ASKED = re.compile(
     # "i dont know what time of use means", "not sure what net metering is"
     r"(?:i\s+)?(?:don'?t|dont|do\s+not|not\s+sure)\s+(?:really\s+)?(?:know|understand|get|sure)?\s*what\s+"
     r"(?P<unknown>[\w\s&/-]{2,40}?)\s+(?:means|is|stands\s+for)"
-    r")(?:\s+(?:anyway|anyways|exactly|again|even|tho|though|lol|mean|actually|then))*\W*$",
+    r")(?:\s+(?:anyway|anyways|exactly|again|even|tho|though|lol|mean|actually|then))*"
+    # "what's a heat pump water heater and would it save me money": the term, then more asked of it
+    r"(?:\W+(?:and|&)\s+(?:would|will|is|are|does|do|can|could|should|how|why|when|where)\b.*)?\W*$",
     re.I,
 )
 _NOT_A_TERM = re.compile(
