@@ -174,6 +174,8 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     message = rest if rest is not None else cleaned
     meant = _more_of_what_they_have(_what_they_meant(message), context)
     found = clauses(meant)
+    home_state = _home_state(context)
+    params = read_params(message)
     usual = usual_utility(
         str(context.known_fields.get("location.zip_code") or "") or None,
         str(context.known_fields.get("location.city") or "") or None,
@@ -197,7 +199,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         or any(solar_talk(earlier) for earlier in context.said_before(message)[-2:])
         # "we upgraded, 10 kw now" with their panels saved: the size changed
         or ("equipment.solar_capacity_kw" in context.known_fields and bool(_CORRECTION_CUE.search(message))),
-        home_state=_home_state(context),
+        home_state=home_state,
     )
     facts = [_their_car_named_shorter(fact, context) for fact in facts]
     facts = _the_car_charged_here(message, facts)
@@ -212,11 +214,12 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         held = [fact for fact in held if not (trim and fact.field == "equipment.ev_model")]
         new = new + trim
     # ("nvm what i said about the heat pump its not installed yet": withdrawn, nothing put in its place)
-    facts = held + (new or ([] if WITHDRAWN.match(message) else _said_otherwise(message, context, mentions)))
+    facts = held + (
+        new or ([] if WITHDRAWN.match(message) else _said_otherwise(message, context, mentions, params))
+    )
     facts = [_corrected_in_place(fact, message) for fact in facts]
     plain = _plain_answer(message, context, found, facts)
     facts = facts + _utility_as_said(message, context, plain, facts)
-    params = read_params(message)
     if params.appliance is None and _RUN_ONE.search(message):
         # "ok when's cheapest to run one today" after "are space heaters cheaper than the
         # baseboards": the appliance the last question named
@@ -248,7 +251,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         params = params.model_copy(update={"place": asked_place})
     if (state := _state_named_in(message)) is not None:
         params = params.model_copy(update={"state": state})
-    asked_utility = _asked_utility(mentions, _home_state(context))
+    asked_utility = _asked_utility(mentions, home_state)
     if asked_utility is not None:
         params = params.model_copy(update={"utility": asked_utility.value})
     asked_plan = _asked_plan(mentions)
@@ -1055,7 +1058,7 @@ def _earlier_number_put_right(message: str, context: ReadingContext) -> list[Sta
     return []
 
 
-def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]:
+def _corrected_number(message: str, context: ReadingContext, params: RequestParams) -> list[StatedFact]:
     """ "no wait its 4.7 not 7.4", "the 8.4 kw you have is wrong, its 11.2 now": a correction naming a
     number we hold (7.4 kW of solar) and one other number sets that field to the other; only when
     exactly one known value is named and exactly one other number is said."""
@@ -1071,7 +1074,7 @@ def _corrected_number(message: str, context: ReadingContext) -> list[StatedFact]
     }
     named = [name for name, value in known.items() if any(abs(value - n) < 1e-9 for n in numbers)]
     # ("actually its at 60 now" after a plan from 45 %: the charge level put right, not the charger)
-    levels = _request_numbers(message)
+    levels = _request_numbers(params)
     others = [
         n for n in numbers if all(abs(value - n) >= 1e-9 for value in known.values()) and n not in levels
     ]
@@ -1110,10 +1113,9 @@ _IN_CENTS = re.compile(r"\d\s*(?:cents?|¢|c\b)", re.I)
 _REQUEST_NUMBERS = ("current_soc_pct", "target_soc_pct", "miles_needed", "ready_by_hour", "plug_in_hour")
 
 
-def _request_numbers(message: str) -> set[float]:
+def _request_numbers(params: RequestParams) -> set[float]:
     """The numbers a message says as its request's own (a charge level, miles, a time): none of
     them corrects a saved value."""
-    params = read_params(message)
     return {float(value) for key in _REQUEST_NUMBERS if (value := getattr(params, key)) is not None}
 
 
@@ -1868,11 +1870,13 @@ def _more_of_what_they_have(message: str, context: ReadingContext) -> str:
     return "we also have " + more.group("rest")
 
 
-def _said_otherwise(message: str, context: ReadingContext, mentions: list[Mention]) -> list[StatedFact]:
+def _said_otherwise(
+    message: str, context: ReadingContext, mentions: list[Mention], params: RequestParams
+) -> list[StatedFact]:
     """A value said in a shape the clause reader leaves: a number or name put in place of ours, the
     car they got, the size they chose, a Powerwall count, their car's trim."""
     return (
-        _corrected_number(message, context)
+        _corrected_number(message, context, params)
         or _earlier_number_put_right(message, context)
         or _value_in_place(message, context, mentions)
         or _the_car_they_got(message, context)
