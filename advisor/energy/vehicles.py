@@ -53,7 +53,12 @@ _TABLE: list[tuple[str, VehicleSpec]] = [
         VehicleSpec(name="Chevrolet Silverado EV", battery_kwh=200.0, onboard_charger_kw=19.2),
     ),
     (
-        r"(?:chevy\s+|chevrolet\s+)volt",
+        # "i drive a volt", "our 2017 volt": the car named on its own after a word that owns it
+        # (a volt the unit follows a number: "a 240 volt outlet")
+        r"(?:chevy\s+|chevrolet\s+)volt|(?:(?<=\ba\s)|(?<=\bmy\s)|(?<=\bour\s)|(?<=\bthe\s)|(?<=\bold\s)|"
+        r"(?<=\b20[01]\d\s))volt(?!\s*(?:outlets?|plugs?|circuits?|lines?|batter\w*|chargers?|sockets?|"
+        r"receptacles?|meters?|drops?|systems?|service|power|supply|vs|versus|(?:the\s+)?same|"
+        r"(?:and|or)\s+an?\s+(?:amp|watt)))",
         VehicleSpec(name="Chevrolet Volt", battery_kwh=14.0, onboard_charger_kw=3.6, plug_in_hybrid=True),
     ),
     (

@@ -1487,10 +1487,14 @@ def _utility(
     if found is not None and _NOT_BEFORE.search(scope[: scope.lower().find(found[1].lower())]):
         # "on pedernales not austin energy": the utility said after "not" is the one they are not with
         return
-    if found is not None and (delivers := _ONLY_DELIVERS.search(scope)) is not None:
+    if (
+        found is not None
+        and (delivers := _ONLY_DELIVERS.search(scope)) is not None
+        and _wires_company(scope[: delivers.start()], region) == found[0]
+    ):
         # "oncor delivers to us but TXU is who we pay", "centerpoint is just the wires, reliant is
         # our provider": the company that owns the wires is not the one they buy from; the other
-        # one, named after it, is
+        # one, named after it, is ("reliant is my provider, centerpoint delivers": the one before)
         found = find_utility(scope[delivers.end() :], answer=True, about_utility=True, state=region)
         if found is None:
             return
@@ -1510,6 +1514,16 @@ def _utility(
         if owner is not None and not about_utility and pending_slot != "utility" and not asked:
             return  # "LADWP's time-of-use plan", "ComEd has that hourly program": the utility's, not said to be theirs
         yield Reading("location.utility_provider", utility.name, said=words)
+
+
+def _wires_company(before: str, region: str | None) -> Utility | None:
+    """The utility named last before the words that say it only delivers the power."""
+    last = None
+    while (named := find_utility(before, answer=True, about_utility=True, state=region)) is not None:
+        last = named[0]
+        cut = before.lower().find(named[1].lower())
+        before = before[cut + len(named[1]) :] if cut >= 0 else ""
+    return last
 
 
 _ONLY_DELIVERS = re.compile(

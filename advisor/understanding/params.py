@@ -384,8 +384,8 @@ def _fuel_price(text: str) -> dict[str, object]:
             fuel = "gas" if liquid is None else ("propane" if liquid in ("propane", "lp") else "oil")
             data: dict[str, object] = {"fuel": fuel, "fuel_price_usd": float(found.group("price"))}
             # "my 80% furnace", "electric 15c": the rest of that comparison, as they said it
-            if (afue := _AFUE.search(text)) is not None:
-                data["furnace_afue_pct"] = float(afue.group("pct") or afue.group("pct2"))
+            if (afue := _afue(text)) is not None:
+                data["furnace_afue_pct"] = afue
             if (cents := _ELECTRIC_CENTS.search(text)) is not None:
                 data["electricity_usd_per_kwh"] = round(float(cents.group("cents")) / 100, 4)
             return data
@@ -395,8 +395,47 @@ def _fuel_price(text: str) -> dict[str, object]:
 _AFUE = re.compile(
     r"\b(?P<pct>[5-9]\d)\s*(?:%|percent)\s*(?:efficient\s+|afue\s+|efficiency\s+)?(?:gas\s+|oil\s+|propane\s+)?"
     r"(?:furnace|boiler|one|unit|afue)\b|"
-    r"\b(?:furnace|boiler)\s+(?:is\s+|it'?s\s+|its\s+)?(?:an?\s+|only\s+|about\s+|like\s+)?(?P<pct2>[5-9]\d)\s*(?:%|percent)"
+    r"\b(?:furnace|boiler|afue|efficiency)\s+(?:is\s+|it'?s\s+|its\s+|was\s+)?(?:actually\s+|really\s+|more\s+like\s+|"
+    r"closer\s+to\s+)?(?:an?\s+|only\s+|about\s+|like\s+|rated\s+(?:at\s+)?)?(?P<pct2>[5-9]\d)\s*(?:%|percent)|"
+    # "it's 95% efficient", "more like 90 percent efficiency"
+    r"\b(?P<pct3>[5-9]\d)\s*(?:%|percent)\s+(?:efficient|efficiency)\b"
 )
+# "what if oil goes to 3.50", "propane is 2.89 now": the fuel's price said again without its unit
+_FUEL_AGAIN = re.compile(
+    r"\b(?P<fuel>(?:heating\s+)?oil|propane|lp|(?:natural\s+)?gas)\s+(?:price\s+)?(?:goes\s+(?:up\s+|down\s+)?to|"
+    r"(?:is|was|were|at|hits?|costs?|drops?\s+to|rises?\s+to|gets\s+to)|is\s+(?:actually|more\s+like|closer\s+to|now))\s+"
+    r"(?:about\s+|like\s+|around\s+)?\$?\s*(?P<price>\d{1,2}(?:\.\d{1,3})?)(?![\d%])(?!\s*(?:%|percent|cents?|c\b|¢))"
+)
+
+
+def _afue(text: str) -> float | None:
+    found = _AFUE.search(text)
+    return float(next(g for g in found.group("pct", "pct2", "pct3") if g)) if found else None
+
+
+def heating_changes(text: str, last: RequestParams) -> dict[str, object]:
+    """What a message changes in the last heating comparison ("my furnace is actually 95%", "what if
+    oil goes to 3.50", "electric is 18 cents"): {} when the last request was none, or nothing changes."""
+    if last.fuel_price_usd is None or last.task is not None:
+        return {}
+    lowered = text.lower()
+    priced = _fuel_price(lowered)
+    data: dict[str, object] = {}
+    if priced.get("fuel") == last.fuel:  # ("gas is 1.40 a therm" after the oil comparison: another fuel)
+        data["fuel_price_usd"] = priced["fuel_price_usd"]
+    if (afue := _afue(lowered)) is not None:
+        data["furnace_afue_pct"] = afue
+    if (cents := _ELECTRIC_CENTS.search(lowered)) is not None:
+        data["electricity_usd_per_kwh"] = round(float(cents.group("cents")) / 100, 4)
+    again = _FUEL_AGAIN.search(lowered)
+    if again is not None and "fuel_price_usd" not in data:
+        word = again.group("fuel")
+        fuel = "propane" if word in ("propane", "lp") else "oil" if word.endswith("oil") else "gas"
+        if fuel == last.fuel:
+            data["fuel_price_usd"] = float(again.group("price"))
+    return data
+
+
 _ELECTRIC_CENTS = re.compile(
     r"\b(?:electric(?:ity)?|power)\s+(?:is\s+|costs?\s+|runs?\s+)?(?:like\s+|about\s+|around\s+|~)?"
     r"(?P<cents>\d{1,2}(?:\.\d+)?)\s*(?:c|¢|cents?)\b"

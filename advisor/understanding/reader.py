@@ -29,7 +29,7 @@ from advisor.understanding.models import (
     StatedFact,
     Understanding,
 )
-from advisor.understanding.params import follow_up_params, with_household_usage
+from advisor.understanding.params import follow_up_params, heating_changes, with_household_usage
 from advisor.understanding.text import QUESTION_START
 from advisor.understanding.values import (
     A_PLAN_NAMED,
@@ -347,9 +347,15 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         and not EQUIPMENT_WORDS.search(values.message)  # "my gas bill vs a heat pump" stays the home's
     ):
         topic = "rates"  # "Is every evening peak?": a question about prices, whatever else it names
-    if follow_up:
+    if (heated := _heating_compared_again(values, facts, context)) is not None:
+        # "my furnace is actually 95%", "what if oil goes to 3.50", "we pay 18 cents a kwh btw"
+        # after a heating comparison: the comparison again, with what they put right
+        intent, asks, follow_up, topic, params = "live_data", True, True, "home", heated
+    elif follow_up:
         last = context.last_params or RequestParams()
-        params = follow_up_params(params.model_copy(update={"task": last.task or params.task}), last)
+        # (a heating comparison has no task: its fuel price picks the tool)
+        task = last.task or (None if last.fuel_price_usd is not None else params.task)
+        params = follow_up_params(params.model_copy(update={"task": task}), last)
         topic = context.last_topic or topic
         if params.place and values.params.place is None and values.own_place:
             params = params.model_copy(update={"place": None})  # "…make here": their own place again
@@ -2037,6 +2043,22 @@ def _is_follow_up(
     if params.task and other and prediction.task_p >= _SURE_TASK:
         return False  # "when's peak tomorrow" after a dryer verdict: the prices, a new request
     return prediction.follow == "same"
+
+
+def _heating_compared_again(
+    values: Values, facts: list[StatedFact], context: ReadingContext
+) -> RequestParams | None:
+    """The last heating comparison with what this message changes in it (a fuel price, the
+    furnace's efficiency, the price of electricity, or their flat price per kWh saved now)."""
+    last = context.last_params
+    if context.last_intent != "live_data" or last is None:
+        return None
+    changes = heating_changes(values.message, last)
+    if not changes and not (
+        last.fuel_price_usd is not None and _has(facts, "location.flat_rate_usd_per_kwh")
+    ):
+        return None
+    return last.model_copy(update=changes)
 
 
 def _alternative(prediction: Prediction, intent: str) -> str | None:

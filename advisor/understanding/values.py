@@ -894,7 +894,10 @@ def _place_query(
 # "gotta go", "i have to run", "u there?": words a town's name is not made of
 _NO_TOWN_WORDS = re.compile(
     r"\b(?:i|i'?m|im|we|we'?re|you|u|go|gotta|gonna|have\s+to|got\s+to|run|leave|leaving|later|brb|busy|"
-    r"need|want|think|know|sure|idk|dunno|there)\b",
+    r"need|want|think|know|sure|idk|dunno|there|"
+    # "rerun the numbers", "do it again", "show me": a request, not a town
+    r"again|numbers?|math|redo|re-?run|recalc\w*|calculate|show|tell|give|please|pls|plz|what|how|why|"
+    r"it|that|this|those|them)\b",
     re.I,
 )
 
