@@ -146,14 +146,25 @@ def not_saved(understanding: Understanding) -> str:
 
 
 def unkept_note(understanding: Understanding) -> str:
-    """ "we heat w oil": heard, and why it is not kept (said beside what was saved too)."""
-    unkept = [m.words for m in understanding.mentions if m.reason == "unkept"]
-    if not unkept:
-        return ""
-    return (
-        f"Noted: you heat with {unkept[0]}. I can keep heating only as gas, electric or a heat pump, "
-        "so I haven't saved it."
-    )
+    """ "we heat w oil", "i have a level 2 charger": heard, and why it is not kept (said beside what
+    was saved too)."""
+    notes = []
+    heat = [
+        m.words
+        for m in understanding.mentions
+        if m.reason == "unkept" and m.field == "equipment.heating_type"
+    ]
+    if heat:
+        notes.append(
+            f"Noted: you heat with {heat[0]}. I can keep heating only as gas, electric or a heat pump, "
+            "so I haven't saved it."
+        )
+    if any(m.reason == "unkept" and m.field == "equipment.ev_charger_kw" for m in understanding.mentions):
+        notes.append(
+            "Noted: a Level 2 charger. Level 2 runs anywhere from about 16 to 48 amps (3.8 to 11.5 kW), "
+            "so I haven't saved its power: tell me the amps on the charger or its breaker and I'll use them."
+        )
+    return " ".join(notes)
 
 
 def uncatalogued_note(understanding: Understanding) -> str:

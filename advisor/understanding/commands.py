@@ -77,7 +77,9 @@ EVERYTHING = re.compile(
 LAST_CHANGE = re.compile(
     r"\b(?:forget|delete|remove|erase|scratch|drop|undo|cancel|take\s+back|reverse)\s+(?:it|that|this|"
     r"(?:the\s+)?last\s+(?:thing|one|change)|what\s+i\s+(?:just\s+)?said)\b"
-    r"(?=\s*(?:$|[.,!?;:)-]|(?:please|pls|plz|thanks|thx|now|then|too|and|but|i\s+meant|sorry|lol)\b))",
+    r"(?=\s*(?:$|[.,!?;:)-]|(?:please|pls|plz|thanks|thx|now|then|too|and|but|i\s+meant|sorry|lol)\b))|"
+    # "thats not what i said, take it back"
+    r"\btake\s+(?:it|that|this)\s+back\b(?=\s*(?:$|[.,!?;:)-]|(?:please|pls|plz|now|thanks|thx)\b))",
     re.I,
 )
 # "we sold the Tesla", "no longer have solar", "got rid of the powerwall": equipment that is gone.
@@ -88,7 +90,7 @@ GONE = re.compile(
     r"(?:don'?t|do\s+not)\s+(?:have|own|drive|use)(?=.*\b(?:anymore|any\s+more)\b)|"
     r"(?:just\s+)?(?:sold|got\s+rid\s+of|removed|returned|traded\s+in|totaled|totalled))|"
     r"(?:sold|got\s+rid\s+of|traded\s+in|totaled|totalled))\s+"
-    r"(?P<what>[^,;!?]{1,40}?)(?=\s*(?:$|[,.;!?](?:\s|$)|\b(?:and|but|so|because|last|yesterday|anymore|any\s+more|for|to|when|after)\b))",
+    r"(?P<what>[^,;!?]{1,40}?)(?=\s*(?:$|[,.;!?](?:\s|$)|\b(?:and|but|so|because|last|yesterday|anymore|any\s+more|for|to|when|after|got|bought|leased|now)\b))",
     re.I,
 )
 # "the model 3 got totaled", "the powerwall got pulled out", "the id4 went back at end of lease"

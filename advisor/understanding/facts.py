@@ -33,6 +33,7 @@ from advisor.understanding.text import (
     NEGATION,
     NUMBER_WORDS,
     QUESTION_START,
+    STILL_TO_COME,
     WITHDRAWN,
     Clause,
 )
@@ -98,7 +99,7 @@ _OWN = re.compile(
     # ("im in ridgeland with gas heat": the home they are in, with its heat)
     r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\b[^.?]*\bwith\s+(?:(?:a|an|the)\b|(?:natural\s+)?(?:gas|electric|baseboard|"
     r"propane|oil)\s+(?:heat(?:ing)?|furnace|boiler)\b)|"
-    r"\b(?:i|we)\s+had\s+(?:[\w-]+\s+){1,4}(?:installed|put\s+in|added)\b|"  # "we had a second powerwall put in"
+    r"\b(?:i|we)\s+(?:just\s+|finally\s+|recently\s+)?had\s+(?:[\w-]+\s+){1,4}(?:installed|put\s+in|added)\b|"  # "we had a second powerwall put in"
     # "heat pump went in tuesday", "the panels got installed in may": installed at their home
     r"\b(?:went|go(?:es)?)\s+in\b(?!\s+(?:the|a|an|to|for)\b)|\b(?:got|was|were|been)\s+(?:installed|put\s+in)\b|"
     r"\b(?:i|we)\s+(?:heat|cool)\s+(?:the\s+house|the\s+home|our\s+(?:house|home|place)|my\s+(?:house|home|place))?\s*(?:with|w/?)(?=\s)",
@@ -225,11 +226,11 @@ def facts_in(
                 reason = None
             if reason is None and reading.assumption == PART_OF_DAY:
                 reason = "part_of_day"  # their price, but not for every hour: said, not saved
-            if reason is None and str(reading.value).startswith(UNKEPT_HEAT):
+            if reason is None and str(reading.value).startswith(UNKEPT):
                 reason = "unkept"  # "we heat with oil": theirs, but not a value the profile holds
             if reason is not None:
                 # the fuel of heat it cannot keep ("oil"), said back; otherwise the clause
-                said = str(reading.value).removeprefix(UNKEPT_HEAT) if reason == "unkept" else clause.text
+                said = str(reading.value).removeprefix(UNKEPT) if reason == "unkept" else clause.text
                 mentions.append(Mention(field=reading.field, words=said[:500], reason=reason))
                 continue
             earlier = next((fact for fact in facts if fact.field == reading.field), None)
@@ -501,6 +502,8 @@ def _not_a_fact(clause: Clause, reading: Reading, *, pending_slot: str | None = 
         reading.field == "household.occupants" and _HOUSEHOLD_CHANGE.search(clause.text)
     ):
         return "someone_else"
+    if clause.hypothetical and STILL_TO_COME.search(clause.text):
+        return "hypothetical"  # "our new heat pump is being installed next tuesday": not theirs yet
     said_at = clause.text.lower().find(reading.said.lower()) if reading.said else -1
     if said_at > 0 and _WORD_QUOTED.search(clause.text[:said_at]):
         return "negated"  # "no clue why i typed aps", "i said 7 kw earlier": the word they typed, not a fact
@@ -793,7 +796,7 @@ def _zip(text: str, *, message: str, pending_slot: str | None) -> Iterator[Readi
 _PLACE_LEAD = re.compile(
     r"\b(?:live|living|located|based|moved|relocated|reside|residing|renting|rent|i'm|im|i\s+am|we're|we\s+are|home\s+is|here|"
     r"(?<!we\s)(?<!they\s)(?<!you\s)(?<!i\s)were)"  # "no wait were in clovis": "we're" typed without the apostrophe
-    r"(?:\s+(?:here\s+)?from\s+[A-Za-z .'-]+?(?=\s+to\b))?"  # "moved from fresno to clovis"
+    r"(?:\s+(?:here\s+)?from\s+[A-Za-z .'&-]+?(?=\s+to\b))?"  # "moved from fresno to clovis"
     # ("we're outside austin", "out near glenwood springs": near a town is not in it, so not saved)
     r"\s+(?:(?:now|actually|really|currently|still|just|all)\s+)?(?:in|to)\s+(?P<place>[A-Za-z][A-Za-z .'-]*(?:,\s*[A-Za-z]{2,}(?:\s+[A-Za-z]+)?)?)",
     re.I,
@@ -877,7 +880,9 @@ _TOWN_HOME = re.compile(
 # "we were in fresno last year", "at work in mesa": a place that is not their home now
 _NOT_HOME_BEFORE = re.compile(
     r"(?:\b(?:moved|moving|relocated|relocating|came|transferred|originally)\s+(?:here\s+|over\s+)?from|"
-    r"\b(?:we|i|they)\s+(?:were|was|lived|used\s+to\s+live)\s+(?:in|near)|\bsold\s+(?:our|my|the)\s+(?:place|house|home|condo)\s+(?:in|near)|"
+    r"\b(?:we|i|they)\s+(?:were|was|lived|used\s+to\s+live)\s+(?:in|near)|"
+    # "we have to be in philadelphia by 10 friday": where they are going
+    r"\b(?:have|has|need|needs|got|gotta)\s+(?:to\s+)?be\s+(?:in|at)|\bsold\s+(?:our|my|the)\s+(?:place|house|home|condo)\s+(?:in|near)|"
     r"\b(?:work|office|job|visiting|visit|trip|vacation|travel(?:l?ing)?|parents?|mom|dad|"
     # "need it charged by 7:30 for my doctor appointment in tampa": where they are going
     r"appointments?|appt|doctors?|dentist|hospital|meeting|game|wedding|funeral|concert|flight|airport|interview)\b[^,.;!?]{0,12}|"
@@ -1005,6 +1010,11 @@ def _city(
             or text[: m.start()].rstrip().endswith(",")
         ):
             strong.append(m.group("place"))
+    if region is not None and (put_right := _TOWN_PUT_RIGHT.match(text)) is not None:
+        # "no it's montclair, and we have pse&g": the town put right, in the state they are in
+        in_region_first = [put_right.group("place")]
+    else:
+        in_region_first = []
     bare = answer_words(text)
     if pending_slot == "location" or (
         # "lubbock" while we wait for the system's size: a town on its own answers the place question
@@ -1040,7 +1050,9 @@ def _city(
     # "dayton, aes ohio": a town of the state the message's utility (or ZIP, or state) serves; a bare
     # list item needs the message's own place or utility ("cool, bye" from a Californian is no town)
     own_region = _place_region(text) or _utility_region(text)
-    in_region = (listed if "," in text and own_region else []) + after_word if region is not None else []
+    in_region = in_region_first + (
+        (listed if "," in text and own_region else []) + after_word if region is not None else []
+    )
     # "wichita, evergy": a town listed beside a utility that serves the town's state
     utility = find_utility(text) or find_utility(message) or acronym_utility(message or text)
     served = set(utility[0].states) if utility is not None else set()
@@ -1082,6 +1094,13 @@ def _city(
                     continue  # "flat 10.9 cents", "energy charge combined": a list item that is no town
                 yield Reading("location.city", _city_value(place), said=said)
                 return
+
+
+_TOWN_PUT_RIGHT = re.compile(
+    r"^\W*(?:no|nope|nah|actually|sorry|oops|wait)\W+(?:(?:no|wait|sorry)\W+)?(?:it'?s|its|it\s+is)\s+"
+    r"(?P<place>[A-Za-z][A-Za-z .'-]{1,30}?)(?=\s*(?:[,.;!]|$|\s+(?:and|not)\b))",
+    re.I,
+)
 
 
 def _opening_place(message: str) -> str | None:
@@ -1400,6 +1419,32 @@ def acronym_utility(text: str, region: str | None = None, message: str = "") -> 
             and (region is None or region in found[0].states)
         ):
             return found
+    return _cued_short_name(text, region)
+
+
+# "on pse, peak hrs tmrw", "we're nes in nashville", "seattle 98103 on city light": a short name
+# that is also a word, said where a utility is said ("on", "with", "we're"), then a pause
+_CUED_NAME = re.compile(
+    r"\b(?:on|with|w/|thru|through|via|we'?re|were|we\s+are)\s+(?P<name>[a-z&]{2,}(?:\s+[a-z]{2,})?)"
+    r"(?=\s*(?:$|[,.;!?]|\s+(?:in|here|customer|now|too|tho|btw|fwiw|and)\b))",
+    re.I,
+)
+
+
+def _cued_short_name(text: str, region: str | None) -> tuple[Utility, str] | None:
+    for match in _CUED_NAME.finditer(text):
+        if re.search(r"\w+ing\s*$|\b(?:plans?|rates?|programs?|tou)\s*$", text[: match.start()], re.I):
+            continue  # "charging on liberty": a street; "a tou plan on city light": that utility's plan
+        words = match.group("name").split()
+        for name in (" ".join(words), words[0]) if len(words) > 1 else (words[0],):
+            found = find_utility(name, answer=True, state=region)
+            if (
+                found is not None
+                and is_word_alias(found[1])
+                and found[1].lower() == name.lower()
+                and (region in found[0].states if region else name.lower() not in _WORDS_NOT_INITIALS)
+            ):
+                return found
     return None
 
 
@@ -1699,7 +1744,7 @@ _NOT_PER_KWH = (
     # "12 cents more", "5 cents cheaper": a difference, not a price
     r"(?!\s*(?:more|less|higher|lower|cheaper|extra|off|back|difference|increase|up|down)\b)"
 )
-_BARE_CENTS = re.compile(r"(?<![\w.$])(\d{1,2}(?:\.\d+)?)\s*(?:cents?\b|¢|c\b)" + _NOT_PER_KWH, re.I)
+_BARE_CENTS = re.compile(r"(?<![\w.$-])(\d{1,2}(?:\.\d+)?)\s*(?:cents?\b|¢|c\b)" + _NOT_PER_KWH, re.I)
 _BARE_DOLLARS = re.compile(r"\$\s*(0?\.\d{1,4})\b" + _NOT_PER_KWH, re.I)
 _FIRST_PERSON_ON = re.compile(r"\b(?:we'?re|we\s+are|i'?m|i\s+am)\s+on\b", re.I)
 _OFFERED = re.compile(
@@ -1736,7 +1781,7 @@ _RATE_TALK = re.compile(
     r"\b(?:renewed|locked\s+in)\s+at\b|\bon\s+(?:my|our|the)\s+bill\b|\benergy\s+charge\b|"
     # "fixed w gexa at 13.9c", "new contract started, 15.2 cents now": a retail contract's price is
     # per kWh ("we pay about 28 cents" alone is not said of what)
-    r"\bfixed\b|\bcontract\b|"
+    r"\bfixed\b|\bcontract\b|\b(?:that|the|this)\s+rate\b|"
     # "we pay 13 cents for power", "electricity is like 11 cents here": a price said of their power
     r"(?<![\w.])\d{1,2}(?:\.\d+)?\s*(?:cents?|¢|c)\s+(?:for|on)\s+(?:the\s+)?(?:power|electricity|electric)\b|"
     r"\b(?:power|electricity|electric)\s+(?:is|runs|costs?)\s+(?:us\s+)?(?:about\s+|around\s+|like\s+|roughly\s+)?\d{1,2}(?:\.\d+)?\s*(?:cents?|¢|c)\b",
@@ -1923,6 +1968,14 @@ def _vehicle(text: str, *, pending_slot: str | None, message: str = "") -> Itera
         or _only_the_car(text, words)
         or _REPLACED_CAR.search(text)
         or _CAR_IN_REQUEST.search(text)
+        # "a 40 amp charger for the lightning", "had a charger put in for the ioniq 5": the car
+        # their charger is for
+        or re.search(
+            r"\b(?:charger|evse|wall\s*connector|outlet|plug)\s+(?:(?:put\s+in|installed|wired|added)\s+)?for\s+"
+            r"(?:the|our|my)\s+(?:\d{4}\s+)?" + re.escape(words),
+            text,
+            re.I,
+        )
         # "got a heat pump and an ev (model 3)": a bare item of a list the message says is theirs
         or (
             _OWN.search(message)
@@ -2097,8 +2150,9 @@ _A_LIST_OF_THEIR_SETUP = re.compile(
 # "I only have a 120V outlet", "just a regular wall outlet": how the car charges, said on its own
 _ONLY_OUTLET = re.compile(
     r"^\s*(?:(?:i|we)\s+(?:only\s+|just\s+)?(?:have|got|use)\s+(?:only\s+|just\s+)?|(?:i'?ve|we'?ve)\s+(?:only\s+)?got\s+|"
-    r"(?:just|only)\s+|it'?s\s+(?:just\s+|only\s+)?)?(?:a\s+|an\s+)?(?:(?:regular|standard|normal|ordinary|plain|household|wall|"
-    r"120\s*-?\s*v(?:olts?)?)\s+)+(?:outlet|plug|socket)(?:\s+(?:only|in\s+the\s+garage|here|for\s+now))?\s*[.!]?\s*$",
+    r"(?:just|only)\s+(?:(?:have|got|use)\s+)?|it'?s\s+(?:just\s+|only\s+)?)?(?:a\s+|an\s+)?(?:(?:regular|standard|normal|ordinary|plain|household|wall|"
+    r"120\s*-?\s*v(?:olts?)?)\s+)*(?:(?<=\s)(?:outlet|plug|socket)|level\s*1|l1)"
+    r"(?:\s+(?:only|in\s+the\s+garage|here|for\s+now|charger|charging))*\s*[.!]?\s*$",
     re.I,
 )
 _OTHER_APPLIANCES = re.compile(
@@ -2224,14 +2278,8 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
             # "full by 5a", "til 6a": a bare "a" after a word of time is the morning, not amps
             and not (
                 re.match(_NUM + r"\s*a\b", found.group(0), re.I)
-                and (
-                    float(found.group(1)) <= 12
-                    or re.search(
-                        r"\b(?:by|at|til+|until|before|after|around|@|from|to)\s*$",
-                        text[: found.start()],
-                        re.I,
-                    )
-                )
+                # ("l2 at 48a": no hour of the morning is 48)
+                and float(found.group(1)) <= 12
             )
             # "old charger was 16 amps but i upgraded to a 48 amp one": the old value is not theirs now
             and not _OLD_VALUE_BEFORE.search(text[: found.start()])
@@ -2264,7 +2312,14 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
     charger_named = _CHARGER_WORDS.search(message) is not None or about_charging
     if amps and (_CHARGER_WORDS.search(text) or re.search(r"\bcharg\w*\b", text, re.I) or charger_named):
         current = float(amps.group(1))
-        if (
+        # ("charging at 32a off a 40a breaker": the other figure is the breaker's, this one the charger's)
+        breaker_elsewhere = any(
+            other.group("circuit") and other.start() != amps.start()
+            for other in re.finditer(
+                _NUM + r"\s*-?\s*(?:a|amps?)\b(?P<circuit>\s*(?:breaker|circuit))?", text, re.I
+            )
+        )
+        if not breaker_elsewhere and (
             amps.group("circuit")
             or re.search(r"\b(?:breaker|circuit)\b", text, re.I)
             # ("the charger is 40 amps on a 50 amp breaker": the charger's; "breaker for the charger
@@ -2335,6 +2390,16 @@ def _charger(text: str, *, message: str = "", about_charging: bool = False) -> I
             unit="kW",
             assumption="a household outlet charges at about 12 A on 120 V",
         )
+        return
+    level_two = re.search(r"\b(?:level\s*(?:2|two)|l2)\b", text, re.I)
+    if (
+        level_two
+        and (_OWN.search(text) or _THEIRS_IS.search(text))
+        and not re.search(_NUM + r"\s*-?\s*(?:a|amps?|kw)\b", text, re.I)
+        and not weighed
+    ):
+        # "i have a level 2 charger": theirs, but Level 2 runs 16 to 48 A; heard, said back, not saved
+        yield Reading("equipment.ev_charger_kw", UNKEPT + "a Level 2 charger", said=level_two.group(0))
 
 
 _SOLAR_NAMED = re.compile(r"\b(?:my|our)\s+(?:solar|panels?|array|pv|system)\b", re.I)
@@ -2525,6 +2590,7 @@ def _lone_size(text: str) -> str | None:
 _HOME_WORDS = re.compile(
     r"\b(?:the\s+house|the\s+home|our\s+place|here|upstairs|downstairs|bedrooms?|heat\s+is|cooling\s+is|"
     r"for\s+(?:heating|cooling|heat(?!\s*pumps?)|ac)|(?:house|home|place)\s+(?:has|is)|in\s+the\s+(?:house|home)|heating\s+is|"
+    r"in\s+(?:every|each|all\s+the)\s+rooms?|"
     r"(?:handles?|does|do)\s+(?:both\s+)?(?:the\s+|our\s+)?(?:cooling|heating|heat(?!\s*pumps?))|(?:with|w/?)\s+(?:a\s+|an\s+)?(?:heat\s+pump|gas\s+furnace|mini|baseboard|electric\s+baseboard)|"
     # "its got a gas furnace", "the apartment has electric baseboard heat", "we're on electric
     # baseboard", "a regular house … with gas heat": the dwelling's own heat
@@ -2536,18 +2602,18 @@ _HOME_WORDS = re.compile(
     r"(?:the|our|my)\s+(?:furnace|boiler|heater|hvac)\s+(?:is|runs\s+on)\s+(?:all\s+)?(?:gas|electric|a\s+heat\s+pump))\b|"
     # a bare item of a statement: "also gas furnace", "ducted heat pump does heat and ac"
     r"(?:^|,)\s*(?:(?:also|and|plus|just|only)\s+)?(?:a\s+|an\s+|two\s+|\d\s+)?(?:(?:old|new|ducted|central)\s+)?"
-    r"(?:baseboard\s+|forced[-\s]air\s+)?(?:gas|electric|central|mini|ductless|heat\s+pump|oil|propane|geo[-\s]?thermal)"
+    r"(?:baseboard\s+|forced[-\s]air\s+)?(?:gas|electric|central|mini|ductless|heat\s+pump|oil|propane|geo[-\s]?thermal|hp\b)"
     # ("gas furnace prices went up", "gas furnace or heat pump": talked about, not theirs)
     r"(?![\w\s-]{0,20}?\b(?:prices?|rates?|bills?|quotes?)\b)(?!(?:\s+[\w-]+){0,2}\s+(?:or|vs\.?|versus)\b)",
     re.I,
 )
 _REPLACED = re.compile(
-    r"\b(?:replaced|swapped|switched|upgraded|changed|went|converted)\b.*?\b(?:with|to|for)\b(?P<new>.*)",
+    r"\b(?:replaced|swapped|switched|upgraded|changed|went(?!\s+in\b)|converted)\b.*?\b(?:with|to|for)\b(?P<new>.*)",
     re.I,
 )
 _HEAT_PUMP = re.compile(
     # ("mini splits just for cooling, still heat with gas": the heat is the gas)
-    r"\bheat\s*pumps?\b(?!\s+water)|\bmini[-\s]?splits?\b(?![^.;]*\b(?:just|only)\s+for\s+(?:cooling|ac|a/c)\b)"
+    r"\bheat\s*pumps?\b(?!\s+water)|\b(?:ducted|ductless|cold[-\s]climate|air[-\s]source|ground[-\s]source|central)\s+hps?\b|\bmini[-\s]?splits?\b(?![^.;]*\b(?:just|only)\s+for\s+(?:cooling|ac|a/c)\b)"
     r"[^.;]*\bheat(?!\s+(?:with|w/?|using|by|on)\s+(?:natural\s+)?(?:gas|oil|propane|wood|pellets?))|\bductless\s+heat|"
     # a geothermal (ground-source) system is a heat pump; a geothermal power plant is not
     r"\bgeo[-\s]?thermal\b(?!\s+(?:plants?|power|energy|electricity|stocks?))",
@@ -2561,6 +2627,8 @@ _GAS_HEAT = re.compile(
 )
 _ELECTRIC_HEAT = re.compile(
     r"\belectric\s+(?:baseboards?|heat(?:ing|ers)?|furnace|resistance)\b|\ball\s+electric\s+resistance\b|\bbaseboard\s+heat(?:ers|ing)?\b|\bheat\s+with\s+electricity\b|"
+    # "all electric, heat strips and everything": resistance strips in the air handler
+    r"\b(?:electric\s+)?heat\s+strips?\b|"
     # "electric wall heaters" in a rental: the home's heat (a portable space heater is not)
     r"\b(?:electric\s+)?wall\s+heat(?:ers?|ing)\b",
     re.I,
@@ -2576,7 +2644,7 @@ _OTHER_FUEL_HEAT = re.compile(
     r"\b(?:furnace|boiler)\s+(?:is|runs\s+on)\s+(?:heating\s+)?(?P<runs>oil|propane)\b",
     re.I,
 )
-UNKEPT_HEAT = "unkept:"  # a value prefix: heard, said back, never saved
+UNKEPT = "unkept:"  # a value prefix: heard, said back, never saved (oil heat, a Level 2 charger)
 
 
 def _other_fuel(match: re.Match[str]) -> str:
@@ -2634,14 +2702,14 @@ def _heating(text: str, *, negated: bool, owns: bool = False, message: str = "")
             if _possessed(text, match.start()):
                 # "should we replace our gas furnace with a heat pump": what they have is what is theirs
                 yield Reading(
-                    "equipment.heating_type", value or UNKEPT_HEAT + _other_fuel(match), said=match.group(0)
+                    "equipment.heating_type", value or UNKEPT + _other_fuel(match), said=match.group(0)
                 )
                 return
     # "we have gas heat, not a heat pump": the kind said after "not" is the one they lack; "we have
     # gas heat, wanted to ask about heat pumps": the kind asked about is not theirs; of the rest, the
     # kind said first is the one they have
     candidates = [
-        (m.start(), value or UNKEPT_HEAT + _other_fuel(m), m.group(0))
+        (m.start(), value or UNKEPT + _other_fuel(m), m.group(0))
         for pattern, value in _HEAT_KINDS
         for m in pattern.finditer(scope)
         if not _RULED_OUT.search(scope[: m.start()])
@@ -3205,8 +3273,16 @@ _OFFICE_HOURS = re.compile(
 )
 
 
+# "wfh tmrw so 11am is fine", "working from home today": one day, not how they work
+_ONE_DAY = re.compile(
+    r"\b(?:wfh|from\s+home|remote(?:ly)?|in\s+the\s+office|office|nights?)\s+(?:(?:on\s+|this\s+|next\s+)?"
+    r"(?:today|tonight|tmrw|tmr|tomorrow|tmw|this\s+week|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b(?!s)",
+    re.I,
+)
+
+
 def _schedule(text: str, message: str = "") -> Iterator[Reading]:
-    if re.search(r"\bused\s+to\b", text, re.I):
+    if re.search(r"\bused\s+to\b", text, re.I) or _ONE_DAY.search(text):
         return
     part_time = re.search(
         r"\b(?:on\s+(?:mon|tues|wednes|thurs|fri)days?|some\s+days|(?:one|two|three|four|\d)\s+days?\s+a\s+week|twice\s+a\s+week|"
@@ -3278,7 +3354,12 @@ _HEAVY_SELF = re.compile(
 
 def _usage(text: str) -> Iterator[Reading]:
     if not (
-        re.search(r"\b" + _USAGE_WORDS + r"\b|\buse\s+(?:the\s+)?most\b", text, re.I)
+        # ("we use 700 kwh a month and most of it in the mornings": the clause after "and" is the use's)
+        re.search(
+            r"\b" + _USAGE_WORDS + r"\b|\buse\s+(?:the\s+)?most\b|^\W*(?:and\s+)?most\s+of\s+(?:it|that)\b",
+            text,
+            re.I,
+        )
         or _HEAVY_SELF.search(text)
     ):
         return

@@ -26,6 +26,13 @@ _LEAVING_FOR = re.compile(
     r"\s*(?P<half>a\.?m\.?|p\.?m\.?)?(?<=[\d.mM])(?=(?::\d)|\s*[ap]\.?m|[^\d:]|$)",
     re.I,
 )
+# "140 miles, leaving 8am", "we head out 6:45": when they go, said without "at" (a clock time)
+_LEAVING_TIME = re.compile(
+    r"\b(?:leave|leaving|leaves|head(?:ing)?\s+out|out\s+the\s+door)\s+(?:around\s+|about\s+|like\s+)?"
+    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2})|(?P<glued>[0-5]\d)(?=\s*[ap]\.?m))?\s*(?P<half>a\.?m\.?|p\.?m\.?)?"
+    r"(?<=[\dmM.])(?:(?<=[mM.])|(?<=:\d\d))(?![\w:%])",
+    re.I,
+)
 _SHORT_TIME = re.compile(
     r"(?<![\d:])(?P<hour>\d{1,2})(?::(?P<minute>\d{2})|(?P<glued>[0-5]\d))?\s*(?P<half>a\.?m\.?|p\.?m\.?)(?![\w])|"
     # "make that 6:30": a clock time with minutes needs no am/pm
@@ -203,7 +210,12 @@ _MILES_NEEDED = re.compile(
 _TRIP_MILES = re.compile(
     r"\b(?P<n>\d{1,3})\s*-?\s*(?:miles?|mi)\s+(?:round\s*-?\s*trip|roundtrip|trip|drive|commute|journey|"
     r"there\s+and\s+back|(?P<each>each\s+way|one\s+way))\b|"
-    r"\b(?:driving|drive)\s+(?:like\s+|about\s+|around\s+|maybe\s+|over\s+)?(?P<n2>\d{1,3})\s*(?:miles?|mi)\b",
+    r"\b(?:driving|drive)\s+(?:like\s+|about\s+|around\s+|maybe\s+|over\s+)?(?P<n2>\d{1,3})\s*(?:miles?|mi)\b|"
+    # "have to drive to my daughters in scranton saturday, 140 miles", "it's 60 miles and we leave
+    # at 8:30": the trip's distance said after where they go, or as what it is
+    r"(?:\b(?:drive|driving|trip|head(?:ing)?|going|go)\s+(?:up\s+|down\s+|over\s+|out\s+)?to\b[^.!?]{0,60}?|"
+    r"\b(?:it'?s|its|it\s+is|that'?s|thats)\s+(?:about\s+|like\s+|around\s+|roughly\s+|maybe\s+)?)"
+    r"\b(?P<n3>\d{1,3})\s*(?:miles?|mi)\b(?!\s*(?:a|an|per|/|each|every|of\s+range|range|left)\b)",
     re.I,
 )
 
@@ -323,7 +335,7 @@ def _miles_needed(text: str) -> float | None:
     if need := _MILES_NEEDED.search(text):
         return float(need.group("n"))
     if trip := _TRIP_MILES.search(text):
-        miles = float(trip.group("n") or trip.group("n2"))
+        miles = float(trip.group("n") or trip.group("n2") or trip.group("n3"))
         return miles * 2 if trip.group("each") else miles
     return None
 
@@ -568,6 +580,7 @@ def _deadline(text: str) -> dict[str, object]:
         None,
     )
     deadline = deadline or next((m for m in _LEAVING_FOR.finditer(text) if _clock_time(m)), None)
+    deadline = deadline or next((m for m in _LEAVING_TIME.finditer(text) if _clock_time(m)), None)
     their_day = any(_until_of_their_day(m, text) for m in _DEADLINE.finditer(text))
     if deadline is None and len(text.split()) <= 6 and not their_day:
         deadline = _SHORT_TIME.search(text)  # "make that 7am", "6:30 instead"
@@ -827,11 +840,25 @@ def _solar_size(lowered: str) -> dict[str, object]:
     elif size and (produce or _HOW_MUCH_FROM.search(lowered) or typical):
         data["system_kw"] = float(next(group for group in size.groups() if group))
         data["typical_year"] = True  # a size asked about gets a typical-year estimate, not a forecast
+    elif (asked := _ESTIMATE_FOR_SIZE.search(lowered)) or (asked := _ANOTHER_SIZE.match(lowered)):
+        # "solar est for 5kw on our roof": an estimate for the size named, a typical year
+        data["system_kw"], data["typical_year"] = float(asked.group(1)), True
     elif (supposed := _SUPPOSED_SIZE.search(lowered)) and not _NOT_SOLAR_KW.search(lowered):
         # "what if it was 12 kw instead" after an estimate: the same estimate for that size (a
         # what-if, never saved as theirs)
         data["system_kw"] = float(supposed.group(1))
     return data
+
+
+# "and for 10kw?", "what about 12 kw", "and 8kw": the next size asked about, said alone
+_ANOTHER_SIZE = re.compile(
+    r"^\W*(?:(?:and|ok|okay|so|now)\s+)*(?:(?:what|how)\s+about\s+|for\s+|with\s+(?=an?\s))?(?:an?\s+)?"
+    r"(?<=\s)(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)(?:\s+(?:system|array|instead|then))?\W*$"
+)
+_ESTIMATE_FOR_SIZE = re.compile(
+    r"\b(?:est\.?|estimates?|numbers?|projections?|production|output)\s+(?:for|on)\s+(?:a\s+)?"
+    r"(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)"
+)
 
 
 # the size their use needs, asked: "how many solar panels do i need", "what size system would cover

@@ -1004,6 +1004,14 @@ _READ_BACK = re.compile(
 # a practice weighed, not a run priced: "is precooling at 3pm worth it or just wasting energy"
 _PRACTICE = r"pre-?cool\w*|pre-?heat\w*"
 _WEIGHING = r"worth|help|helps|save|saves|waste|wasting|point|pointless|smart|dumb|myth"
+# "would a variable speed pump really save that much", "would a heat pump dryer pay for itself":
+# new equipment weighed (not a run of theirs priced)
+_UPGRADE_WEIGHED = re.compile(
+    r"\bwould\s+(?:a|an|getting\s+(?:a|an)|switching\s+to\s+(?:a|an)|upgrading\s+to\s+(?:a|an)|"
+    r"replacing\s+it\s+with\s+(?:a|an))\s+(?:new\s+)?(?:[\w-]+\s+){1,3}?(?:really\s+|actually\s+)?"
+    r"(?:save|pay\s+(?:for\s+itself|off)|be\s+worth|cut|lower)\b",
+    re.I,
+)
 _PRACTICE_WEIGHED = re.compile(
     rf"\b(?:{_PRACTICE})\b[^.?!]*\b(?:{_WEIGHING})\b|\b(?:{_WEIGHING})\b[^.?!]*\b(?:{_PRACTICE})\b|"
     # "should i precool the house before peak": whether to, asked of the practice itself
@@ -1048,6 +1056,21 @@ def _an_answer_after_all_read(prediction: Prediction, values: Values, context: R
         return prediction.runner_up  # "what plan should i be on": advice, not what we saved
     if _READ_BACK.search(values.message) and not values.facts:
         return "profile_query"  # "ok read me back my profile", "and whats left?": what we hold
+    if (
+        intent == "knowledge"
+        and context.last_intent == "live_data"
+        and context.last_topic == "rates"
+        and SWITCH_WEIGHED.search(values.message)
+    ):
+        return "live_data"  # "is that worth switching to hourly pricing for" after their prices: for them
+    if (
+        intent == "live_data"
+        and _UPGRADE_WEIGHED.search(values.message)
+        and not (values.signals.deadline or values.params.fuel_price_usd)  # (a heating comparison priced)
+    ):
+        return (
+            "knowledge"  # "would a variable speed pump really save that much": an upgrade weighed, explained
+        )
     if intent == "live_data" and _PRACTICE_WEIGHED.search(values.message):
         return (
             "knowledge"  # "is precooling the house at 3pm actually worth it": a practice weighed, explained

@@ -43,13 +43,22 @@ _JOINT = re.compile(
     r",\s+(?=" + REQUEST_WITHOUT_MARK + r")|"
     # "just moved to spokane, avista is our utility i think": a doubt said at the end is the last
     # part's, not the town's before the comma
-    r",\s+(?=[^,]*?\b(?:i\s+think|i\s+believe|i\s+guess|probably)\W*$)|"
+    # ("just moved to raleigh, duke energy i think but not sure": the same, with the doubt said twice)
+    r",\s+(?=[^,]*?\b(?:i\s+think|i\s+believe|i\s+guess|probably)(?:\s+(?:but\s+)?(?:i'?m\s+|im\s+)?not\s+"
+    r"(?:sure|100\s*%|positive|certain))?(?:[.!?]+[^,]*)?\W*$)|"
     # "xcel customer in denver, think we're on re-tou but not 100%": the doubt opens the part after
     r",\s+(?=(?:i\s+)?(?:think|believe|guess)\s+(?:we|i|it|its|it'?s|our|my)\b)|"
     # "sold the leaf last month, got a rivian": a new verb after the comma is the next statement
-    r",\s+(?=(?:got|bought|leased|picked\s+up|put\s+in|installed|added|replaced|switched|moved|now\s+(?:have|drive|on|in))\b)|"
+    r",\s+(?=(?:got|bought|leased|picked\s+up|put\s+in|installed|added|replaced|switched|moved|now\s+(?:have|drive|on|in|we|i))\b)|"
     # "ugh scratch that its 32 amps": what is withdrawn, then what is true
     r"(?<=\bthat)[,.!]?\s+(?=(?:it'?s|its|it\s+is|should\s+be|make\s+it|i\s+meant)\b)|"
+    # "scratch that, charger is 48a", "no wait, undo that... it's national grid": the withdrawal,
+    # then what is true, whatever its words
+    r"(?:(?<=\bscratch\sthat)|(?<=\bundo\sthat)|(?<=\bcancel\sthat)|(?<=\bignore\sthat))(?:[,.!:;]+|…)\s*(?=\w)|"
+    # "thats wrong its a model y not a 3", "that is incorrect, i live in montclair": what is wrong,
+    # then what is true
+    r"(?:(?<=\bwrong)|(?<=\bincorrect))[,.!:;]*\s+(?=(?:it'?s|its|it\s+is|we'?re|were|we\s+(?:have|are|use|got|drive)|"
+    r"i\s+(?:live|have|drive|am)|i'?m|im|my|our|should\s+be|make\s+it|i\s+meant)\b)|"
     # "no wait 21211, the other one is my old place": what the other value was is a clause of its own
     r",\s+(?=the\s+(?:other|old|first|last|previous)\s+one\b)|"
     # "its the ioniq 5, the 6 was the one we test drove": what the other car was is its own clause
@@ -68,7 +77,7 @@ _JOINT = re.compile(
 
 QUESTION_START = re.compile(
     # a greeting or filler before the question word: "yo whats the low tonight in boise"
-    r"^\s*(?:(?:yo|hey|hi|hello|ok|okay|so|and|but|um+|uh+|also|quick\s+q(?:uestion)?|btw|roughly|approximately|"
+    r"^\s*(?:(?:yo|hey|hi|hello|ok|okay|so|and|but|um+|uh+|also|quick\s+q(?:uestion)?|btw|roughly|approximately|please|pls|plz|"
     r"ballpark|honestly|just\s+curious|real\s+quick|curious)[,!.:]?\s+)*"
     r"(?:when|what|how|why|where|which|who|whats|what's|who'?s|whos|hows|how's|wheres|where's|whys|why's|"
     r"(?:does\s+)?(?:any\s?one|any\s?body)\s+know|is(?!\s+\d[\d.,]*\s*(?:$|[,.;!]))|are|r(?=\s+(?:there|u|you|they|we))|can|could|should(?!\s+be\b)|would|will|do|does|did|"
@@ -80,6 +89,13 @@ QUESTION_START = re.compile(
     r"(?:(?:my|the)\s+)?[\w']+\s+(?:is\s+|was\s+|keeps\s+)?ask(?:ing|s|ed)\s+(?:me\s+|us\s+)?(?=(?:if|whether|when|how|what|why|which)\b))\b",
     re.I,
 )
+# "the heat pump goes in on the 14th", "being installed next tuesday": equipment still to come
+_STILL_TO_COME = (
+    r"\b(?:goes|going|gets|getting|being|will\s+be|to\s+be|is\s+scheduled\s+to|supposed\s+to)\s+"
+    r"(?:in\b(?=\s+(?:on|next|this|in|tomorrow|tmrw|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"the\s+\d))|installed|put\s+in|hooked\s+up|wired\s+in)|(?:isn'?t|is\s+not|not)\s+(?:in|installed)\s+yet"
+)
+STILL_TO_COME = re.compile(_STILL_TO_COME, re.I)
 _HYPOTHETICAL = re.compile(
     r"\b(?:if\s+(?:i|we|you)|what\s+if|if\s+(?:it|that|the\s+\w+)\s+(?:was|were)|suppose|imagine|would\s+(?:a|an|i|we|getting|switching|installing|adding|it\s+be\s+worth)|"
     r"thinking\s+(?:about|abt|bout|of)|considering|plan(?:ning)?\s+to|worth\s+(?:it|switching|getting|replacing|upgrading|converting|adding)|"
@@ -96,11 +112,17 @@ _HYPOTHETICAL = re.compile(
     # "my grandson keeps telling me to get one of those heat pumps": urged, not had
     r"(?:telling|tells|told|asking|asks|asked|bugging|nagging|pushing|wants)\s+(?:me|us)\s+to\s+(?:get|buy|install|put\s+in|switch|add)|"
     # "just compare EV-TOU-5 against the normal one": a plan weighed, not theirs
-    r"\bcompare\b[^.?!;]{1,40}?\b(?:against|with|to|and)\b|"
-    r"(?:getting|being|gets|will\s+be)\s+delivered|on\s+order|pre-?order\w*|reserv\w*|arriv(?:es|ing)\s+(?:in|next|on)|"
+    # ("compare my options with peco": the options their own utility offers, compared)
+    r"\bcompare\b(?!\s+(?:my|our|the)\s+(?:options|plans|rates|choices)\s+(?:with|at|from|on)\b)[^.?!;]{1,40}?\b(?:against|with|to|and)\b|"
+    r"(?:getting|being|gets|will\s+be)\s+delivered|"
+    # "and for a 12kw" after an estimate: the next size asked about
+    r"^\W*(?:(?:and|ok|okay|so|now)\s+)?(?:for\s+(?:a\s+|an\s+)?|with\s+(?:a|an)\s+)\d+(?:\.\d+)?\s*-?\s*kw\b(?!h)"
+    r"(?!\s+(?:on|of)\s)|"
+    + _STILL_TO_COME
+    + r"|on\s+order|pre-?order\w*|reserv\w*|arriv(?:es|ing)\s+(?:in|next|on)|"
     r"(?:haven'?t|have\s+not|not\s+yet|didn'?t)\s+(?:picked\s+(?:it|her|him)\s+up|gotten|received|taken\s+delivery)|"
     r"(?:not|n'?t)\s+convinced|(?:we|i)\s+(?:should|could|ought\s+to)\s+(?:get|buy|install|add|go\s+with)|"
-    r"quotes?|quoted|bids?|proposal|estimate\s+for|"
+    r"quotes?|quoted|bids?|proposal|estimate\s+for|est\.?\s+for|"
     # "estimate what 5 kw on our roof would make": a size asked about, not the one they have
     r"what\s[^.?!;]{1,60}?\bwould\s+(?:make|produce|generate|give|get|save|cost|do)|vs\.?|versus|test[-\s]?dr(?:iv|ov)\w*|rental\s+car|loaner|"
     r"(?:it|you|that|this|the\s+app|my\s+profile)\s+(?:says?|said|shows?|thinks?)\s+(?:that\s+)?(?:i|we)|"
@@ -196,7 +218,9 @@ WITHDRAWN = re.compile(
 FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|we|we're|we've|my|our|me|us)\b", re.I)
 NEGATION = re.compile(
     r"\b(?:don'?t|do\s+not|doesn'?t|does\s+not|no\s+longer|never|not|isn'?t|aren'?t|haven'?t|hasn'?t|"
-    r"didn'?t|won'?t|without|sold|got\s+rid\s+of|removed|used\s+to\s+(?:have|own|drive|lease|be\s+on))\b",
+    r"didn'?t|won'?t|without|sold|got\s+rid\s+of|removed|used\s+to\s+(?:have|own|drive|lease|be\s+on)|"
+    # "mge is wrong, we're alliant": the value said to be wrong is not theirs
+    r"(?:is|was|are|were)\s+(?:wrong|incorrect|a\s+typo))\b",
     re.I,
 )
 # Only real doubt stops a fact: "I think it's PG&E" is how people state what they know, "not sure,
@@ -514,7 +538,16 @@ def _spoken_car_names(text: str) -> str:
         flags=re.I,
     )
     text = re.sub(r"\b(nissan)\s+leaves?\b", r"\1 leaf", text, flags=re.I)
-    return re.sub(r"\b(bolt)\s+e\s*u\s*v\b", r"\1 euv", text, flags=re.I)
+    text = re.sub(r"\b(bolt)\s+e\s*u\s*v\b", r"\1 euv", text, flags=re.I)
+    # "pee gee and e", "oh g and e", "s d g and e": utilities' initials as voice typing spells them
+    return re.sub(
+        r"\b(?P<lead>(?:s\s*d\s*)?(?:pee|p)|oh|o)\s*(?:gee|g)\s+(?:and|n|&)\s+(?:e|ee)\b",
+        lambda m: {"pee": "PG&E", "p": "PG&E", "oh": "OG&E", "o": "OG&E"}.get(
+            m.group("lead").lower(), "SDG&E"
+        ),
+        text,
+        flags=re.I,
+    )
 
 
 def clean(text: str) -> str:
@@ -719,12 +752,22 @@ def _parts(sentence: str) -> list[tuple[str, bool]]:
     for number, segment in enumerate(segments):
         stated = (len(segments) > 1 and number == 0) or (listed_after_question and number > 0)
         joined = _names_kept_whole(segment)
-        for part in _JOINT.split(joined):
+        # "not pacific power, portland general": the one they are not with, then the one they are
+        # "sold the leaf got a mach-e": what went, then what they got
+        lead = _NOT_FIRST.match(joined) or _GONE_THEN_GOT.match(joined)
+        pieces = [lead.group(1), joined[lead.end() :]] if lead else [joined]
+        for part in (part for piece in pieces for part in _JOINT.split(piece)):
             if part.strip(" ,"):
                 parts.append((part.strip(" ,").replace(_KEEP_TOGETHER, " "), stated))
     return parts
 
 
+_GONE_THEN_GOT = re.compile(
+    r"^(\W*(?:(?:we|i)\s+)?(?:just\s+)?(?:sold|traded\s+in|totaled|totalled|returned|got\s+rid\s+of)\s+[^,.;!?]{1,40}?)"
+    r"(?<!\band)\s+(?=(?:got|bought|leased|picked\s+up)\s+(?:a|an)\s)",
+    re.I,
+)
+_NOT_FIRST = re.compile(r"^(\W*(?:(?:no|nope|nah)\W+)?not\s+[^,.;!?]{1,40}?),\s+(?=\w)", re.I)
 _HOME_SAID = re.compile(
     r"^\W*(?:we'?re|were|we\s+are|i'?m|im|i\s+am|we\s+live|i\s+live)\s+(?:in|on|with|w/?)\b", re.I
 )
@@ -771,6 +814,10 @@ _ADVICE_ASKED = re.compile(
 # "good solar day today or nah", "worth it or not": a yes-or-no question said without its mark
 _TAG_QUESTION = re.compile(
     r"\b(?:or\s+(?:nah+|not|no|nope|naw|nay)|yes\s+or\s+no|y/n)\W*$|"
+    # "night setback w a heat pump good idea": a verdict asked for, put last
+    r"\b(?:a\s+)?(?:good|bad|smart|dumb)\s+idea\W*$|"
+    # "our charger is 7.6kw, enough for both evs overnight": whether it is enough, asked after a comma
+    r",\s*(?:(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?)?(?:big\s+|fast\s+)?enough\s+(?:for|to)\b[^,.;!?]*$|"
     # "we pay 45 cents a kwh on oahu is that normal": a verdict asked of what they said, put last
     r"\b(?:is|was)\s+(?:that|this|it)\s+(?:normal|typical|right|high|low|bad|good|ok|okay|fair|a\s+lot|too\s+(?:much|high)|"
     r"expensive|cheap|average|reasonable|crazy|insane)\W*$|"

@@ -153,11 +153,15 @@ CORPORA = (
     "fresh_h61_messages.jsonl",
     "fresh_h62_messages.jsonl",
     "fresh_h63_messages.jsonl",
+    # the twenty-ninth held-out set (first run recorded at add1a0d)
+    "fresh_h64_messages.jsonl",
+    "fresh_h65_messages.jsonl",
+    "fresh_h66_messages.jsonl",
 )
 # The conversations of the same held-out sets, turn by turn (their first runs are recorded too): a
 # turn whose acceptable replies all name one intent teaches that intent in the context the turns
 # before it set (the question we asked, the answer we gave). See `conversation_items`.
-CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 64)) + (
+CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 67)) + (
     "reader_train_b_conversations.jsonl",
     "reader_train_f_conversations.jsonl",
 )

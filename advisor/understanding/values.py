@@ -566,7 +566,11 @@ _ABOUT_ADVISOR = re.compile(
     r"(?:what|wat|wut)\s+(?:else\s+)?(?:can|could|do|will)\s+(?:you|u|ya|this\s+(?:bot|thing))\s+"
     r"(?:actually\s+|even\s+|really\s+|exactly\s+)?(?:do|help(?:\s+(?:me\s+)?with)?|answer|tell\s+me)|"
     r"(?:who|what)\s+(?:are|r)\s+(?:you|u)|how\s+do\s+(?:you|u)\s+work|how\s+does\s+this\s+(?:bot|thing)\s+work|"
-    r"what\s+(?:can|should)\s+i\s+ask(?:\s+(?:you|u))?|what\s+(?:are|r)\s+(?:you|u)\s+(?:for|good\s+at)"
+    r"what\s+(?:can|should)\s+i\s+ask(?:\s+(?:you|u))?|what\s+(?:are|r)\s+(?:you|u)\s+(?:for|good\s+at)|"
+    # "what kind of stuff can you help with", "what sorts of things do you do"
+    r"(?:what|which)\s+(?:kinds?|sorts?|types?)\s+of\s+(?:stuff|things|questions|help)\s+(?:can|could|do|will)\s+"
+    r"(?:you|u|ya|this\s+(?:bot|thing))\s+(?:actually\s+|even\s+|really\s+)?(?:do|help(?:\s+(?:me\s+)?with)?|answer|handle)|"
+    r"(?:what|how)\s+(?:can|could)\s+(?:you|u)\s+help(?:\s+(?:me|us))?|(?:can|could)\s+(?:you|u)\s+help\s+(?:me|us)\W*$"
     r")\b[^?]{0,12}\??\W*$",
     re.I,
 )
@@ -1411,7 +1415,8 @@ def _asked_charger(message: str, facts: list[StatedFact], mentions: list[Mention
         m.field == "equipment.ev_charger_kw" and m.reason in ("question", "hypothetical") for m in mentions
     ):
         return None
-    reading = next(charger_readings(message), None)
+    # (a charger heard without its power, "a level 2 charger", prices nothing)
+    reading = next((r for r in charger_readings(message) if isinstance(r.value, (int, float))), None)
     return float(reading.value) if reading is not None else None
 
 
