@@ -30,6 +30,10 @@ class AdvisorState(TypedDict, total=False):
     messages: Annotated[list[BaseMessage], operator.add]
     turn_count: int
     user_profile: UserProfile | None
+    # this turn's answer may plan on a view of the profile (an assumed plan, a car asked about):
+    # the profile as stored then, for what an answer says it knows about them
+    stored_profile: UserProfile | None
+    viewed_profile: bool
     weather_data: WeatherForecast | None
     rate_data: RateSchedule | None
     solar_estimate: SolarEstimate | None

@@ -193,3 +193,96 @@ def test_a_level_two_charger_without_its_amps_is_heard_and_not_saved(data_dir) -
 )
 def test_new_equipment_weighed_is_explained(text: str) -> None:
     assert understand(text).intent == "knowledge"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("we're in kailua, heco, 42c/kwh, 10kw solar, 2 powerwalls", "location.flat_rate_usd_per_kwh", 0.42),
+        ("its an lfp model 3 if that matters", "equipment.ev_model", "Tesla Model 3"),
+        ("elec is 19c", "location.flat_rate_usd_per_kwh", 0.19),
+    ],
+)
+def test_values_listed_or_qualified_the_way_people_do(text: str, field: str, value: object) -> None:
+    assert saved(text).get(field) == value
+
+
+def test_a_bare_size_after_a_kw_system_was_undone_is_their_panels() -> None:
+    context = ReadingContext(
+        recent=[
+            "user: we have a 10 kw system",
+            "advisor: Saved: you have 10 kW of solar.",
+            "user: oops undo that, i was thinking of my parents house",
+            "advisor: Undone.",
+        ]
+    )
+    assert saved("ours is 7.2", context).get("equipment.solar_capacity_kw") == 7.2
+
+
+def test_prices_said_beside_a_fuel_and_a_size_asked_about_are_used() -> None:
+    reading = understand(
+        "minneapolis. gas is like $1.10/therm, elec 15c. is a heat pump cheaper than my furnace"
+    )
+    assert reading.params.electricity_usd_per_kwh == 0.15
+    after = ReadingContext(
+        last_intent="live_data",
+        last_topic="home",
+        last_params=reading.params.model_copy(update={"appliance": None}),
+    )
+    assert understand("and if electric goes to 17c?", after).params.electricity_usd_per_kwh == 0.17
+    sized = understand("thinking about solar, 6kw on the south roof. how much would it make")
+    assert sized.params.system_kw == 6.0 and sized.params.task == "typical_solar" and not sized.facts
+
+
+def test_a_plan_the_utility_offers_asked_about_is_no_plan_skipped() -> None:
+    reading = understand("georgia power has some nights and weekends plan right? would that help me")
+    assert reading.slot_answer is None and reading.intent == "live_data"
+
+
+def test_what_a_saved_value_was_read_from_is_said_once(data_dir) -> None:
+    from tests.advisor_helpers import make_runtime
+
+    service = make_runtime(data_dir).service
+    service.handle_turn("U-A", "t", "portland 97211, pge. we have a f150 lightning")
+    reply = service.handle_turn("U-A", "t", "charger is 40 amps")
+    assert 'I read "40 amps" assuming 40 A at 240 V' in reply.text
+    assert reply.text.count("9.6 kW") == 1
+
+
+def test_what_an_answer_says_it_has_for_them_is_the_stored_profile_not_this_turns_view() -> None:
+    """ "and for 10kw?" had been answered "What I have for your home: you have 10 kW of solar … your
+    utility is Duke Energy" — a size asked about and a utility they were unsure of, neither saved."""
+    from langchain_core.messages import HumanMessage
+
+    from advisor.nodes.recommend import build_context
+    from profiles.models import Equipment, Household, Location, UserProfile
+
+    stored = UserProfile(user_id="u", household=Household(occupants=3))
+    view = stored.model_copy(
+        update={
+            "equipment": Equipment(solar_capacity_kw=10.0),
+            "location": Location(utility_provider="Duke Energy"),
+        }
+    )
+    state = {"message": "q", "messages": [HumanMessage("q")], "topic": "solar", "intent": "knowledge"}
+    viewed = build_context({**state, "user_profile": view, "stored_profile": stored, "viewed_profile": True})
+    assert "solar" not in viewed.profile_said and "Duke" not in viewed.profile_said
+    assert "10 kW" in build_context({**state, "user_profile": view}).profile_said
+
+
+@pytest.mark.parametrize(
+    ("text", "task"),
+    [
+        ("how much would solar produce on my house", "typical_solar"),
+        ("how many kwh does my system make in a normal year", "typical_solar"),
+        ("what do i actually pay during peak vs off peak on hawaiian electric", "prices"),
+    ],
+)
+def test_their_own_output_or_prices_asked_are_worked_out(text: str, task: str) -> None:
+    reading = understand(text)
+    assert reading.intent == "live_data" and reading.params.task == task
+
+
+def test_the_same_asked_in_general_is_explained() -> None:
+    assert understand("how much does solar produce in winter generally").intent == "knowledge"
+    assert understand("what is on peak vs off peak").intent == "knowledge"

@@ -67,7 +67,7 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
         reask = _reask(state, understanding)
         if reask is not None:
             return {**update, **reask}
-        profile = state.get("user_profile")
+        profile = stored = state.get("user_profile")
         update["stale_sections"] = (
             stale_sections(profile, evaluation.staleness_days, clock()) if profile else []
         )
@@ -100,6 +100,8 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
         if elsewhere is not None:
             profile = update["user_profile"] = elsewhere[0]  # this turn's view only: nothing is saved
             update["notices"].append(elsewhere[1])
+        if profile is not stored:
+            update["stored_profile"], update["viewed_profile"] = stored, True
         # a utility asked about is priced on its usual plan: their own plan is not asked for it
         asking = (
             {**update, "skipped_slots": [*update["skipped_slots"], "rate_schedule"]}

@@ -111,7 +111,10 @@ def build_context(state: AdvisorState, *, history_tokens: int = 400) -> Recommen
         intent=intent,
         topic=topic,
         profile_facts=profile_facts(profile, topic),
-        profile_said=profile_said(profile, topic),
+        # (what it says it has for them is what is stored, never this turn's assumed values)
+        profile_said=profile_said(
+            state.get("stored_profile") if state.get("viewed_profile") else profile, topic
+        ),
         stale_facts=stale_facts(profile, state.get("stale_sections", []), topic),
         observations=observations,
         repeated_warnings=repeated,

@@ -316,8 +316,9 @@ def _said(understanding: Understanding, result: AppliedChanges, place_note: str 
             mine = statement(fact.field, fact.value)
             saved = saved.replace(mine, said_of_someone_at_home(mine))
     parts = [saved] if saved else []
+    # (what the saved value was read from, said once: 'I read "40 amps" assuming 40 A at 240 V')
     assumptions = [
-        f"{fact.said} → {statement(fact.field, fact.value)} (assuming {fact.assumption})"
+        f'"{fact.said}" assuming {fact.assumption}'
         for fact in understanding.facts
         if fact.assumption and any(change.field == fact.field for change in result.applied)
     ]

@@ -1262,7 +1262,9 @@ def advise_appliance(
         current = prices[0]
         one_price = len({slot.usd_per_kwh for slot in prices}) <= 1
         if one_price and tariff.illustrative:
-            offer = f"the average price I assumed is ${current.usd_per_kwh:.2f}/kWh, and {_HOURS_UNKNOWN}"
+            offer = (
+                f"the average price I assumed is {current.usd_per_kwh * 100:.1f}¢/kWh, and {_HOURS_UNKNOWN}"
+            )
         elif one_price:
             offer = f"{_one_price(tariff, lower=True)} (${current.usd_per_kwh:.2f}/kWh), so it doesn't matter when it runs."
         else:
@@ -1314,7 +1316,7 @@ def advise_appliance(
         )
         if tariff.illustrative:  # an average we assumed: their plan's cheap hours are unknown, not absent
             summary = (
-                f"At the average price I assumed (${verdict.usd_per_kwh_now:.2f}/kWh), your {row.name} costs about "
+                f"At the average price I assumed ({verdict.usd_per_kwh_now * 100:.1f}¢/kWh), your {row.name} costs about "
                 f"${verdict.cost_now_usd:.2f} for {unit}; {_HOURS_UNKNOWN}"
             )
         if row.attended:

@@ -1784,7 +1784,9 @@ _RATE_TALK = re.compile(
     r"\bfixed\b|\bcontract\b|\b(?:that|the|this)\s+rate\b|"
     # "we pay 13 cents for power", "electricity is like 11 cents here": a price said of their power
     r"(?<![\w.])\d{1,2}(?:\.\d+)?\s*(?:cents?|¢|c)\s+(?:for|on)\s+(?:the\s+)?(?:power|electricity|electric)\b|"
-    r"\b(?:power|electricity|electric)\s+(?:is|runs|costs?)\s+(?:us\s+)?(?:about\s+|around\s+|like\s+|roughly\s+)?\d{1,2}(?:\.\d+)?\s*(?:cents?|¢|c)\b",
+    r"\b(?:power|electricity|electric|elec)\s+(?:is|runs|costs?)\s+(?:us\s+)?(?:about\s+|around\s+|like\s+|roughly\s+)?\d{1,2}(?:\.\d+)?\s*(?:cents?|¢|c)\b|"
+    # "gas is $1.10/therm, elec 15c": the price of electricity listed beside a fuel's
+    r"(?<!-)\b(?:electricity|electric|elec)\s+(?:about\s+|around\s+|like\s+|~)?\d{1,2}(?:\.\d+)?\s*(?:cents?|¢|c)\b",
     re.I,
 )
 # "same all day", "every hour": one price for the whole day (not a period's)
@@ -1836,11 +1838,20 @@ def _price(text: str, *, pending_slot: str | None, message: str = "") -> Iterato
         return
     if _OFFERED.search(text[max(0, match.start() - 40) : match.end() + 20]):
         return  # "some guy offered me 8.9 cents fixed for 12 months": someone's offer, not what they pay
+    # "we're in kailua, heco, 42c/kwh, 10kw solar": a price per kWh listed among their own facts
+    item = next((part for part in re.split(r"\s*,\s*", text) if match.group(0) in part), "")
+    listed = (
+        "," in text
+        and len(item.split()) <= 3
+        and re.search(r"kwh", item, re.I) is not None
+        and re.search(r"\b(?:we|we'?re|i'?m|im|our|my)\b", message or text, re.I) is not None
+    )
     if not (
         _PRICE_OWNER.search(text)
         or pending_slot == "rate_schedule"
         or _FIRST_PERSON_ON.search(text)
         or rate_talk
+        or listed
     ):
         return
     if re.search(
@@ -1933,7 +1944,7 @@ def _vehicle(text: str, *, pending_slot: str | None, message: str = "") -> Itera
         # "also its a leaf plus", "ok its a kia ev6": a filler only before "it's" ("and a model 3 would be nice" is not)
         r"(?:(?:also|and|oh|ok|okay|yeah|yes|yep|well|ah|um|btw)[,.!:]?\s+(?=(?:it'?s|its|it\s+is|that'?s)\s))?"
         r"(?:(?:it'?s|its|it\s+is|that'?s|ours\s+is|ours'?s|mine\s+is|mine'?s)\s+(?:actually\s+|really\s+)?)?"
-        r"(?:a\s+|an\s+|the\s+)?(?:\d{4}\s+)?(?:(?:tesla|chevy|chevrolet|nissan|hyundai|"
+        r"(?:a\s+|an\s+|the\s+)?(?:\d{4}\s+)?(?:(?:lfp|base|used|new|white|red|black|blue|gr[ae]y|silver)\s+)?(?:(?:tesla|chevy|chevrolet|nissan|hyundai|"
         r"kia|ford|vw|volkswagen|rivian|bmw|polestar|audi|toyota|subaru|honda|cadillac|gmc|volvo|jaguar|porsche|fiat|mini|"
         r"jeep|chrysler|lucid)\s+)?"
     )
@@ -2466,6 +2477,10 @@ def solar_talk(message: str) -> bool:
     kW-rated equipment in it ("we added panels, we're at 8.4 kw now": the size is in its own clause)."""
     if _SOLAR_NAMED.search(message):
         return True
+    if re.search(r"\b\d{1,2}(?:\.\d+)?\s*-?\s*kw\s+(?:solar\s+)?(?:system|array)\b", message, re.I) and not (
+        _CHARGER_WORDS.search(message) or _HOME_BATTERY_WORDS.search(message)
+    ):
+        return True  # "we have a 10 kw system": a home's kW system is its panels
     return (
         _SOLAR_GOT.search(message) is not None
         and not _CHARGER_WORDS.search(message)
@@ -3276,7 +3291,9 @@ _OFFICE_HOURS = re.compile(
 # "wfh tmrw so 11am is fine", "working from home today": one day, not how they work
 _ONE_DAY = re.compile(
     r"\b(?:wfh|from\s+home|remote(?:ly)?|in\s+the\s+office|office|nights?)\s+(?:(?:on\s+|this\s+|next\s+)?"
-    r"(?:today|tonight|tmrw|tmr|tomorrow|tmw|this\s+week|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b(?!s)",
+    r"(?:today|tonight|tmrw|tmr|tomorrow|tmw|this\s+week|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b(?!s)"
+    # ("wfh monday and friday": some days of every week, a hybrid schedule)
+    r"(?!\s*(?:and|&|,|\+|through|thru|to|-)\s*\w)",
     re.I,
 )
 

@@ -167,7 +167,7 @@ _PER_MONTH = {"day": 365 / 12, "week": 52 / 12, "month": 1.0, "year": 1 / 12}
 
 # "a 6 kw solar system", "6kw of panels", "a solar system of 6 kW": a size someone asks about
 _SYSTEM_SIZE = re.compile(
-    r"\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)\s*(?:of\s+)?(?:solar|pv|panels?|system|array|setup|on\s+(?:my|our|the)\s+roof)"
+    r"\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)\s*(?:of\s+)?(?:solar|pv|panels?|system|array|setup|on\s+(?:my|our|the)\s+(?:[\w-]+\s+)?roof)"
     r"|\b(?:solar|pv)\s+(?:system|array)?\s*of\s+(\d{1,2}(?:\.\d+)?)\s*(?:kw|kilowatts?)\b(?!h)"
     # "what would 7kw make in san diego": a size and what it makes
     r"|\b(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)(?=\s+(?:make|makes|produce|produces|generate|generates|do|give|get)\s+(?:for\s+)?(?:us|me|here|a\s+year|per|in|each)\b)"
@@ -184,6 +184,11 @@ _PRODUCE = re.compile(
     r"(?!\s+(?:sense|it|my|the|a|an)\b)"
     # "would an 8 kw system cover our usage": how much of what they use it makes
     r"|^[^.?!]{0,25}?\b(?:cover|covers|offset|offsets)\s+(?:us|me|it|our|my|the|all|most|everything)\b"
+)
+# "thinking about solar, 6kw on the south roof. how much would it make": what the size makes, asked
+# in a sentence of its own
+_HOW_MUCH_MADE = re.compile(
+    r"\bhow\s+much\b[^.?!]{0,30}\b(?:would|will|could|might)\b[^.?!]{0,20}\b(?:make|produce|generate)\b"
 )
 _HOW_MUCH_FROM = re.compile(r"\bhow\s+much\s+(?:power|energy|electricity|kwh)\b")
 
@@ -449,7 +454,8 @@ def heating_changes(text: str, last: RequestParams) -> dict[str, object]:
 
 
 _ELECTRIC_CENTS = re.compile(
-    r"\b(?:electric(?:ity)?|power)\s+(?:is\s+|costs?\s+|runs?\s+)?(?:like\s+|about\s+|around\s+|~)?"
+    r"\b(?:electric(?:ity)?|elec|power)\s+(?:is\s+|costs?\s+|runs?\s+|(?:goes|went|drops?|gets)\s+(?:up\s+|down\s+)?to\s+|is\s+now\s+)?"
+    r"(?:like\s+|about\s+|around\s+|~)?"
     r"(?P<cents>\d{1,2}(?:\.\d+)?)\s*(?:c|¢|cents?)\b"
 )
 
@@ -837,7 +843,7 @@ def _solar_size(lowered: str) -> dict[str, object]:
     )
     if day_of_theirs:
         pass  # "we have 10.2 kw of solar in phoenix, how much will it make today": theirs, that day's forecast
-    elif size and (produce or _HOW_MUCH_FROM.search(lowered) or typical):
+    elif size and (produce or _HOW_MUCH_FROM.search(lowered) or typical or _HOW_MUCH_MADE.search(lowered)):
         data["system_kw"] = float(next(group for group in size.groups() if group))
         data["typical_year"] = True  # a size asked about gets a typical-year estimate, not a forecast
     elif (asked := _ESTIMATE_FOR_SIZE.search(lowered)) or (asked := _ANOTHER_SIZE.match(lowered)):

@@ -1008,7 +1008,8 @@ _WEIGHING = r"worth|help|helps|save|saves|waste|wasting|point|pointless|smart|du
 # new equipment weighed (not a run of theirs priced)
 _UPGRADE_WEIGHED = re.compile(
     r"\bwould\s+(?:a|an|getting\s+(?:a|an)|switching\s+to\s+(?:a|an)|upgrading\s+to\s+(?:a|an)|"
-    r"replacing\s+it\s+with\s+(?:a|an))\s+(?:new\s+)?(?:[\w-]+\s+){1,3}?(?:really\s+|actually\s+)?"
+    r"replacing\s+it\s+with\s+(?:a|an))\s+(?:new\s+)?(?!(?:[\w-]+\s+){0,3}?(?:plans?|rates?|pricing|programs?)\b)"
+    r"(?:[\w-]+\s+){1,3}?(?:really\s+|actually\s+)?"
     r"(?:save|pay\s+(?:for\s+itself|off)|be\s+worth|cut|lower)\b",
     re.I,
 )
@@ -1056,6 +1057,21 @@ def _an_answer_after_all_read(prediction: Prediction, values: Values, context: R
         return prediction.runner_up  # "what plan should i be on": advice, not what we saved
     if _READ_BACK.search(values.message) and not values.facts:
         return "profile_query"  # "ok read me back my profile", "and whats left?": what we hold
+    if (
+        intent == "knowledge"
+        and prediction.runner_up == "live_data"
+        and _THEIR_OUTPUT_ASKED.search(values.message)
+        and not (values.how_to or values.definition)
+    ):
+        return "live_data"  # "how much would solar produce on my house": their home's output, estimated
+    if (
+        intent == "knowledge"
+        and prediction.runner_up == "live_data"
+        and _THEIR_PEAK_PRICE_ASKED.search(values.message)
+    ):
+        return (
+            "live_data"  # "what do i actually pay during peak vs off peak on hawaiian electric": their prices
+        )
     if (
         intent == "knowledge"
         and context.last_intent == "live_data"
@@ -1859,6 +1875,21 @@ SWITCH_WEIGHED = re.compile(
     r"\b(?:worth|should\s+(?:i|we)|better\s+(?:to|off)|does\s+it\s+make\s+sense)\s+(?:\w+\s+){0,2}?"
     r"(?:switch(?:ing)?|mov(?:e|ing)|chang(?:e|ing)|go(?:ing)?)\s+(?:over\s+)?to\s+(?:\w+\s+){0,3}?"
     r"(?:plans?|pricing|rates?|tou|time[-\s]of[-\s]use|program)\b",
+    re.I,
+)
+# "what do i actually pay during peak vs off peak on hawaiian electric": their own prices, asked
+_THEIR_PEAK_PRICE_ASKED = re.compile(
+    r"\bwhat\s+(?:do|would|will|does)\s+(?:i|we|it\s+cost\s+(?:me|us))\s+(?:actually\s+|really\s+)?(?:pay\s+)?"
+    r"(?:during|at|for|in)\s+(?:the\s+)?(?:on[-\s]?|off[-\s]?)?peak\b",
+    re.I,
+)
+# "how much would solar produce on my house", "how many kwh does my system make in a normal year":
+# what their own home's panels make (a typical year), asked
+_THEIR_OUTPUT_ASKED = re.compile(
+    r"\bhow\s+(?:much|many\s+kwh)\b[^.?!]{0,30}\b(?:make|makes|produce|produces|generate|generates)\b"
+    r"[^.?!]{0,30}\b(?:my|our)\s+(?:house|home|roof|place)\b|"
+    r"\bhow\s+(?:much|many\s+kwh)\s+(?:does|will|would|do)\s+(?:my|our)\s+(?:system|panels|solar|array)\s+"
+    r"(?:make|produce|generate)\b",
     re.I,
 )
 _OUTPUT_ASKED = re.compile(

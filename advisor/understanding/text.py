@@ -522,9 +522,9 @@ def _spoken_numbers(text: str) -> str:
     return re.sub(rf"\b({_SPOKEN}){_QUANTITY}", lambda m: str(_spoken_value(m.group(1))), text, flags=re.I)
 
 
-def _spoken_car_names(text: str) -> str:
-    """What voice typing makes of car names: "tesla model why", "kia ev six", "ioniq five",
-    "nissan leave", "bolt e u v" -> the names the vehicle table knows."""
+def _spoken_names(text: str) -> str:
+    """What voice typing makes of car and utility names: "tesla model why", "kia ev six", "ioniq
+    five", "nissan leave", "bolt e u v", "pee gee and e" -> the names the tables know."""
     text = re.sub(
         r"\b(model)\s+(why|ex|es)\b(?=\W*(?:$|[,.!?]|\s+(?:and|to|at|by|is|on|with|tonight|tomorrow|tmrw|now)\b))",
         lambda m: f"{m.group(1)} {_SPOKEN_LETTERS[m.group(2).lower()]}",
@@ -562,7 +562,7 @@ def clean(text: str) -> str:
     # "4 ppl", "we're 3 ppl": people. Only "PPL" in capitals may be the utility (PPL Electric Utilities).
     text = re.sub(r"\b(\d+|two|three|four|five|six|seven|eight)\s+ppl\b", r"\1 people", text, flags=re.I)
     text = re.sub(r"\bppl\b", "people", text)
-    text = _spoken_car_names(text)
+    text = _spoken_names(text)
     text = _spoken_numbers(text)
     # "about 5 and a half kw": 5.5, never 5 (a wrong size is worse than none)
     text = re.sub(r"\b(\d+)\s+and\s+a\s+half\b", r"\1.5", text, flags=re.I)
@@ -627,7 +627,10 @@ def _names_kept_whole(sentence: str) -> str:
 
 
 _BOTH_JOBS = re.compile(
-    r"\bheat(?:ing)?\s+(?:and|&)\s+(?:ac|a/c|cool(?:ing)?|air(?:\s+conditioning)?)\b", re.I
+    r"\bheat(?:ing)?\s+(?:and|&)\s+(?:ac|a/c|cool(?:ing)?|air(?:\s+conditioning)?)\b|"
+    # "some nights and weekends plan": one plan's name
+    r"\bnights?\s+(?:and|&)\s+weekends?\b",
+    re.I,
 )
 
 

@@ -1908,6 +1908,12 @@ _ONE_PRICE_PLAN = re.compile(
 )
 
 
+_OFFERS_A_PLAN = re.compile(
+    r"\b(?:has|have|offers?|got|runs?)\s+(?:a|an|some|the|this|that)\s+(?:[\w&-]+\s+){0,4}?(?:plans?|rates?|programs?)\b",
+    re.I,
+)
+
+
 def _plan_unknown(found: list[Clause], facts: list[StatedFact]) -> bool:
     """ "idk the plan, whatever is normal", "not sure what plan we're on", "whichever one is the
     default": the rate plan is not known to them (answered ahead, or after we assumed one)."""
@@ -1916,7 +1922,13 @@ def _plan_unknown(found: list[Clause], facts: list[StatedFact]) -> bool:
     # "its a bolt euv not the regular one": the regular one is the thing they named, not a plan
     equipment = any(f.field.startswith("equipment.") for f in facts)
     return any(
-        (clause.hedged and _PLAN_WORDS.search(clause.text) and not A_PLAN_NAMED.search(clause.text))
+        (
+            clause.hedged
+            and _PLAN_WORDS.search(clause.text)
+            and not A_PLAN_NAMED.search(clause.text)
+            # ("georgia power has some nights and weekends plan right?": a plan the utility offers, asked)
+            and not _OFFERS_A_PLAN.search(clause.text)
+        )
         or (
             _DEFAULT_PLAN.search(clause.text)
             and not (equipment and not _PLAN_WORDS.search(clause.text))
