@@ -286,3 +286,22 @@ def test_their_own_output_or_prices_asked_are_worked_out(text: str, task: str) -
 def test_the_same_asked_in_general_is_explained() -> None:
     assert understand("how much does solar produce in winter generally").intent == "knowledge"
     assert understand("what is on peak vs off peak").intent == "knowledge"
+
+
+def test_the_other_car_of_a_two_ev_home_named_by_its_make_is_the_one_planned(data_dir) -> None:
+    """ "what about the tesla, its at 50%" after a plan for their Lightning had been planned with the
+    Lightning's battery (the profile keeps one EV; the Model Y was said earlier)."""
+    from tests.advisor_helpers import make_runtime
+
+    service = make_runtime(data_dir).service
+    service.handle_turn("U-2EV", "t", "portland 97211, pge. 2 evs, a model y and an f150 lightning")
+    service.handle_turn("U-2EV", "t", "need the lightning at 80% by 7am, its at 30")
+    reply = service.handle_turn("U-2EV", "t", "what about the tesla, its at 50% and needs 90 by 7:30")
+    assert "Tesla Model Y" in reply.text and "typical for a Ford" not in reply.text
+    context = ReadingContext(
+        recent=["user: we have a bolt and a mach-e"], known_fields={"equipment.ev_model": "Chevrolet Bolt EV"}
+    )
+    assert (
+        understand("when should i charge the ford tonight", context).params.vehicle == "Ford Mustang Mach-E"
+    )
+    assert understand("when should i charge the ford tonight").params.vehicle is None

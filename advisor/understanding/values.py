@@ -244,7 +244,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     asked_charger = _asked_charger(message, facts, mentions)
     if asked_charger is not None:
         params = params.model_copy(update={"charger_kw": asked_charger})
-    asked_car = _asked_car(message, facts, mentions)
+    asked_car = _asked_car(message, facts, mentions) or _their_other_car(message, facts, context)
     if asked_car is not None:
         params = params.model_copy(update={"vehicle": asked_car})
     if asked_place is not None:
@@ -1447,6 +1447,34 @@ def _asked_car(message: str, facts: list[StatedFact], mentions: list[Mention]) -
     if not asked and not _CONSIDERING.search(message) and not _CHARGE_DURATION.search(message):
         return None
     return as_said(found[0].name, found[1]) if found is not None else None
+
+
+# "what about the tesla" in a two-EV home: the car named by its make (or "the truck")
+_CAR_BY_MAKE = re.compile(
+    r"\b(?:the|our|my|his|her)\s+(?P<make>tesla|ford|chevy|chevrolet|nissan|hyundai|kia|rivian|vw|volkswagen|bmw|"
+    r"toyota|honda|audi|volvo|polestar|lucid|cadillac|gmc|jeep|truck|suv)\b(?!\s+(?:model|ev|bolt|leaf|ioniq|f-?150|r1|id))",
+    re.I,
+)
+_MAKE_WORDS = {"chevy": "chevrolet", "vw": "volkswagen", "truck": "f-150 lightning|r1t|cybertruck|silverado"}
+
+
+def _their_other_car(message: str, facts: list[StatedFact], context: ReadingContext) -> str | None:
+    """ "we have 2 evs, a model y and an f150 lightning" then "what about the tesla, its at 50%": the
+    second car they named earlier, by its make, for this request (the profile keeps one EV)."""
+    said = _CAR_BY_MAKE.search(message)
+    held = str(context.known_fields.get("equipment.ev_model") or "")
+    if said is None or any(f.field == "equipment.ev_model" for f in facts) or find_vehicle(message):
+        return None
+    make = said.group("make").lower()
+    wanted = re.compile(_MAKE_WORDS.get(make, make), re.I)
+    for earlier in reversed(context.said_before(message)):
+        rest = earlier
+        while (found := find_vehicle(rest)) is not None:
+            name = found[0].name
+            if wanted.search(name) and name.lower() != held.lower():
+                return as_said(name, found[1])
+            rest = rest[rest.lower().find(found[1].lower()) + len(found[1]) :]
+    return None
 
 
 _SELF_CORRECTION = re.compile(
