@@ -60,3 +60,26 @@ def test_their_price_per_kwh_said_after_it_is_saved_and_used(data_dir: Path) -> 
 def test_a_request_is_no_town(data_dir: Path) -> None:
     reading = understand("rerun the numbers", ReadingContext(pending_slot="location"))
     assert reading.place_query is None and reading.slot_answer.status == "not_answered"
+
+
+def test_a_years_fuel_gives_a_years_cost_both_ways() -> None:
+    """800 gallons of oil at $4.10 in an 85 % boiler: $3,280 of oil; 800 × 138,500 × 0.85 = 94.2
+    million Btu delivered, ÷ (3,412 × 2.5) = 11,040 kWh, × 20.8¢ ≈ $2,300 (the homeowner-tester's
+    "burned like 800 gal" had been given only the cost per 100,000 Btu)."""
+    from advisor.energy.heating_cost import compare_heating, heating_year
+    from advisor.understanding.params import read_params
+
+    year = heating_year(compare_heating("oil", 4.10, 0.208), 800)
+    assert round(year.furnace_usd) == 3280 and round(year.heat_pump_kwh, -1) == 11040
+    assert round(year.heat_pump_usd, -1) == 2300
+    said = read_params("oil is 4.10 a gallon and we burned like 800 gal last winter")
+    assert said.fuel_units_per_year == 800
+    assert read_params("gas is 1.40 a therm and we use 900 therms a year").fuel_units_per_year == 900
+    assert read_params("oil is 4.10 a gallon, the tank holds 275 gallons").fuel_units_per_year is None
+
+
+def test_the_years_fuel_said_after_the_comparison_adds_the_years_cost(data_dir: Path) -> None:
+    service = make_runtime(data_dir, clock=lambda: datetime(2026, 1, 21, 18, tzinfo=timezone.utc)).service
+    service.handle_turn("U-Y", "t", "burlington vt 05401. oil is 4.10 a gallon, would a heat pump be cheaper")
+    reply = service.handle_turn("U-Y", "t", "we go through about 800 gallons a winter")
+    assert "800 gallons you burn a year" in reply.text and "$3,280" in reply.text and "$2,300" in reply.text

@@ -113,6 +113,46 @@ def describe(result: HeatingComparison) -> str:
     )
 
 
+class HeatingYear(BaseModel):
+    """A season's heat both ways, from the fuel the furnace burned: the heat it delivered (fuel ×
+    energy content × AFUE) is what a heat pump would have to deliver, at COP kWh per kWh of heat."""
+
+    fuel_units: float = Field(gt=0)
+    furnace_usd: float
+    heat_delivered_btu: float
+    heat_pump_kwh: float
+    heat_pump_usd: float
+
+
+def heating_year(result: HeatingComparison, fuel_units: float) -> HeatingYear:
+    heat = fuel_units * BTU_PER_UNIT[result.fuel] * result.afue
+    kwh = heat / (BTU_PER_KWH * result.cop)
+    return HeatingYear(
+        fuel_units=fuel_units,
+        furnace_usd=fuel_units * result.fuel_price_usd,
+        heat_delivered_btu=heat,
+        heat_pump_kwh=kwh,
+        heat_pump_usd=kwh * result.electricity_usd_per_kwh,
+    )
+
+
+def describe_year(result: HeatingComparison, year: HeatingYear) -> str:
+    """ "For the 800 gallons you burn a year …": the season's cost both ways, rounded as estimates."""
+    unit = UNIT[result.fuel]
+    return (
+        f"For the {year.fuel_units:,.0f} {unit}s you burn a year (about "
+        f"{year.heat_delivered_btu / 1e6:,.0f} million Btu of heat delivered at {result.afue:.0%} AFUE), "
+        f"{FUEL_NAME[result.fuel]} costs about **${_round(year.furnace_usd):,}** a year; a heat pump delivering "
+        f"the same heat at COP {result.cop:g} would use about {_round(year.heat_pump_kwh):,} kWh, about "
+        f"**${_round(year.heat_pump_usd):,}** at {result.electricity_usd_per_kwh * 100:.1f}¢ per kWh."
+    )
+
+
+def _round(value: float) -> int:
+    """To the nearest $10 / 10 kWh: an estimate, not a bill."""
+    return int(round(value, -1))
+
+
 def assumptions(result: HeatingComparison, *, afue_said: bool = False) -> list[str]:
     furnace = (
         f"{SYSTEM_NAME[result.fuel]} at {result.afue:.0%} AFUE, as you said"

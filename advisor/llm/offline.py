@@ -186,6 +186,8 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
             args["afue"] = params["furnace_afue_pct"]
         if params.get("electricity_usd_per_kwh") is not None:
             args["electricity_usd_per_kwh"] = params["electricity_usd_per_kwh"]
+        if params.get("fuel_units_per_year") is not None:
+            args["fuel_units_per_year"] = params["fuel_units_per_year"]
     if tool == "estimate_monthly_charging_cost" and params.get("ev_miles_per_month") is not None:
         args["miles_per_month"] = params["ev_miles_per_month"]
     if tool == "appliance_advice":

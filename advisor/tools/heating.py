@@ -17,6 +17,8 @@ from advisor.energy.heating_cost import (
     assumptions,
     compare_heating,
     describe,
+    describe_year,
+    heating_year,
 )
 from advisor.tools.data import flat_price
 from advisor.tools.models import Observation
@@ -34,6 +36,7 @@ def heating_costs(
     cop: float | None = None,
     afue: float | None = None,
     electricity_usd_per_kwh: float | None = None,
+    fuel_units_per_year: float | None = None,
 ) -> Observation:
     said = (electricity_usd_per_kwh, "at the price you said", "your own figure", False)
     flat = said if electricity_usd_per_kwh else flat_price(context.profile)
@@ -59,10 +62,18 @@ def heating_costs(
         if illustrative
         else []
     )
+    year = heating_year(result, fuel_units_per_year) if fuel_units_per_year else None
+    summary = describe(result) + (f" {describe_year(result, year)}" if year else "")
+    yearly = (
+        {"furnace_usd_a_year": round(year.furnace_usd), "heat_pump_usd_a_year": round(year.heat_pump_usd)}
+        if year
+        else {}
+    )
     return Observation(
         tool=TOOL_NAME,
-        summary=describe(result),
+        summary=summary,
         facts={
+            **yearly,
             "heat_pump_usd_per_100k_btu": round(result.heat_pump_usd, 2),
             "furnace_usd_per_100k_btu": round(result.furnace_usd, 2),
             "break_even_cop": round(result.break_even_cop, 2),

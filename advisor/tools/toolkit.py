@@ -205,13 +205,15 @@ def build_tools(data: DataSources) -> list[BaseTool]:
         cop: float | None = None,
         afue: float | None = None,
         electricity_usd_per_kwh: float | None = None,
+        fuel_units_per_year: float | None = None,
     ) -> str:
         """What the same heat costs from a heat pump and from the user's gas, oil or propane furnace
         ("oil is 4.10 a gallon, would a heat pump be cheaper?"): the fuel's price as they said it
         (dollars per therm of gas, per gallon of oil or propane), priced against their electricity
-        price; cop, afue (percent) and electricity_usd_per_kwh only if they gave them."""
+        price; cop, afue (percent), electricity_usd_per_kwh and fuel_units_per_year (the therms or
+        gallons they burn a year, for a year's cost both ways) only if they gave them."""
         return heating_costs(
-            runtime.context, fuel, fuel_price_usd, cop, afue, electricity_usd_per_kwh
+            runtime.context, fuel, fuel_price_usd, cop, afue, electricity_usd_per_kwh, fuel_units_per_year
         ).model_dump_json()
 
     return [

@@ -138,6 +138,12 @@ class RequestParams(BaseModel):
         le=2,
         description="an electricity price said beside a fuel's ('electric 15c'), for that comparison",
     )
+    fuel_units_per_year: float | None = Field(
+        None,
+        gt=0,
+        le=100_000,
+        description="the fuel they burn a year, in its unit ('we burned like 800 gal last winter'), for a year's cost",
+    )
     system_kw: float | None = Field(
         None,
         gt=0,

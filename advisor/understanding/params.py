@@ -405,6 +405,8 @@ def _fuel_price(text: str) -> dict[str, object]:
                 data["furnace_afue_pct"] = afue
             if (cents := _ELECTRIC_CENTS.search(text)) is not None:
                 data["electricity_usd_per_kwh"] = round(float(cents.group("cents")) / 100, 4)
+            if (burned := _fuel_burned(text)) is not None:
+                data["fuel_units_per_year"] = burned
             return data
     return {}
 
@@ -430,6 +432,23 @@ def _afue(text: str) -> float | None:
     return float(next(g for g in found.group("pct", "pct2", "pct3") if g)) if found else None
 
 
+# "we burned like 800 gal last winter", "we use about 900 therms a year": a season's fuel
+_BURNED = re.compile(
+    r"\b(?:burn(?:ed|t|s)?|use[ds]?|go(?:es)?\s+through|went\s+through|bought|buy|order(?:ed)?|fill(?:ed)?)\s+"
+    r"(?:about\s+|like\s+|around\s+|roughly\s+|~|over\s+)?(?P<n>\d{1,2},\d{3}|\d{2,5})\s*"
+    r"(?:gal(?:lon)?s?|therms?)\b(?:\s+(?:of\s+)?(?:heating\s+)?(?:oil|propane|lp|gas))?"
+    r"(?=[^.?!]{0,25}\b(?:a|per|each|every|last|this|the\s+whole)\s+(?:year|yr|winter|season|heating\s+season)\b)|"
+    r"\b(?P<n2>\d{1,2},\d{3}|\d{2,5})\s*(?:gal(?:lon)?s?|therms?)\s+(?:a|per|each|every)\s+(?:year|yr|winter|season)\b"
+)
+
+
+def _fuel_burned(text: str) -> float | None:
+    found = _BURNED.search(text)
+    if found is None:
+        return None
+    return float((found.group("n") or found.group("n2")).replace(",", ""))
+
+
 def heating_changes(text: str, last: RequestParams) -> dict[str, object]:
     """What a message changes in the last heating comparison ("my furnace is actually 95%", "what if
     oil goes to 3.50", "electric is 18 cents"): {} when the last request was none, or nothing changes."""
@@ -444,6 +463,8 @@ def heating_changes(text: str, last: RequestParams) -> dict[str, object]:
         data["furnace_afue_pct"] = afue
     if (cents := _ELECTRIC_CENTS.search(lowered)) is not None:
         data["electricity_usd_per_kwh"] = round(float(cents.group("cents")) / 100, 4)
+    if (burned := _fuel_burned(lowered)) is not None:
+        data["fuel_units_per_year"] = burned  # "we go through about 800 gallons a winter"
     again = _FUEL_AGAIN.search(lowered)
     if again is not None and "fuel_price_usd" not in data:
         word = again.group("fuel")
