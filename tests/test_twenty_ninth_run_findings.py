@@ -305,3 +305,14 @@ def test_the_other_car_of_a_two_ev_home_named_by_its_make_is_the_one_planned(dat
         understand("when should i charge the ford tonight", context).params.vehicle == "Ford Mustang Mach-E"
     )
     assert understand("when should i charge the ford tonight").params.vehicle is None
+
+
+def test_when_to_precool_or_preheat_is_explained_and_a_figure_asked_by_name_is_a_request() -> None:
+    after_weather = ReadingContext(last_intent="live_data", last_topic="weather")
+    assert understand("when to preheat before peak tmrw", after_weather).intent == "knowledge"
+    payback = understand(
+        "we're on tou-ri btw. payback on that", ReadingContext(last_intent="knowledge", last_topic="solar")
+    )
+    assert (
+        payback.asks and saved("we're on tou-ri btw. payback on that")["location.rate_schedule"] == "TOU-RI"
+    )

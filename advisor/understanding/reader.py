@@ -1015,8 +1015,10 @@ _UPGRADE_WEIGHED = re.compile(
 )
 _PRACTICE_WEIGHED = re.compile(
     rf"\b(?:{_PRACTICE})\b[^.?!]*\b(?:{_WEIGHING})\b|\b(?:{_WEIGHING})\b[^.?!]*\b(?:{_PRACTICE})\b|"
-    # "should i precool the house before peak": whether to, asked of the practice itself
+    # "should i precool the house before peak", "when to preheat before peak tmrw": whether or when
+    # to, asked of the practice itself
     rf"\bshould\s+(?:i|we)\s+(?:even\s+|still\s+)?(?:{_PRACTICE})\b|"
+    rf"\bwhen\s+(?:to|should\s+(?:i|we)|do\s+(?:i|we))\s+(?:{_PRACTICE})\b|"
     # "should i bump the heat up before the peak tomorrow morning": pre-heating, said in plain words
     r"\b(?:bump|turn|crank|raise|push|run|lower|drop)\s+(?:up\s+|down\s+)?(?:the\s+)?(?:heat|ac|a/c|air|thermostat)"
     r"(?:\s+(?:up|down))?\s+(?:a\s+bit\s+|a\s+little\s+)?(?:before|ahead\s+of)\s+(?:the\s+)?peak\b",

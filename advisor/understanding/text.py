@@ -817,6 +817,9 @@ _ADVICE_ASKED = re.compile(
 # "good solar day today or nah", "worth it or not": a yes-or-no question said without its mark
 _TAG_QUESTION = re.compile(
     r"\b(?:or\s+(?:nah+|not|no|nope|naw|nay)|yes\s+or\s+no|y/n)\W*$|"
+    # "we're on tou-ri btw. payback on that": a figure asked for by its name alone
+    r"^\W*(?:(?:and|so|ok)\s+)?(?:the\s+)?(?:payback|cost|savings?|numbers?|math|roi)\s+(?:on|for|of)\s+"
+    r"(?:that|it|this|those|them)\W*$|"
     # "night setback w a heat pump good idea": a verdict asked for, put last
     r"\b(?:a\s+)?(?:good|bad|smart|dumb)\s+idea\W*$|"
     # "our charger is 7.6kw, enough for both evs overnight": whether it is enough, asked after a comma
