@@ -73,6 +73,9 @@ class AdvisorState(TypedDict, total=False):
     fell_back: (
         bool  # a live request explained in general for want of a skipped slot (redone once it is given)
     )
+    # what that general explanation is searched for ("running the dishwasher off-peak"): the request's
+    # own words ("run dishwasher now or later") ask for a verdict no passage gives
+    fallback_query: str | None
     replan: str  # "facts": a statement changed what the last live answer stood on; "plan": they don't know their plan
     statement_changed: bool  # this turn's statements changed the profile (not only confirmed it)
     place_unknown: bool  # a place was named that no table or geocoder could find: ask for the ZIP

@@ -316,3 +316,20 @@ def test_when_to_precool_or_preheat_is_explained_and_a_figure_asked_by_name_is_a
     assert (
         payback.asks and saved("we're on tou-ri btw. payback on that")["location.rate_schedule"] == "TOU-RI"
     )
+
+
+def test_an_appliance_question_after_two_skips_is_explained_from_the_off_peak_page(data_dir) -> None:
+    """ "run dishwasher now or later", then "rather not say" to the ZIP and to the utility, had ended
+    "Without that I can't work out a plan … I don't have a source": the general practice is given."""
+    from tests.advisor_helpers import make_runtime
+
+    runtime = make_runtime(data_dir, knowledge=True)
+    try:
+        service = runtime.service
+        service.handle_turn("U-SK", "t", "run dishwasher now or later")
+        service.handle_turn("U-SK", "t", "rather not say")
+        reply = service.handle_turn("U-SK", "t", "not saying that either")
+        assert "I don't have a source" not in reply.text
+        assert reply.citations and reply.citations[0] == "running-appliances-off-peak.md"
+    finally:
+        runtime.close()

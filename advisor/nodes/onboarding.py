@@ -358,6 +358,7 @@ def _ask(
             return None
         update["intent"] = "knowledge"
         update["fell_back"] = True
+        update["fallback_query"] = _general_question(params)
         # a sentence of its own: what follows may be an explanation or "I don't have a source"
         update["notices"].append("Without that I can't work out a plan for your home.")
         return None
@@ -382,6 +383,18 @@ def _ask(
 
 # Answers that need only a price and a clock: the utility's state gives both without a ZIP
 _PRICE_TASKS = ("prices", "appliance", "charging_plan", "plan_comparison")
+
+
+def _general_question(params: RequestParams) -> str | None:
+    """What a live request is explained by when it cannot be worked out for their home: the
+    practice behind the verdict it asked for."""
+    if params.task == "appliance":
+        return f"running the {params.appliance or 'appliances'} off-peak with a delay-start timer"
+    if params.task == "prices":
+        return "how time-of-use pricing works and when peak hours are"
+    if params.task in ("solar_forecast", "typical_solar"):
+        return "what drives how much a solar system makes"
+    return None
 
 
 def _priced_without_place(

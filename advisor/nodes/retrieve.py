@@ -36,7 +36,9 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
         # (a request resumed after our question is searched as asked, not with the reply's words)
         said = "" if state.get("resumed") else state.get("original_message") or ""
         # "humidty", "thermastat": searched and judged as the documents spell them
-        query = corrected(search_text(state["message"], said), keep=utility_words())
+        query = state.get("fallback_query") or corrected(
+            search_text(state["message"], said), keep=utility_words()
+        )
         where = where_asked(state)
         last = state.get("last_request") or {}
         earlier = str(last.get("question") or "")

@@ -63,6 +63,7 @@ def make_load_session(sessions: SessionRepository, profiles: ProfileRepository):
             "loaded_session": loaded,
             "user_profile": profile,
             "viewed_profile": False,
+            "fallback_query": None,
             "profile_version": stored.version,
             # A damaged profile or conversation was set aside: the reply starts by saying so (once;
             # the service marks it said when the reply is out).
