@@ -1010,11 +1010,9 @@ def _city(
             or text[: m.start()].rstrip().endswith(",")
         ):
             strong.append(m.group("place"))
-    if region is not None and (put_right := _TOWN_PUT_RIGHT.match(text)) is not None:
-        # "no it's montclair, and we have pse&g": the town put right, in the state they are in
-        in_region_first = [put_right.group("place")]
-    else:
-        in_region_first = []
+    # "no it's montclair, and we have pse&g": the town put right, in the state they are in
+    put_right = _TOWN_PUT_RIGHT.match(text) if region is not None else None
+    in_region_first = [put_right.group("place")] if put_right else []
     bare = answer_words(text)
     if pending_slot == "location" or (
         # "lubbock" while we wait for the system's size: a town on its own answers the place question
@@ -1807,6 +1805,17 @@ _PRICE_PART = re.compile(
 )
 
 
+def _price_listed(text: str, said: str, message: str) -> bool:
+    """ "we're in kailua, heco, 42c/kwh, 10kw solar": a price per kWh listed among their own facts."""
+    item = next((part for part in re.split(r"\s*,\s*", text) if said in part), "")
+    return (
+        "," in text
+        and len(item.split()) <= 3
+        and re.search(r"kwh", item, re.I) is not None
+        and re.search(r"\b(?:we|we'?re|i'?m|im|our|my)\b", message or text, re.I) is not None
+    )
+
+
 def _price(text: str, *, pending_slot: str | None, message: str = "") -> Iterator[Reading]:
     """'we pay about 30 cents a kWh' / '$0.28/kWh' -> 0.30 $/kWh (a flat price, said so)."""
     rate_talk = _RATE_TALK.search(message or text) is not None
@@ -1838,20 +1847,12 @@ def _price(text: str, *, pending_slot: str | None, message: str = "") -> Iterato
         return
     if _OFFERED.search(text[max(0, match.start() - 40) : match.end() + 20]):
         return  # "some guy offered me 8.9 cents fixed for 12 months": someone's offer, not what they pay
-    # "we're in kailua, heco, 42c/kwh, 10kw solar": a price per kWh listed among their own facts
-    item = next((part for part in re.split(r"\s*,\s*", text) if match.group(0) in part), "")
-    listed = (
-        "," in text
-        and len(item.split()) <= 3
-        and re.search(r"kwh", item, re.I) is not None
-        and re.search(r"\b(?:we|we'?re|i'?m|im|our|my)\b", message or text, re.I) is not None
-    )
     if not (
         _PRICE_OWNER.search(text)
         or pending_slot == "rate_schedule"
         or _FIRST_PERSON_ON.search(text)
         or rate_talk
-        or listed
+        or _price_listed(text, match.group(0), message)
     ):
         return
     if re.search(
