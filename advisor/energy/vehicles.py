@@ -70,7 +70,9 @@ _TABLE: list[tuple[str, VehicleSpec]] = [
     (r"ioniq\s*5", VehicleSpec(name="Hyundai Ioniq 5", battery_kwh=77.4, onboard_charger_kw=10.9)),
     (r"ioniq\s*6", VehicleSpec(name="Hyundai Ioniq 6", battery_kwh=77.4, onboard_charger_kw=10.9)),
     (
-        r"kona\s*(?:electric|ev)",
+        # ("is it bad to charge my kona to 100", "its a kona": said to an energy advisor, the electric
+        # one; a Kona named as a hybrid or a gas car is not)
+        r"kona(?:\s*(?:electric|ev))?(?!\s*(?:hybrid|n\b|gas|limited|sel|se\b))",
         VehicleSpec(name="Hyundai Kona Electric", battery_kwh=64.8, onboard_charger_kw=10.9),
     ),
     (r"(?:kia\s+)?ev\s*6", VehicleSpec(name="Kia EV6", battery_kwh=77.4, onboard_charger_kw=10.9)),

@@ -1423,7 +1423,7 @@ def acronym_utility(text: str, region: str | None = None, message: str = "") -> 
 # "on pse, peak hrs tmrw", "we're nes in nashville", "seattle 98103 on city light": a short name
 # that is also a word, said where a utility is said ("on", "with", "we're"), then a pause
 _CUED_NAME = re.compile(
-    r"\b(?:on|with|w/|thru|through|via|we'?re|were|we\s+are)\s+(?P<name>[a-z&]{2,}(?:\s+[a-z]{2,})?)"
+    r"\b(?:on|with|w/|w(?=\s)|thru|through|via|we'?re|were|we\s+are)\s+(?P<name>[a-z&]{2,}(?:\s+[a-z]{2,})?)"
     r"(?=\s*(?:$|[,.;!?]|\s+(?:in|here|customer|now|too|tho|btw|fwiw|and)\b))",
     re.I,
 )
@@ -2638,7 +2638,9 @@ _HEAT_PUMP = re.compile(
 _GAS_HEAT = re.compile(
     r"\bgas\s+(?:furnace|heat(?:ing|er)?|boiler)\b|\bheat(?:ing)?\s+(?:is\s+(?:by\s+)?|with\s+|w/?\s+|using\s+|by\s+|on\s+)(?:natural\s+)?gas\b|"
     r"\b(?:furnace|boiler)\s+(?:is|runs\s+on)\s+(?:natural\s+)?gas\b|\bnatural\s+gas\s+(?:furnace|heat)|\bgas\s+(?:forced[-\s]air|fired)\b|"
-    r"\bforced[-\s]air\s+gas\b",
+    r"\bforced[-\s]air\s+gas\b|"
+    # "and we use gas for the heat": the fuel said by what it is used for
+    r"\b(?:use|uses|using|burn|burns)\s+(?:natural\s+)?gas\s+(?:for|to)\s+(?:the\s+|our\s+)?heat(?:ing)?\b",
     re.I,
 )
 _ELECTRIC_HEAT = re.compile(
@@ -2646,7 +2648,10 @@ _ELECTRIC_HEAT = re.compile(
     # "all electric, heat strips and everything": resistance strips in the air handler
     r"\b(?:electric\s+)?heat\s+strips?\b|"
     # "electric wall heaters" in a rental: the home's heat (a portable space heater is not)
-    r"\b(?:electric\s+)?wall\s+heat(?:ers?|ing)\b",
+    r"\b(?:electric\s+)?wall\s+heat(?:ers?|ing)\b|"
+    # "the heat is electric", "we use electric for heat": said by what it runs on
+    r"\bheat(?:ing)?\s+(?:is|are)\s+(?:all\s+|just\s+|only\s+)?electric\b(?!\s+(?:heat\s*pump|hp|baseboard))|"
+    r"\b(?:use|uses|using)\s+electric(?:ity)?\s+(?:for|to)\s+(?:the\s+|our\s+)?heat(?:ing)?\b",
     re.I,
 )
 
@@ -2685,7 +2690,9 @@ _HEAT_TALK = re.compile(r"\b(?:furnaces?|boilers?|heat(?:ing|ers?)?)\b", re.I)
 _SPLITS = re.compile(r"\b(?:mini[-\s]?splits?|ductless)\b", re.I)
 _SPLITS_HEAT = re.compile(
     r"\b(?:for\s+(?:the\s+)?heat(?:ing)?|heat\s+(?:and|&|\+)\s+(?:cool(?:ing)?|ac|a/c|air)|they\s+(?:both\s+)?heat|"
-    r"heats?\s+(?:and|&)\s+cools?|no\s+(?:more\s+)?furnace)\b",
+    r"heats?\s+(?:and|&)\s+cools?|no\s+(?:more\s+)?furnace|"
+    # "put in hyper heat mini splits … and ripped out the gas boiler": they are the heat now
+    r"hyper[-\s]?heat|(?:ripped|tore|took|pulled)\s+out\s+(?:the|our|my)\s+(?:old\s+)?(?:\w+\s+)?(?:furnace|boiler|baseboards?))\b",
     re.I,
 )
 
@@ -2806,10 +2813,15 @@ def _cooling(text: str, *, negated: bool, owns: bool = False, message: str = "")
         text,
         re.I,
     )
+    if central and re.search(
+        r"\b(?:not|no|isn'?t|aren'?t)\s+(?:a\s+|the\s+)?$", text[: central.start()], re.I
+    ):
+        central = None  # "nope its mini splits, not central air": the one they do not have
     split = re.search(r"\b(?:mini[-\s]?splits?|ductless)\b", text, re.I)
-    if central and (_OWN.search(text) or owns):
+    # ("its central air btw": what cools the home they are telling us about)
+    if central and (_OWN.search(text) or owns or _IT_IS.match(text)):
         yield Reading("equipment.cooling_type", "central_ac", said=central.group(0))
-    elif split and (_OWN.search(text) or owns):
+    elif split and (_OWN.search(text) or owns or _IT_IS.match(text)):
         yield Reading("equipment.cooling_type", "mini_split", said=split.group(0))
 
 
@@ -3414,7 +3426,7 @@ _MEDIUM = re.compile(
     r"\b(?:medium|moderate|somewhat|middle|so-so|kind\s+of|sort\s+of|not\s+the\s+top)\b", re.I
 )
 _HIGH = re.compile(
-    r"\b(?:high|top(?!\s+of\b)|most|main|big\s+one|biggest|first(?!\s+\d)|number\s+one|#1|really\s+care|care\s+(?:a\s+lot|most)|matters?|priority|important|care|"
+    r"\b(?:high|top(?!\s+of\b)|most|main|big\s+one|biggest|first(?=\s*(?:$|[,.;!?)]|priority|and\s+foremost|then|over|above|for\s+(?:me|us)|to\s+(?:me|us)))|number\s+one|#1|really\s+care|care\s+(?:a\s+lot|most)|matters?|priority|important|care|"
     # ("he always handled the bills": how often, not how much it matters)
     r"as\s+\w+\s+as\s+possible|mostly\s+want|tight|above\s+all|only\s+thing)\b|#\s*1\b",
     re.I,
@@ -3424,7 +3436,7 @@ _HIGH = re.compile(
 def _preferences(text: str) -> Iterator[Reading]:
     """'budget is high priority, comfort medium, green low' -> one level per topic, each from its own part."""
     # ("i dont care about saving money i just want to be green": a second "i want" starts a part)
-    parts = r"\s*(?:,|;|\bbut\b|\band\b)\s*|\s+(?=(?:i|we)\s+(?:just\s+|really\s+|only\s+)?(?:want|need|prefer)\b)"
+    parts = r"\s*(?:,|;|\bbut\b|\band\b|\bthen\b)\s*|\s+(?=(?:i|we)\s+(?:just\s+|really\s+|only\s+)?(?:want|need|prefer)\b)"
     for segment in re.split(parts, text):
         # "being green matters more to me than saving money": what it is compared with gets no level
         # "green matters a lot even if it costs a bit more": what is conceded gets no level either

@@ -267,6 +267,39 @@ _NOT_AN_APPLIANCE = re.compile(
 )
 
 
+# "whens cheapest to run the stick welder", "the stock tank heater, when should it be running": a
+# machine asked about by what is done with it, whether or not the appliance table knows it
+_RUN_THING = re.compile(
+    r"\b(?:run|running|use|using|turn\s+on|start|fire\s+up)\s+(?:the|my|our|a|an|this|that)\s+"
+    r"(?P<thing>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)"
+    r"(?=\s+(?:now|tonight|today|tomorrow|tmrw|at|in|during|before|after|when|or|and|for|on|rn|overnight|all|every|each|"
+    r"while|till|until|so|then)\b|\s*[,.?!;]|\s*$)|"
+    r"^\W*(?:the|my|our)\s+(?P<subject>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)\s*,?\s+(?:when|whens|what\s+time|should)\b"
+    r"[^.?!]*\b(?:it|they)\s+(?:be\s+)?(?:run|running|on|going)\b",
+    re.I,
+)
+_NO_MACHINE = re.compile(
+    r"\b(?:numbers|math|plan|plans|comparison|report|errands?|tests?|check|house|home|place|heat|heating|furnace|"
+    r"thermostat|business|shop|car|cars|ev|evs|truck|suv|vehicle|tesla|it|them|one|thing|stuff|things|lights|"
+    r"power|electricity|energy|meter|bill|app|schedule|timer|risk|budget)$",
+    re.I,
+)
+
+
+def _unlisted_appliance(text: str) -> str | None:
+    """A machine the appliance table does not list, named where a request to time it names one (its
+    verdict says it has no sourced figure for it, and still gives the hours); never a car, a charger
+    or a word like "the numbers"."""
+    from advisor.energy.vehicles import find_vehicle  # the vehicle table is a vocabulary here
+
+    for match in _RUN_THING.finditer(text):
+        thing = re.sub(r"\s+", " ", (match.group("thing") or match.group("subject")).lower())
+        if _NO_MACHINE.search(thing) or _NOT_AN_APPLIANCE.search(thing) or find_vehicle(thing) is not None:
+            continue
+        return thing
+    return None
+
+
 # "in 3 hours", "within 2 hrs": when, not how long
 _DELAY_BEFORE = re.compile(r"\b(?:in|within|after|next)\s+(?:like\s+|about\s+|the\s+next\s+)?$", re.I)
 
@@ -364,6 +397,8 @@ def read_params(text: str) -> RequestParams:
             if appliance.group("precool") or appliance.group("window_ac")
             else re.sub(r"\s+", " ", appliance.group(1).lower())
         )
+    elif (thing := _unlisted_appliance(text)) is not None:
+        data["appliance"] = thing
     data.update(_stated_run(text, known="appliance" in data))
     data.update(_usage(text))
     if (miles := _miles_needed(text)) is not None and "target_soc_pct" not in data:
@@ -825,7 +860,8 @@ def _solar_size(lowered: str) -> dict[str, object]:
         re.search(
             r"\b(?:typical|per\s+(?:year|yr)|yearly|annual(?:ly)?|a\s+(?:year|yr)|average\s+year|"
             # "what will my solar make this year", "over a year", "in 12 months": a year's output
-            r"(?:this|next|over\s+a|in\s+a|the)\s+(?:year|yr)|12\s+months)\b",
+            r"(?:this|next|over\s+a|in\s+a|the)\s+(?:year|yr)|12\s+months|"
+            r"(?:a|the|over\s+a|in\s+a)\s+(?:whole|full|entire)\s+(?:year|yr))\b",
             lowered,
         )
     )
@@ -856,11 +892,19 @@ def _solar_size(lowered: str) -> dict[str, object]:
         size is not None
         and not typical
         and re.search(r"\b(?:today|tomorrow|tmrw|tonight|this\s+week)\b", lowered) is not None
-        and re.search(
-            r"\b(?:we|i)\s+(?:have|got|own)\b|\b(?:we'?ve|i'?ve)\s+got\b|\b(?:our|my)\b",
-            lowered[: size.start()],
+        and (
+            re.search(
+                r"\b(?:we|i)\s+(?:have|got|own)\b|\b(?:we'?ve|i'?ve)\s+got\b|\b(?:our|my)\b",
+                lowered[: size.start()],
+            )
+            is not None
+            # "we're in st. george w rocky mountain power, 12 kw solar. how much will we make tmrw":
+            # a size listed among what they say of their home, no what-if about it
+            or (
+                re.search(r"\b(?:we|i|we'?re|i'?m|im|us)\b", lowered[: size.start()]) is not None
+                and re.search(r"\b(?:if|would|could|suppose|imagine)\b", lowered) is None
+            )
         )
-        is not None
     )
     if day_of_theirs:
         pass  # "we have 10.2 kw of solar in phoenix, how much will it make today": theirs, that day's forecast

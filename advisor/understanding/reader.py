@@ -162,11 +162,12 @@ def understand(text: str, context: ReadingContext | None = None) -> Understandin
 def _thanks_not_a_skip(
     intent: str, slot_answer: SlotAnswer | None, values: Values
 ) -> tuple[str, SlotAnswer | None]:
-    """ "ok I'll tell him. thank you" while we asked which EV: thanks, not a skip to answer past
+    """ "ok I'll tell him. thank you" while we asked which EV, "ok thanks, we'll prob make an offer"
+    while we asked for their ZIP: thanks, not a skip to answer past nor an answer to ask for again
     ("skip, thanks" still skips)."""
     if (
         slot_answer is not None
-        and slot_answer.status == "skipped"
+        and slot_answer.status in ("skipped", "not_answered")
         and values.thanks
         and not (values.facts or values.asking or values.question)
         and not _SKIP_WORDS.search(values.message)
@@ -1210,8 +1211,9 @@ def _us_or_a_term_asked(intent: str, values: Values) -> str | None:
 
 def _intent(prediction: Prediction, values: Values, context: ReadingContext) -> str:
     intent = prediction.intent
-    if _WHO_TO_HIRE.search(values.message) and not values.facts:
-        return "off_topic"
+    settled = _settled_by_what_is_asked(intent, values)
+    if settled is not None:
+        return settled
     answer = _read_otherwise(prediction, values, context)
     if answer is not None:
         return answer
@@ -1327,7 +1329,8 @@ _NOT_THEIRS = re.compile(
 # words that want something done, whatever the grammar: "need", "gotta", "pls", "plan"
 _WANTS_SOMETHING = re.compile(
     r"\b(?:need|needs|want|wanna|gotta|got\s+to|have\s+to|has\s+to|must|should|help|tell|show|check|"
-    r"let\s+me\s+know|pls|plz|please|plan|figure|cheapest|best|"
+    # ("plan my charging", "plan for tmrw"; "the evening/morning savers plan" is a plan's name)
+    r"let\s+me\s+know|pls|plz|please|plan(?=\s+(?:my|our|the|a|it|for|out|this|that)\b)|figure|cheapest|best|"
     # what an answer is made of, named alone: "60618 comed, prices", "8kw in 30306, production"
     r"prices?|peak|off-?peak|forecast|weather|production|estimate|timing|when|how)\b",
     re.I,
@@ -1346,6 +1349,58 @@ _PRICE_ASKED = re.compile(
     r"^\W*(?:(?:so|and|ok|okay|hey)\W+)*(?:what(?:'?s|\s+is|\s+does|\s+do|\s+are)?|whats|how\s+much)\b[^?.!]*?"
     r"\b(?:cost\w*|charg(?:e|es|ing)|pay|price\w*)\b[^?.!]*?\b(?:kwh|per\s+kwh|at\s+night|tonight|today|tomorrow|tmrw|now|rn|"
     r"right\s+now|around\s+here|here)\b",
+    re.I,
+)
+_CAR_DEAL = re.compile(
+    r"\b(?:fair|good|best|right|decent)\s+(?:price|deal)\b|\bmsrp\b|\bdealer(?:ship)?s?\b|\btrade[-\s]?in\b|"
+    r"\bresale\b|\b(?:car\s+)?(?:insurance|financing|loan|apr)\b|\bhow\s+much\s+(?:is|are|does|do)\s+(?:a|an)\s+(?:used|new)\b",
+    re.I,
+)
+_POWERING_A_CAR = re.compile(
+    r"\bcharg|\bplug|\bkwh\b|\bbatter(?:y|ies)\b|\brange\b|\bkw\b|\bsolar\b|\belectric(?:ity)?\s+(?:bill|cost)|"
+    r"\bper\s+month\b|\ba\s+month\b|\bpower\b|\bgrid\b|\bpanel\b",
+    re.I,
+)
+
+
+def _settled_by_what_is_asked(intent: str, values: Values) -> str | None:
+    """Whom to hire, a car to buy, two cars weighed: what is asked settles the kind of answer."""
+    if _WHO_TO_HIRE.search(values.message) and not values.facts:
+        return "off_topic"
+    if _a_car_deal(values.message):
+        return "off_topic"  # "whats a fair price on a used r1s": buying the car, not powering it
+    if intent == "live_data" and _two_cars_weighed(values.message):
+        # "we test drove an ioniq 5 and a model y, which one is cheaper to charge at home": how the
+        # two compare is explained (a plan for one of them answers neither)
+        return "knowledge"
+    return None
+
+
+def _a_car_deal(message: str) -> bool:
+    """A question about buying, financing or insuring a car, with nothing about energy in it."""
+    return bool(
+        _CAR_DEAL.search(message)
+        and (_CAR_WORDS.search(message) or find_vehicle(message))
+        and not _POWERING_A_CAR.search(message)
+    )
+
+
+def _two_cars_weighed(message: str) -> bool:
+    """Two different cars named and one asked for between them ("which one", "vs")."""
+    first = find_vehicle(message)
+    if first is None or not re.search(
+        r"\bwhich\b|\bvs\.?\b|\bversus\b|\bcompared?\b|\bor\s+(?:a|an|the)\b", message, re.I
+    ):
+        return False
+    rest = message[message.lower().find(first[1].lower()) + len(first[1]) :]
+    second = find_vehicle(rest)
+    return second is not None and second[0].name != first[0].name
+
+
+_IS_THAT_CHEAPEST = re.compile(
+    # ("is it cheaper to charge the car now" asks for their car's plan)
+    r"\bis\s+(?:that|this|\d{1,2}(?::\d\d)?\s*(?:am|pm)?|midnight|(?:over)?night)\s+(?:really\s+)?(?:the\s+)?"
+    r"(?:cheapest|cheaper|best|off-?peak)\b",
     re.I,
 )
 _CAR_WORDS = re.compile(r"\b(?:car|ev|evs|tesla|leaf|bolt|truck|vehicle|miles?|battery|charger|plug)\b", re.I)
@@ -1812,6 +1867,9 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
         return values.params.model_copy(update={"task": "typical_solar"})  # the size their use needs
     if values.params.appliance_kw is not None and values.params.appliance is not None:
         task = "appliance"  # a run with the power they gave: priced from their figures
+    elif _WHICH_PLAN.search(values.message) and not (values.signals.charge_level or values.signals.miles):
+        # "which plan is best if i charge my kona overnight": the plan is asked, the car is why
+        task = "plan_comparison"
     elif (
         (values.signals.charge_level or values.signals.miles)
         # ("storm makes landfall thursday. want the car at 100 by wed 8pm": the car's level, by then)
@@ -1834,6 +1892,14 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
         task = "typical_solar" if values.params.typical_year else "solar_forecast"
     elif _PRICE_ASKED.search(values.message) and not _about_a_car(values.message) and task != "appliance":
         task = "prices"  # "what does duke charge at night": their prices, whatever kind the model guessed
+    elif (
+        _IS_THAT_CHEAPEST.search(values.message)
+        and values.params.vehicle is None
+        and not values.signals.charge_level
+    ):
+        # "my neighbor charges at like 2am, is that the cheapest time here": whether an hour is
+        # cheap is read off their prices; no car's plan needed
+        task = "prices"
     elif values.when_to_charge or (values.params.monthly and _CHARGE_WORD.search(values.message)):
         task = "charging_plan"  # ("what would charging one cost each month": the car's monthly cost)
     if task == "solar_forecast" and values.params.typical_year:
@@ -1873,6 +1939,11 @@ _A_DAY = re.compile(r"\b(?:a|per|each|every)\s+day\b|\bdaily\b|/\s*day\b", re.I)
 
 _CHARGE_WORD = re.compile(r"\bcharg(?:e|ed|ing)\b", re.I)
 # a change of plan weighed: "is that worth switching to hourly pricing for", "should we switch to tou"
+_WHICH_PLAN = re.compile(
+    r"\b(?:which|what)\s+(?:rate\s+)?(?:plan|rate\s+plan|tariff)\s+(?:is|would\s+be|should|makes|'?s)\b"
+    r"(?!\s+(?:i|we)\s+on\b)|\b(?:best|cheapest|right)\s+(?:rate\s+)?plan\s+(?:for|if|when|since|with)\b",
+    re.I,
+)
 SWITCH_WEIGHED = re.compile(
     r"\b(?:worth|should\s+(?:i|we)|better\s+(?:to|off)|does\s+it\s+make\s+sense)\s+(?:\w+\s+){0,2}?"
     r"(?:switch(?:ing)?|mov(?:e|ing)|chang(?:e|ing)|go(?:ing)?)\s+(?:over\s+)?to\s+(?:\w+\s+){0,3}?"

@@ -21,7 +21,10 @@ _EMOJI = re.compile(r":[a-z0-9_+-]{2,40}:")
 _MARKUP = re.compile(r"[*_~`]+")
 
 # Sentence ends: . ! ? ; or a newline, but never the point inside "57.5" or "e.g.".
-_SENTENCE = re.compile(r"(?<=[!?;\n])\s*|(?<=[^\d\s.]\.)\s+|(?<=\d\.)\s+(?=[A-Za-z])|\n+|\s+[—–]\s+|\s+-\s+")
+# ("we're in st. george w rocky mountain power": "St." and "Ft." begin a town's name, no sentence ends)
+_SENTENCE = re.compile(
+    r"(?<=[!?;\n])\s*|(?<=[^\d\s.]\.)(?<!\b[sS]t\.)(?<!\b[fF]t\.)\s+|(?<=\d\.)\s+(?=[A-Za-z])|\n+|\s+[—–]\s+|\s+-\s+"
+)
 # A request put last without its question mark: "anything we can do as renters", "any tips"
 REQUEST_WITHOUT_MARK = (
     r"(?:(?:so|and|is\s+there)\s+)?(?:(?:anything|something)\s+(?:i|we|you)\s+(?:can|could|should)\s+do|"
@@ -78,6 +81,9 @@ _JOINT = re.compile(
 QUESTION_START = re.compile(
     # a greeting or filler before the question word: "yo whats the low tonight in boise"
     r"^\s*(?:(?:yo|hey|hi|hello|ok|okay|so|and|but|um+|uh+|also|quick\s+q(?:uestion)?|btw|roughly|approximately|please|pls|plz|"
+    # ("ok fine lol what uses the most electricity": chat filler, however much of it)
+    r"fine|lol|lmao|ha(?:ha)+|alright|aight|cool|well|hm+|bro|dude|ngl|tbh|oh|ah|gotcha|kk?|thanks|thx|ty|anyways?|"
+    r"wait|sorry|"
     r"ballpark|honestly|just\s+curious|real\s+quick|curious)[,!.:]?\s+)*"
     r"(?:when|what|how|why|where|which|who|whats|what's|who'?s|whos|hows|how's|wheres|where's|whys|why's|"
     r"(?:does\s+)?(?:any\s?one|any\s?body)\s+know|is(?!\s+\d[\d.,]*\s*(?:$|[,.;!]))|are|r(?=\s+(?:there|u|you|they|we))|can|could|should(?!\s+be\b)|would|will|do|does|did|"
@@ -101,7 +107,7 @@ _HYPOTHETICAL = re.compile(
     r"thinking\s+(?:about|abt|bout|of)|considering|plan(?:ning)?\s+to|worth\s+(?:it|switching|getting|replacing|upgrading|converting|adding)|"
     r"(?:let'?s\s+)?say\s+(?:i|we)\s+(?:had|have|got)|hypothetically|haven'?t\s+decided|not\s+sold\s+yet|"
     r"we'?ll\s+(?:get|buy)|i'?ll\s+(?:get|buy)|someday|eventually|"
-    r"want\s+to\s+(?:get|buy|install|add)|might|may\s+(?:get|buy)|looking\s+(?:at|into)|someday|one\s+day|"
+    r"want\s+to\s+(?:get|buy|install|add)|might|may\s+(?:get|buy)|look(?:ing|in'?)\s+(?:at|into)|someday|one\s+day|"
     r"hoping\s+to|going\s+to\s+(?:get|buy|install)|about\s+to\s+(?:get|buy)|wish|"
     # "im fixing to buy an equinox ev next month": about to, in the South
     r"fix(?:ing|in'?)\s+to\s+(?:get|buy|install|put|add|order|lease)|"
@@ -115,6 +121,10 @@ _HYPOTHETICAL = re.compile(
     # ("compare my options with peco": the options their own utility offers, compared)
     r"\bcompare\b(?!\s+(?:my|our|the)\s+(?:options|plans|rates|choices)\s+(?:with|at|from|on)\b)[^.?!;]{1,40}?\b(?:against|with|to|and)\b|"
     r"(?:getting|being|gets|will\s+be)\s+delivered|"
+    # "buying a place near driggs that already has 12 kw", "were moving to a house in durham in the
+    # spring": a home they do not live in yet; "the difference between a co-op and xcel": two weighed
+    r"buy(?:ing)?\s+(?:a|the|this|that)\s+(?:place|house|home|condo|property|ranch|farm|cabin|townhouse)|"
+    r"(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\s+(?:\w+\s+)?moving\s+(?:to|into)\b|difference\s+between|"
     # "and for a 12kw" after an estimate: the next size asked about
     r"^\W*(?:(?:and|ok|okay|so|now)\s+)?(?:for\s+(?:a\s+|an\s+)?|with\s+(?:a|an)\s+)\d+(?:\.\d+)?\s*-?\s*kw\b(?!h)"
     r"(?!\s+(?:on|of)\s)|"
@@ -140,7 +150,12 @@ _IF_IT_MATTERS = re.compile(r"\bif\s+(?:that|it|this)\s+(?:matters|helps|changes
 _SOMEONE_ELSE = re.compile(
     # "dads leaf sits at our place on weekends but its his car"
     r"\b(?:it'?s|its)\s+(?:his|her|their)\s+(?:car|ev|truck)\b|"
-    r"\b(?:dad|mom|brother|sister|neighbou?r|friend|boss)'?s\s+(?:leaf|tesla|car|ev|truck|bolt|rivian|model\s+\w)\b|"
+    r"\b(?:dad|mom|brother|sister|neighbou?r|friend|boss|roommate|housemate)'?s\s+(?:leaf|tesla|car|ev|truck|bolt|rivian|model\s+\w)\b|"
+    # "my roommate has a model 3": a roommate shares the home, not the car or the bill for it
+    r"\b(?:my|our)\s+(?:roommates?|housemates?)\s+(?:just\s+)?(?:has|have|had|got|drives?|owns?|bought|leased?)\b|"
+    # "my wife's parents in las cruces have a volt": a relative of a relative lives elsewhere
+    r"\b(?:my|our)\s+\w+'?s\s+(?:parents?|moms?|mums?|dads?|mothers?|fathers?|brothers?|sisters?|grand\w+|"
+    r"folks|family|cousins?|aunt|uncle)\b|"
     # "neighbor just put in a 10kw array and 2 powerwalls": the relation said bare, at the start
     r"^\W*(?:neighbou?rs?|friend|brother|sister|boss|coworker|co-worker|buddy|cousin)\s+(?:just\s+|finally\s+|recently\s+)?"
     r"(?:put|got|has|have|had|installed|bought|drives|owns|added|went)\b|"
@@ -673,6 +688,14 @@ def clauses(text: str) -> list[Clause]:
                 soft = [c for c in found[begin:end] if _SOFT_HEDGE.search(c.text)]
                 found[begin:end] = [
                     Clause(**{**c.__dict__, "hedged": True}) if not soft or c in soft else c
+                    for c in found[begin:end]
+                ]
+                # "its got the large pack, 135 kwh? i think": the mark before the doubt is the doubt's,
+                # not a question (a clause that opens like a question still asks)
+                found[begin:end] = [
+                    Clause(**{**c.__dict__, "question": False})
+                    if c.question and not QUESTION_START.match(c.text) and not _choice_asked(c.text)
+                    else c
                     for c in found[begin:end]
                 ]
         # "We're on EV2-A, not sure": a doubt on its own qualifies the clause before it.

@@ -157,11 +157,15 @@ CORPORA = (
     "fresh_h64_messages.jsonl",
     "fresh_h65_messages.jsonl",
     "fresh_h66_messages.jsonl",
+    # the thirtieth held-out set (first run recorded at fa8d947)
+    "fresh_h67_messages.jsonl",
+    "fresh_h68_messages.jsonl",
+    "fresh_h69_messages.jsonl",
 )
 # The conversations of the same held-out sets, turn by turn (their first runs are recorded too): a
 # turn whose acceptable replies all name one intent teaches that intent in the context the turns
 # before it set (the question we asked, the answer we gave). See `conversation_items`.
-CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 67)) + (
+CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 70)) + (
     "reader_train_b_conversations.jsonl",
     "reader_train_f_conversations.jsonl",
 )

@@ -235,7 +235,9 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
             params = params.model_copy(update={"appliance": earlier})
     if _DURATION_ASKED.search(message):
         params = params.model_copy(update={"duration": True})
-    answered = _zip_answering_our_question(mentions, facts, context)
+    answered = _zip_answering_our_question(mentions, facts, context) or _utility_answering_our_question(
+        message, facts, context
+    )
     if answered is not None:
         # "whats the low tomorrow in 04101" right after we asked for their ZIP: the answer, with a question
         facts = [*facts, answered]
@@ -244,7 +246,10 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     asked_charger = _asked_charger(message, facts, mentions)
     if asked_charger is not None:
         params = params.model_copy(update={"charger_kw": asked_charger})
-    asked_car = _asked_car(message, facts, mentions) or _their_other_car(message, facts, context)
+    facts, second_car = _second_car_asked(message, facts, params, context)
+    asked_car = (
+        second_car or _asked_car(message, facts, mentions) or _their_other_car(message, facts, context)
+    )
     if asked_car is not None:
         params = params.model_copy(update={"vehicle": asked_car})
     if asked_place is not None:
@@ -368,6 +373,30 @@ def _zip_answering_our_question(
     if context.pending_slot != "location" or any(f.field.startswith("location.") for f in facts):
         return None
     return _asked_zip(mentions)
+
+
+# "Is Evergy", "its xcel", "es OG&E": the answer to the utility question, said with its verb
+_NAMED_WITH_ITS_VERB = re.compile(
+    r"^\W*(?:is|it'?s|its|it\s+is|es|that'?s|we\s+(?:have|use|got)|we'?re\s+(?:on|with)|we\s+are\s+(?:on|with))\s+"
+    r"(?:the\s+)?(?P<name>[\w&.' -]{2,40}?)\W*$",
+    re.I,
+)
+
+
+def _utility_answering_our_question(
+    message: str, facts: list[StatedFact], context: ReadingContext
+) -> StatedFact | None:
+    """ "Is Evergy" right after we asked for their utility (how "it's Evergy" comes out in a second
+    language): the answer, not a question about Evergy."""
+    if context.pending_slot != "utility" or any(f.field == "location.utility_provider" for f in facts):
+        return None
+    said = _NAMED_WITH_ITS_VERB.match(message)
+    found = find_utility(said.group("name"), answer=True, state=_home_state(context)) if said else None
+    if found is None or found[1].lower() != said.group("name").strip().lower():
+        return None
+    return StatedFact(
+        field="location.utility_provider", value=found[0].name, said=found[1], words=message.strip()
+    )
 
 
 def _asked_zip(mentions: list[Mention]) -> StatedFact | None:
@@ -1439,7 +1468,10 @@ def _asked_car(message: str, facts: list[StatedFact], mentions: list[Mention]) -
         and (_QUESTION_WORDS.search(message) is not None or "?" in message)
         # ("how long would that leaf take from empty": the car named, whoever's it is)
         and re.search(
-            rf"\b(?:a|an|any|that|this|her|his|their|the)\s+(?:\w+\s+)?{re.escape(found[1])}", message, re.I
+            # ("… my brothers bolt", "my mom's leaf": someone else's car)
+            rf"\b(?:a|an|any|that|this|her|his|their|the|\w+'s|(?:my|our)\s+\w+s)\s+(?:\w+\s+)?{re.escape(found[1])}",
+            message,
+            re.I,
         )
         is not None
     )
@@ -1447,6 +1479,41 @@ def _asked_car(message: str, facts: list[StatedFact], mentions: list[Mention]) -
     if not asked and not _CONSIDERING.search(message) and not _CHARGE_DURATION.search(message):
         return None
     return as_said(found[0].name, found[1]) if found is not None else None
+
+
+# "traded the tesla for a bolt", "we got a leaf now": the car they have changed, said in a request
+_CAR_CHANGED = re.compile(
+    r"\b(?:trade[ds]?|traded|sold|replaced|swapp?ed|switched|upgraded|got|bought|picked\s+up|leased|"
+    r"new|now|instead|anymore|no\s+longer|(?:we|i)\s+(?:have|own|drive)|(?:we|i)'ve\s+got|only\s+have|"
+    # ("sorry i meant model y, charge it to 90": a correction of the car saved)
+    r"meant|actually|not\s+(?:a|an|the)|wrong|correction)\b",
+    re.I,
+)
+
+
+def _second_car_asked(
+    message: str, facts: list[StatedFact], params: RequestParams, context: ReadingContext
+) -> tuple[list[StatedFact], str | None]:
+    """ "how much to charge my wife's bolt from 20 to 80" with a Model 3 saved: the plan is for the
+    Bolt and the Model 3 stays saved. The profile keeps one EV, and a car named only inside a
+    charging request is the car for that answer, not news that theirs changed (precision over recall:
+    "we traded the tesla for a bolt, how long to charge it" does replace it)."""
+    held = context.known_fields.get("equipment.ev_model")
+    named = next((fact for fact in facts if fact.field == "equipment.ev_model"), None)
+    if (
+        not held
+        or named is None
+        or named.value == held
+        or not (
+            _CHARGE_WORDS.search(message)
+            or params.miles_needed
+            or params.target_soc_pct
+            or params.ready_by_hour
+        )
+        or _CAR_CHANGED.search(message) is not None
+    ):
+        return facts, None
+    return [fact for fact in facts if fact is not named], str(named.value)
 
 
 # "what about the tesla" in a two-EV home: the car named by its make (or "the truck")
@@ -1537,12 +1604,18 @@ def _appliance_referred_to(message: str, context: ReadingContext) -> str | None:
 def _the_car_they_got(message: str, context: ReadingContext) -> list[StatedFact]:
     """ "test drove a model 3 today …" then "ok we bought it!!": the car of the last two things they
     said is theirs now (never a car someone else has, and only when this message names no other)."""
-    if not _GOT_IT.search(message) or find_vehicle(message) is not None:
+    got = _GOT_IT.search(message)
+    if not got or find_vehicle(message) is not None:
         return []
+    if any(clause.hypothetical or clause.question for clause in clauses(message[: got.end()])):
+        return []  # "if we got one would a 40 amp charger be enough": not bought
     for earlier in reversed(context.said_before(message)[-2:]):
         found = find_vehicle(earlier)
         if found is not None:
             spec, words = found
+            rest = earlier[earlier.lower().find(words.lower()) + len(words) :]
+            if (other := find_vehicle(rest)) is not None and other[0].name != spec.name:
+                return []  # "test drove an ioniq 5 and a model y": which one they got is not said
             return [_car_said(spec, words, message, confidence=0.8)]
     return []
 
@@ -1600,11 +1673,17 @@ def _asked_place(found: list[Clause], facts: list[StatedFact]) -> str | None:
 
 def _their_place(found: list[Clause], facts: list[StatedFact], params: RequestParams) -> str | None:
     """ "my brother in austin just got 10kw of solar. what would that make in a year": the size
-    asked about is someone else's, so the answer is for their town (never saved as ours)."""
+    asked about is someone else's, so the answer is for their town (never saved as ours); so is a
+    place they are looking at buying ("a ranch near dillon mt w 10kw of solar already on it")."""
     if params.system_kw is None or any(f.field.startswith("location.") for f in facts):
         return None
     return next(
-        (town for clause in found if clause.someone_else and (town := _town_named_in(clause.text))), None
+        (
+            town
+            for clause in found
+            if (clause.someone_else or clause.hypothetical) and (town := _town_named_in(clause.text))
+        ),
+        None,
     )
 
 
@@ -1794,7 +1873,7 @@ _DEFAULT_PLAN = re.compile(
 ON_A_PLAN = re.compile(r"\b(?:we'?re|were|i'?m|im|we\s+are|i\s+am)\s+(?:currently\s+|still\s+)?on\b", re.I)
 A_PLAN_NAMED = re.compile(
     r"\b(?:on|called|it'?s|its)\s+(?:the\s+|a\s+)?(?!(?:a|the|regular|normal|default|standard|usual|basic|any|which|what|"
-    r"whatever|whichever|some|that|this|same|right|wrong|cheapest|best|other|one)\b)[\w-]+(?:\s+[\w&-]+){0,3}\s+(?:plan|rate)\b",
+    r"whatever|whichever|some|that|this|same|right|wrong|cheapest|best|other|one)\b)[\w/-]+(?:\s+[\w&/-]+){0,3}\s+(?:plan|rate)\b",
     re.I,
 )
 
