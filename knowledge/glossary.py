@@ -35,15 +35,30 @@ ABBREVIATIONS: dict[str, str] = {
     "phev": "plug-in hybrid",
     "lfp": "lithium iron phosphate",
     "bess": "battery storage",
+    "temp": "temperature",
+    # one word as typed, two in the documents ("pre-cooling")
+    "precool": "pre-cooling",
+    "precooling": "pre-cooling",
+    "preheat": "pre-heating",
+    "preheating": "pre-heating",
 }
 _WORD = re.compile(r"[a-z0-9/]+", re.I)
 
 
+# "can my heat pump run when its -25F", "20 below", "below zero": the cold said as a temperature
+_FREEZING = re.compile(
+    r"(?<![\w.])-\s?\d{1,2}\s*°?\s*f?\b|\b\d{1,2}\s+below\b|\bbelow\s+zero\b|\bsub[-\s]?zero\b", re.I
+)
+
+
 def spelled_out(query: str) -> str:
-    """The query, followed by the spelled-out form of each abbreviation it uses (once each)."""
+    """The query, followed by the spelled-out form of each abbreviation it uses (once each), and
+    "cold weather" when it says the cold only as a temperature below zero."""
     extra = []
     for word in _WORD.findall(query.lower()):
         full = ABBREVIATIONS.get(word)
         if full and full not in extra and full.lower() not in query.lower():
             extra.append(full)
+    if _FREEZING.search(query) and "cold" not in query.lower():
+        extra.append("cold weather")
     return f"{query} ({'; '.join(extra)})" if extra else query

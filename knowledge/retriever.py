@@ -84,7 +84,7 @@ class KnowledgeBaseRetriever(BaseRetriever):
                 continue  # already given: the document's next best passage stands for it
             by_document.setdefault(row["source"], []).append((row, score))
         outline = self.outline if self.outline is not None else shipped_outline()
-        asked = content_terms(query)
+        asked = content_terms(spelled_out(query))  # "hpwh", "-25F": what the words stand for too
         chosen = [
             answering_chunk(asked, chunks, outline)
             for chunks in in_their_place(by_document, where, asked)[: self.k]
