@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from advisor.energy.catalog import normalize_utility, plans_of, utility_of_plan
 from advisor.energy.utilities import utilities_in
-from advisor.places import find_city, find_town, town_zips, zip_state
+from advisor.places import find_city, find_town, town_zips, zip_place, zip_state
 from advisor.state import Intent, Topic
 from advisor.tools.open_meteo import Place
 from profiles.models import UserProfile
@@ -142,8 +142,19 @@ def utility_examples(location: object | None) -> str:
     """Examples in the utility question from the user's own state ("AEP Ohio or Duke Energy" to
     someone in Ohio, never PG&E and SDG&E to everyone)."""
     state = _state_of(location)
-    names = [utility.name for utility in utilities_in(state)][:3] if state else []
-    return " or ".join(names or _NATIONAL_EXAMPLES)
+    names = [utility.name for utility in utilities_in(state)] if state else []
+    # ("Austin Energy" first for Austin, "Seattle City Light" for Seattle: the town's own utility)
+    town = _town_of(location)
+    if town:
+        names = sorted(names, key=lambda name: town.lower() not in name.lower())
+    return " or ".join(names[:3] or _NATIONAL_EXAMPLES)
+
+
+def _town_of(location: object | None) -> str | None:
+    zip_code = getattr(location, "zip_code", None)
+    place = zip_place(zip_code) if zip_code else None
+    city = getattr(location, "city", None)
+    return place.name if place is not None else (city.split(",")[0] if city else None)
 
 
 def _state_of(location: object | None) -> str | None:

@@ -58,6 +58,10 @@ DEED = (
     "you've switched, tell me the new plan and I'll use it. I can compare your plans, tell you when to "
     "run things, or explain how the settings work."
 )
+IN_SPANISH = (
+    "Lo siento: por ahora solo puedo responder en inglés. Sorry, I can only answer in English for now. "
+    'Try, for example: "my bill is very high, what can I do?" or "when should I charge my car?"'
+)
 UNCLEAR = (
     "Sorry, I didn't understand that. I can plan EV charging around your rates, tell you when to run "
     'appliances, estimate your solar and explain energy topics. For example: "When should I charge my '

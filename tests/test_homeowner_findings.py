@@ -1232,7 +1232,8 @@ def test_not_knowing_the_utility_when_asked_for_the_zip_skips_the_utility_not_th
     priced = runtime.service.handle_turn(user, "s1", "zip is 63110")
     assert stored(runtime, user, "location.zip_code") == "63110"
     assert "Which electric utility" not in priced.text and "MO average price" in priced.text
-    assert "Your utility at the MO average price" in priced.text  # a sentence starts with a capital
+    # an average assumed has no peak hours to show, and says so (a sentence starts with a capital)
+    assert "I don't know your utility's peak hours" in priced.text
 
 
 def test_a_zip_in_a_new_question_right_after_we_asked_for_it_is_theirs(runtime) -> None:

@@ -70,6 +70,12 @@ def test_what_is_not_theirs_or_not_said_is_not_saved(text: str, field: str) -> N
             "St. George",
         ),
         ("money first then comfort", "preferences.budget_priority", "high"),
+        (
+            "I am a nurse, I work in the night. Which hour I can charge my car cheap?",
+            "household.work_schedule",
+            "Night shift",
+        ),
+        ("on 3rd shift now, home at 7:30am, need 90% by 9:30pm", "household.work_schedule", "Night shift"),
     ],
 )
 def test_what_they_say_of_their_home_the_way_they_say_it_is_saved(
@@ -93,6 +99,10 @@ def test_saint_and_fort_begin_a_town_not_a_sentence() -> None:
         ("whens cheapest to run the welder tomorrow", "welder"),
         ("the stock tank heater, when should it be running", "stock tank heater"),
         ("best time to use the sauna", "sauna"),
+        (
+            "shop has a 250 amp stick welder and a big compressor. whens cheapest to run em tomorrow",
+            "stick welder",
+        ),
     ],
 )
 def test_a_machine_the_table_does_not_list_is_timed(text: str, appliance: str) -> None:
@@ -167,3 +177,96 @@ def test_a_place_looked_at_is_where_its_estimate_is_for() -> None:
         "we're lookin at a ranch near dillon mt w 10kw of solar already on it, what would that make in a yr"
     )
     assert reading.params.place == "Dillon, MT" and reading.params.system_kw == 10.0 and not reading.facts
+
+
+@pytest.mark.parametrize(
+    ("text", "utility"),
+    [
+        ("we're on Butler Rural Electric Cooperative", "Butler Rural Electric Cooperative"),
+        ("member of tri-county emc here in georgia", "Tri-County EMC"),
+        ("we are with Delta-Montrose Electric Association", "Delta-Montrose Electric Association"),
+    ],
+)
+def test_a_cooperative_no_table_lists_is_kept_as_named(text: str, utility: str) -> None:
+    assert saved(text)["location.utility_provider"] == utility
+
+
+@pytest.mark.parametrize("text", ["my brother is on jackson emc", "is holy cross energy a co-op"])
+def test_a_cooperative_someone_else_is_on_or_asked_about_is_not_theirs(text: str) -> None:
+    assert "location.utility_provider" not in saved(text)
+
+
+# --- a homeowner-tester's sixteen conversations after the run ---------------------------------
+
+
+def test_the_level_they_will_be_at_is_where_the_charge_starts() -> None:
+    assert read_params("what about tomorrow, i'll be at 50%").current_soc_pct == 50.0
+    assert read_params("need it to be at 80% by 7").target_soc_pct == 80.0
+
+
+def test_another_car_asked_next_does_not_inherit_the_last_cars_level() -> None:
+    from advisor.understanding.models import RequestParams
+    from advisor.understanding.params import follow_up_params
+
+    last = RequestParams(task="charging_plan", current_soc_pct=35, target_soc_pct=80, ready_by_hour=7)
+    bolt = follow_up_params(
+        RequestParams(vehicle="Chevrolet Bolt EV", target_soc_pct=60, ready_by_hour=8), last
+    )
+    assert bolt.current_soc_pct is None and bolt.target_soc_pct == 60
+    same = follow_up_params(RequestParams(ready_by_hour=8), last)
+    assert same.current_soc_pct == 35
+
+
+def test_the_outlet_asked_for_someone_elses_car_is_that_answers_charger() -> None:
+    context = ReadingContext(known_fields={"equipment.ev_model": "Hyundai Ioniq 5"})
+    reading = understand(
+        "my dad has a ford f-150 lightning and wants to know how long it takes to charge on a regular 120v outlet",
+        context,
+    )
+    assert reading.params.vehicle == "Ford F-150 Lightning" and reading.params.charger_kw == 1.44
+    assert understand("my neighbor has a 48a charger, when should i charge tonight").params.charger_kw is None
+
+
+def test_the_cold_said_as_a_temperature_and_precool_said_as_one_word_are_searched_as_meant() -> None:
+    from knowledge.glossary import spelled_out
+
+    assert "cold weather" in spelled_out("can my heat pump run when its -25F")
+    assert "cold weather" in spelled_out("will a heat pump work at 20 below")
+    assert "cold" not in spelled_out("charge from 20 to 80")
+    assert "pre-cooling" in spelled_out("should i precool the house before peak")
+
+
+def test_peak_hours_asked_where_only_an_average_is_known_are_said_unknown(data_dir) -> None:
+    from tests.advisor_helpers import make_runtime
+
+    service = make_runtime(data_dir).service
+    service.handle_turn("U-GA", "t", "atlanta 30306 georgia power")
+    reply = service.handle_turn("U-GA", "t", "when is peak on georgia power")
+    assert "I don't know Georgia Power's peak hours" in reply.text and "00:00-24:00" not in reply.text
+
+
+def test_a_message_in_spanish_is_told_in_both_languages_what_the_advisor_can_do(data_dir) -> None:
+    from tests.advisor_helpers import make_runtime
+
+    service = make_runtime(data_dir).service
+    reply = service.handle_turn("U-ES", "t", "mi factura de luz es muy alta, que puedo hacer?")
+    assert "solo puedo responder en inglés" in reply.text and "I don't have a source" not in reply.text
+    mixed = understand("Somos 5 en la casa. My husband work nights. We have OG&E.")
+    assert not mixed.in_spanish and mixed.intent != "unclear"
+
+
+def test_the_utility_question_names_the_towns_own_utility_first() -> None:
+    from advisor.onboarding import question_for
+    from profiles.models import UserProfile
+
+    austin = UserProfile.model_validate({"user_id": "u", "location": {"zip_code": "78704"}})
+    assert "(for example Austin Energy or" in question_for("utility", austin)
+
+
+def test_the_miles_someone_drives_price_the_month() -> None:
+    params = read_params("how much would her car cost per month if she drives 1000 miles")
+    assert params.ev_miles_per_month == 1000.0 and params.monthly
+
+
+def test_a_place_said_with_nothing_asked_is_no_question() -> None:
+    assert understand("denver, or boulder").intent != "knowledge"

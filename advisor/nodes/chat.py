@@ -13,6 +13,7 @@ from advisor.replies import (
     GOODBYE,
     GREETING,
     HIRE,
+    IN_SPANISH,
     OFF_TOPIC,
     QUESTION_COMING_REPLY,
     THANKS_REPLY,
@@ -31,7 +32,7 @@ def chat(state: AdvisorState) -> dict[str, Any]:
         # "switch me to ev2-a": a deed, not off-topic talk; "know a good electrician": a business to hire
         reply = DEED if understanding.deed else HIRE if understanding.hire else OFF_TOPIC
     elif intent == "unclear":
-        reply = UNCLEAR
+        reply = IN_SPANISH if understanding.in_spanish else UNCLEAR
     elif understanding.question_coming:
         reply = QUESTION_COMING_REPLY
     elif understanding.about_advisor:

@@ -31,6 +31,7 @@ from advisor.energy.appliances import (
     run_for,
     stated_appliance,
 )
+from advisor.energy.catalog import known_utilities
 from advisor.energy.ev import (
     DEFAULT_CHARGING_EFFICIENCY,
     DEFAULT_LEVEL2_CHARGER_KW,
@@ -382,6 +383,18 @@ def _capitalized(name: str) -> str:
 # what an assumed average price cannot say: which of their plan's hours are cheaper
 _HOURS_UNKNOWN = "I don't know your plan's hours, so I can't say which are cheaper."
 DAYS_PER_MONTH = round(365 / 12, 1)  # an average month, for a load that runs every day
+
+
+def _utility_phrase(profile: UserProfile) -> str:
+    """ "Georgia Power's", or "your utility's" when the profile names none."""
+    utility = profile.location.utility_provider if profile.location else None
+    return f"{utility}'s" if utility else "your utility's"
+
+
+def _catalog_owners() -> str:
+    """ "PG&E's and SDG&E's": whose plans the catalog holds."""
+    names = [f"{name}'s" for name in known_utilities()]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _one_price(tariff: Tariff, *, lower: bool = False) -> str:
@@ -808,7 +821,16 @@ def tariff_prices(data: DataSources, context: TurnContext, day: str) -> Observat
         "weekend": "weekend",
     }
     summary = f"{_capitalized(tariff.utility)} {tariff.name} {day} ({target:%a %d %b}{', ' + kind[day_type] if day_type in kind else ''}): {text} per kWh."
-    if day == "today":
+    if tariff.illustrative and len(runs) == 1:
+        # "when is peak on georgia power": an average we assumed has no peak to show; "flat
+        # 00:00-24:00" read as if their utility had none
+        summary = (
+            f"I don't know {_utility_phrase(context.profile)} peak hours or time-of-use prices: my plan catalog "
+            f"holds {_catalog_owners()} plans. {_one_price(tariff)}, "
+            f"${runs[0][3]:.2f} per kWh {tariff.name}, so no hour is cheaper in this answer; your bill or your utility's "
+            "website lists your plan's peak hours, and with your plan's name or its prices I can work from them."
+        )
+    elif day == "today":
         summary += f" Now ({_hm(now_local)}): {current.display} at ${current.usd_per_kwh:.2f}/kWh."
     for charge in tariff.fixed_charges:
         summary += f" Plus a fixed {charge.name} of ${charge.usd_per_month:.2f} a month ({charge.note or charge.source})."

@@ -3264,6 +3264,8 @@ _SCHEDULES = [
         re.compile(
             r"\b(?:night\s+shifts?|works?\s+nights|(?:on|do|doing)\s+nights|(?:switched|moved|went|back)\s+to\s+nights|"
             r"overnight\s+shifts?|graveyard\s+shift|"
+            # "on 3rd shift now", "I work in the night" (how it comes out in a second language)
+            r"(?:3rd|third)\s+shift|(?:i|we)\s+(?:\w+\s+)?work\s+(?:in\s+the\s+|at\s+)night|"
             r"nights?\s+nurse)\b",
             re.I,
         ),

@@ -283,6 +283,7 @@ class Understanding(BaseModel):
         description='the term a definition question asks about ("what does tou mean": tou)',
     )
     about_advisor: bool = Field(False, description='asks what the advisor is or does ("what can u do")')
+    in_spanish: bool = Field(False, description="written in Spanish, which the advisor cannot answer in yet")
     points_back: bool = Field(
         False, description="leans on what was said before ('do that every night', 'what about tankless')"
     )

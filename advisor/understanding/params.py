@@ -48,7 +48,7 @@ _BY_MORNING = re.compile(
 )
 _NOON = re.compile(r"\b(?:by|before|until|ready\s+(?:at|by))\s+(?P<word>noon|midnight)\b", re.I)
 _TARGET = re.compile(
-    r"\b(?:to|only\s+need|need(?:\s+only)?|(?:need|want)(?:\s+it)?\s+at|want|up\s+to|charge\s+to|get\s+to|get\s+it\s+to|reach|be\s+at|"
+    r"\b(?:to|only\s+need|need(?:\s+only)?|(?:need|want)(?:\s+it)?\s+at|want|up\s+to|charge\s+to|get\s+to|get\s+it\s+to|reach|(?<!will\s)(?<!'ll\s)(?<!ll\s)be\s+at|"
     r"target(?:\s+of)?|at\s+least)\s+(?:about\s+|around\s+)?(?P<pct>-?\d{1,3})\s*(?:%|percent)(?!\s+now)",
     re.I,
 )
@@ -92,7 +92,9 @@ _CURRENT = re.compile(
     # "gotta be at 80% by 6:45, at 35 now": a bare level said with "now" is the level now
     r"\b(?:at|only\s+at|sitting\s+at)\s+(?P<pct3>\d{1,3})\s+(?:now|rn|right\s+now|currently|atm)\b|"
     # "currently at 35", "rn its at 40": all the message says is the level now
-    r"^\W*(?:currently|rn|right\s+now|now|atm)\s+(?:it'?s\s+|its\s+|it\s+is\s+)?(?:at\s+)?(?P<pct4>\d{1,2}|100)\W*$",
+    r"^\W*(?:currently|rn|right\s+now|now|atm)\s+(?:it'?s\s+|its\s+|it\s+is\s+)?(?:at\s+)?(?P<pct4>\d{1,2}|100)\W*$|"
+    # "what about tomorrow, i'll be at 50%": where the charge will start
+    r"\b(?:i|it|she|he|we|they|car|battery)(?:'ll|ll|\s+will)\s+(?:only\s+|still\s+)?be\s+at\s+(?P<pct5>\d{1,3})\s*(?:%|percent)?",
     re.I,
 )
 # "its at 20" (no %) beside a charge level stated with one: the level now, in a charging request
@@ -152,7 +154,7 @@ _MILES = re.compile(
 )
 # "we drive maybe 1000 mi" asked with "what would charging cost us per month": the question's period
 _MILES_DRIVEN = re.compile(
-    r"\b(?:drive|driving|do|put\s+on)\s+(?:about\s+|around\s+|maybe\s+|like\s+|roughly\s+|~)?"
+    r"\b(?:drive|drives|driving|do|does|put\s+on|puts\s+on)\s+(?:about\s+|around\s+|maybe\s+|like\s+|roughly\s+|~)?"
     r"(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(?P<k>k\s*)?(?:miles?|mi)\b(?!\s*(?:a|an|per|/|each|every)\s)",
     re.I,
 )
@@ -292,12 +294,34 @@ def _unlisted_appliance(text: str) -> str | None:
     or a word like "the numbers"."""
     from advisor.energy.vehicles import find_vehicle  # the vehicle table is a vocabulary here
 
-    for match in _RUN_THING.finditer(text):
-        thing = re.sub(r"\s+", " ", (match.group("thing") or match.group("subject")).lower())
-        if _NO_MACHINE.search(thing) or _NOT_AN_APPLIANCE.search(thing) or find_vehicle(thing) is not None:
+    named = [
+        re.sub(r"\s+", " ", (m.group("thing") or m.group("subject")).lower())
+        for m in _RUN_THING.finditer(text)
+    ]
+    if _RUN_THEM.search(text):
+        # "shop has a 250 amp stick welder and a big compressor. whens cheapest to run em": the first
+        # machine the message named, without its size ("stick welder")
+        for phrase in _NAMED_THING.finditer(text):
+            words = [w for w in phrase.group("np").lower().split() if not re.fullmatch(_SIZE_WORD, w)]
+            named.append(" ".join(words[-2:]))
+    for thing in named:
+        if (
+            not thing
+            or _NO_MACHINE.search(thing)
+            or _NOT_AN_APPLIANCE.search(thing)
+            or find_vehicle(thing) is not None
+        ):
             continue
         return thing
     return None
+
+
+_RUN_THEM = re.compile(r"\brun(?:ning)?\s+(?:em|'em|them|both|those|these)\b", re.I)
+_NAMED_THING = re.compile(
+    r"\b(?:a|an|the|my|our|two|2)\s+(?P<np>[a-z0-9-]+(?:\s+[a-z0-9-]+){0,3}?)(?=\s+and\s+(?:a|an|the|my|our)\b|\s*[,.;!?]|\s+that\b)",
+    re.I,
+)
+_SIZE_WORD = r"\d+(?:\.\d+)?|amps?|a|volts?|v|watts?|w|kw|hp|gallons?|gal|big|small|old|new|little|huge|large"
 
 
 # "in 3 hours", "within 2 hrs": when, not how long
@@ -714,7 +738,9 @@ def _levels(text: str) -> dict[str, object]:
         data["target_soc_pct"] = float(target.group(group))
         target_span = target.span(group)
     for current in _CURRENT.finditer(text):
-        group = next(name for name in ("pct", "pct2", "pct3", "pct4") if current.group(name) is not None)
+        group = next(
+            name for name in ("pct", "pct2", "pct3", "pct4", "pct5") if current.group(name) is not None
+        )
         if group == "pct3" and _LEAVING_AT.search(text[: current.start()]):
             continue  # "redo it but i leave at 6 now": when they go, not the charge
         if target_span is None or not _overlaps(current.span(group), target_span):
@@ -1007,6 +1033,10 @@ def follow_up_params(params: RequestParams, last: RequestParams) -> RequestParam
     ):
         # "we drive maybe 40 miles a day" after tonight's plan: a day's driving is what to put back
         data["miles_needed"] = round(params.ev_miles_per_month * 12 / 365)
+    if params.vehicle is not None and params.vehicle != last.vehicle and params.current_soc_pct is None:
+        # "what about the bolt, it needs like 60% by 8" after the tesla's plan from 35 %: the tesla's
+        # level now is not the bolt's (the plan assumes a typical one and says so)
+        data["current_soc_pct"] = None
     if params.ready_by_day in WEEKDAYS and params.day is None:
         data["day"] = None  # "and on saturday?": that day, not the earlier "today"
     elif params.day is not None and params.ready_by_day is None and last.ready_by_day in WEEKDAYS:

@@ -404,6 +404,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         queried=commands.named_fields(values.message) if intent == "profile_query" else [],
         defined=values.defined if intent == "knowledge" else None,
         about_advisor=values.about_advisor and not values.facts,
+        in_spanish=values.in_spanish,
         points_back=values.points_back,
         choice=values.choice,
         affirmed=values.affirmed,
@@ -886,8 +887,10 @@ def _an_answer_after_all(prediction: Prediction, values: Values, context: Readin
         or _said_no_car(prediction, values)
     ):
         # "when is national grid going to restore power on my street" read as a solar forecast:
-        # nothing of a forecast is in the words, so it is a question (answered, or "no source")
-        return "knowledge"
+        # nothing of a forecast is in the words, so it is a question (answered, or "no source");
+        # nothing asked at all ("denver, or boulder") is a statement
+        asked = values.question or values.signals.question_clause or values.signals.question_mark
+        return "knowledge" if asked else "profile_statement"
     return answer
 
 
@@ -1364,9 +1367,12 @@ _POWERING_A_CAR = re.compile(
 
 
 def _settled_by_what_is_asked(intent: str, values: Values) -> str | None:
-    """Whom to hire, a car to buy, two cars weighed: what is asked settles the kind of answer."""
+    """Whom to hire, a car to buy, two cars weighed, a message in Spanish: what is asked settles the
+    kind of answer."""
     if _WHO_TO_HIRE.search(values.message) and not values.facts:
         return "off_topic"
+    if values.in_spanish and not values.facts:
+        return "unclear"  # said so in both languages (the chat reply), never "I don't have a source"
     if _a_car_deal(values.message):
         return "off_topic"  # "whats a fair price on a used r1s": buying the car, not powering it
     if intent == "live_data" and _two_cars_weighed(values.message):

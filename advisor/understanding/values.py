@@ -145,6 +145,7 @@ class Values:
     forget_target: str | None = None  # the words a forget command names ("the pool stuff")
     also: bool = False  # a short addition to what was just said ("and the city too", "that too")
     about_advisor: bool = False  # asks what the advisor is or does ("what can u do then")
+    in_spanish: bool = False  # written in Spanish ("mi factura de luz es muy alta, que puedo hacer?")
     # "its 35% not 25", "not 25, 35": a number said in place of another (new, old)
     swapped: tuple[float, float] | None = None
     # the ZIP code and the utility a question names ("when's peak for ameren tmrw"): asked about,
@@ -220,6 +221,7 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     facts = [_corrected_in_place(fact, message) for fact in facts]
     plain = _plain_answer(message, context, found, facts)
     facts = facts + _utility_as_said(message, context, plain, facts)
+    facts = facts + _cooperative_named(found, facts)
     if params.appliance is None and _RUN_ONE.search(message):
         # "ok when's cheapest to run one today" after "are space heaters cheaper than the
         # baseboards": the appliance the last question named
@@ -243,13 +245,13 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         facts = [*facts, answered]
         mentions = [m for m in mentions if m.field != "location.zip_code"]
     asked_place = _asked_place(found, facts) or _their_place(found, facts, params)
-    asked_charger = _asked_charger(message, facts, mentions)
-    if asked_charger is not None:
-        params = params.model_copy(update={"charger_kw": asked_charger})
     facts, second_car = _second_car_asked(message, facts, params, context)
     asked_car = (
         second_car or _asked_car(message, facts, mentions) or _their_other_car(message, facts, context)
     )
+    asked_charger = _asked_charger(message, facts, mentions, for_another_car=asked_car is not None)
+    if asked_charger is not None:
+        params = params.model_copy(update={"charger_kw": asked_charger})
     if asked_car is not None:
         params = params.model_copy(update={"vehicle": asked_car})
     if asked_place is not None:
@@ -359,12 +361,30 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         what_about=len(message.split()) <= 8 and bool(_WHAT_ABOUT.match(message)),
         forget_target=(target.group("what").strip() if (target := _FORGET_TARGET.search(message)) else None),
         also=len(message.split()) <= 7 and bool(_ALSO.search(message)),
+        in_spanish=in_spanish(message),
         about_advisor=bool(_ABOUT_ADVISOR.match(message))
         or (_HELP_OFFERED.search(message) is not None and "?" not in message),
         swapped=_swapped(message),
         asked_facts=_unknown_yet([fact for fact in (asked_zip, asked_utility) if fact is not None], context)
         + _the_car_to_charge(message, facts, said_of, context),
     )
+
+
+_SPANISH_WORDS = frozenset(
+    "de la el que mi es muy por para con una los las del qué que cómo como cuándo cuando puedo hacer tengo luz "
+    "factura casa está esta pero también tenemos somos hay necesito cuánto cuanto gracias hola usted "
+    "nuestra nuestro carro coche".split()
+)
+_ENGLISH_WORDS = frozenset("the is my i we what how to and our it a of in for you can do when".split())
+
+
+def in_spanish(message: str) -> bool:
+    """Mostly Spanish: three or more of its common words and at most one of English's. A Spanish
+    phrase inside an English message ("Somos 5 en la casa. My husband works nights") is read as usual."""
+    words = re.findall(r"[a-záéíóúñü]+", message.lower())
+    spanish = {word for word in words if word in _SPANISH_WORDS}
+    english = [word for word in words if word in _ENGLISH_WORDS]
+    return len(spanish) >= 3 and len(english) <= 1
 
 
 def _zip_answering_our_question(
@@ -882,6 +902,43 @@ def _utility_as_said(
             field="location.utility_provider", value=name, said=name, words=message[:500], confidence=0.7
         )
     ]
+
+
+# "we're on Butler Rural Electric Cooperative", "member of tri-county emc": a co-op or a public power
+# district no table lists, named whole by what such utilities are called
+_COOPERATIVE = re.compile(
+    r"\b(?:on|with|w/|w|through|thru|by|of|to|we'?re|were|we\s+are|our|my|is|its|it'?s)\s+(?:the\s+)?"
+    r"(?P<name>(?:[a-z][a-z.'&-]*\s+){1,4}?(?:(?:rural\s+)?(?:electric|energy|power)\s+"
+    r"(?:cooperative|co-?op|association|membership\s+corporation|district)|(?:emc|rec|pud|ppd)))\b",
+    re.I,
+)
+_UPPER_WORDS = frozenset({"emc", "rec", "pud", "ppd"})
+
+
+def _cooperative_named(found: list[Clause], facts: list[StatedFact]) -> list[StatedFact]:
+    """Their utility, when it is a co-op or a district the tables do not know, said as theirs."""
+    if any(f.field == "location.utility_provider" for f in facts):
+        return []
+    for clause in found:
+        if clause.someone_else or clause.hypothetical or clause.negated or clause.hedged or clause.question:
+            continue
+        if (said := _COOPERATIVE.search(clause.text)) is not None:
+            words = said.group("name").split()
+            name = " ".join(
+                w.upper()
+                if w.lower() in _UPPER_WORDS
+                else "-".join(p[:1].upper() + p[1:].lower() for p in w.split("-"))
+                for w in words
+            )
+            return [
+                StatedFact(
+                    field="location.utility_provider",
+                    value=name,
+                    said=said.group("name"),
+                    words=clause.text[:500],
+                )
+            ]
+    return []
 
 
 _GENERIC_UTILITY_WORDS = frozenset(
@@ -1435,14 +1492,19 @@ _CONSIDERING = re.compile(
 )
 
 
-def _asked_charger(message: str, facts: list[StatedFact], mentions: list[Mention]) -> float | None:
+def _asked_charger(
+    message: str, facts: list[StatedFact], mentions: list[Mention], *, for_another_car: bool = False
+) -> float | None:
     """ "how long will my leaf take to charge on a regular outlet": the charger the question is
-    about (the answer's, for this request only), read as a charger said as theirs would be."""
+    about (the answer's, for this request only), read as a charger said as theirs would be; for a
+    car asked about that is not theirs, the charger said with it ("my dad has a lightning and wants
+    to know how long it takes on a regular 120v outlet")."""
     if any(f.field == "equipment.ev_charger_kw" for f in facts):
         return None
-    if not any(
-        m.field == "equipment.ev_charger_kw" and m.reason in ("question", "hypothetical") for m in mentions
-    ):
+    reasons = (
+        ("question", "hypothetical", "someone_else") if for_another_car else ("question", "hypothetical")
+    )
+    if not any(m.field == "equipment.ev_charger_kw" and m.reason in reasons for m in mentions):
         return None
     # (a charger heard without its power, "a level 2 charger", prices nothing)
     reading = next((r for r in charger_readings(message) if isinstance(r.value, (int, float))), None)
