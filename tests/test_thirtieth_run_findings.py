@@ -270,3 +270,7 @@ def test_the_miles_someone_drives_price_the_month() -> None:
 
 def test_a_place_said_with_nothing_asked_is_no_question() -> None:
     assert understand("denver, or boulder").intent != "knowledge"
+
+
+def test_the_first_words_of_a_utility_the_table_knows_are_that_utility() -> None:
+    assert saved("nashville electric, 37206")["location.utility_provider"] == "Nashville Electric Service"

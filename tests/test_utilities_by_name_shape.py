@@ -30,7 +30,7 @@ def _facts(text: str, **context: Any) -> dict[str, Any]:
         ("we're a co-op, jackson emc", "Jackson EMC"),
         ("Delaware Electric Co-op member here", "Delaware Electric Co-op"),
         ("eugene, EWEB customer. one ev", "EWEB"),
-        ("we're with tri-county remc out here", "Tri-county REMC"),
+        ("we're with tri-county remc out here", "Tri-County REMC"),
         ("my co-op is connexus energy", "Connexus Energy"),
     ],
 )

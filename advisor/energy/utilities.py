@@ -518,7 +518,8 @@ _SHAPED = re.compile(
     re.I,
 )
 _THEIRS_BEFORE = re.compile(
-    r"(?:^|[,;(:]|\b(?:on|with|w/|from|by|through|thru|via|is|it'?s|its|use|have|get|got|pay|called|named)|"
+    # ("member of tri-county emc": a co-op's member is its customer)
+    r"(?:^|[,;(:]|\b(?:on|with|w/|from|by|through|thru|via|is|it'?s|its|use|have|get|got|pay|called|named|member\s+of)|"
     r"\b(?:co-?op|utility|provider|power\s+company|electric\s+company)(?:\s+is)?)\s*$",
     re.I,
 )
@@ -580,7 +581,9 @@ def utility_by_shape(text: str) -> tuple[str, str] | None:
         ):
             continue
         if find_utility(said, answer=True) is None and not _names_a_vehicle(said):
-            return _title(said), said
+            # "nashville electric": the first words of a utility the table knows by its whole name
+            whole = [u.name for u in _TABLE if u.name.lower().startswith(said.lower() + " ")]
+            return (whole[0] if len(whole) == 1 else _title(said)), said
     for match in _ACRONYM.finditer(text):
         acronym = match.group("after") or match.group("before")
         if acronym not in _NOT_ACRONYMS and len(acronym) >= 3 and find_utility(acronym, answer=True) is None:
@@ -631,5 +634,8 @@ def _title(said: str) -> str:
         elif word.lower() in ("and", "of"):
             words.append(word.lower())
         else:
-            words.append(word if word[:1].isupper() else word.capitalize())
+            # ("tri-county emc" -> "Tri-County EMC": each part of a hyphenated name)
+            words.append(
+                word if word[:1].isupper() else "-".join(part.capitalize() for part in word.split("-"))
+            )
     return " ".join(words)

@@ -221,7 +221,6 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
     facts = [_corrected_in_place(fact, message) for fact in facts]
     plain = _plain_answer(message, context, found, facts)
     facts = facts + _utility_as_said(message, context, plain, facts)
-    facts = facts + _cooperative_named(found, facts)
     if params.appliance is None and _RUN_ONE.search(message):
         # "ok when's cheapest to run one today" after "are space heaters cheaper than the
         # baseboards": the appliance the last question named
@@ -902,43 +901,6 @@ def _utility_as_said(
             field="location.utility_provider", value=name, said=name, words=message[:500], confidence=0.7
         )
     ]
-
-
-# "we're on Butler Rural Electric Cooperative", "member of tri-county emc": a co-op or a public power
-# district no table lists, named whole by what such utilities are called
-_COOPERATIVE = re.compile(
-    r"\b(?:on|with|w/|w|through|thru|by|of|to|we'?re|were|we\s+are|our|my|is|its|it'?s)\s+(?:the\s+)?"
-    r"(?P<name>(?:[a-z][a-z.'&-]*\s+){1,4}?(?:(?:rural\s+)?(?:electric|energy|power)\s+"
-    r"(?:cooperative|co-?op|association|membership\s+corporation|district)|(?:emc|rec|pud|ppd)))\b",
-    re.I,
-)
-_UPPER_WORDS = frozenset({"emc", "rec", "pud", "ppd"})
-
-
-def _cooperative_named(found: list[Clause], facts: list[StatedFact]) -> list[StatedFact]:
-    """Their utility, when it is a co-op or a district the tables do not know, said as theirs."""
-    if any(f.field == "location.utility_provider" for f in facts):
-        return []
-    for clause in found:
-        if clause.someone_else or clause.hypothetical or clause.negated or clause.hedged or clause.question:
-            continue
-        if (said := _COOPERATIVE.search(clause.text)) is not None:
-            words = said.group("name").split()
-            name = " ".join(
-                w.upper()
-                if w.lower() in _UPPER_WORDS
-                else "-".join(p[:1].upper() + p[1:].lower() for p in w.split("-"))
-                for w in words
-            )
-            return [
-                StatedFact(
-                    field="location.utility_provider",
-                    value=name,
-                    said=said.group("name"),
-                    words=clause.text[:500],
-                )
-            ]
-    return []
 
 
 _GENERIC_UTILITY_WORDS = frozenset(
