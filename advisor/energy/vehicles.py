@@ -185,6 +185,16 @@ def find_vehicle(text: str) -> tuple[VehicleSpec, str] | None:
     return chosen[2], chosen[3]
 
 
+def vehicles_named(text: str) -> list[tuple[VehicleSpec, str]]:
+    """Every vehicle `text` names, in order, each with the words that named it ("test drove an ioniq
+    5 and a model y": both)."""
+    named, rest = [], text
+    while (found := find_vehicle(rest)) is not None:
+        named.append(found)
+        rest = rest[rest.lower().find(found[1].lower()) + len(found[1]) :]
+    return named
+
+
 def vehicle_spec(model: str | None, battery_kwh: float | None = None) -> VehicleSpec | None:
     """Best match for a model name; a stated battery size picks between a Model 3's variants."""
     if not model:

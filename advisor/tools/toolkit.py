@@ -385,12 +385,6 @@ _HOURS_UNKNOWN = "I don't know your plan's hours, so I can't say which are cheap
 DAYS_PER_MONTH = round(365 / 12, 1)  # an average month, for a load that runs every day
 
 
-def _utility_phrase(profile: UserProfile) -> str:
-    """ "Georgia Power's", or "your utility's" when the profile names none."""
-    utility = profile.location.utility_provider if profile.location else None
-    return f"{utility}'s" if utility else "your utility's"
-
-
 def _catalog_owners() -> str:
     """ "PG&E's and SDG&E's": whose plans the catalog holds."""
     names = [f"{name}'s" for name in known_utilities()]
@@ -825,7 +819,7 @@ def tariff_prices(data: DataSources, context: TurnContext, day: str) -> Observat
         # "when is peak on georgia power": an average we assumed has no peak to show; "flat
         # 00:00-24:00" read as if their utility had none
         summary = (
-            f"I don't know {_utility_phrase(context.profile)} peak hours or time-of-use prices: my plan catalog "
+            f"I don't know {tariff.utility}'s peak hours or time-of-use prices: my plan catalog "
             f"holds {_catalog_owners()} plans. {_one_price(tariff)}, "
             f"${runs[0][3]:.2f} per kWh {tariff.name}, so no hour is cheaper in this answer; your bill or your utility's "
             "website lists your plan's peak hours, and with your plan's name or its prices I can work from them."

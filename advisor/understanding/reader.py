@@ -18,7 +18,7 @@ from typing import Protocol
 from langchain_core.runnables import RunnableConfig
 
 from advisor.energy.utilities import usual_plan
-from advisor.energy.vehicles import find_vehicle
+from advisor.energy.vehicles import find_vehicle, vehicles_named
 from advisor.understanding import commands
 from advisor.understanding.meaning import TASK_TOPIC, MeaningModel, Prediction, features, meaning_model
 from advisor.understanding.models import (
@@ -1393,14 +1393,8 @@ def _a_car_deal(message: str) -> bool:
 
 def _two_cars_weighed(message: str) -> bool:
     """Two different cars named and one asked for between them ("which one", "vs")."""
-    first = find_vehicle(message)
-    if first is None or not re.search(
-        r"\bwhich\b|\bvs\.?\b|\bversus\b|\bcompared?\b|\bor\s+(?:a|an|the)\b", message, re.I
-    ):
-        return False
-    rest = message[message.lower().find(first[1].lower()) + len(first[1]) :]
-    second = find_vehicle(rest)
-    return second is not None and second[0].name != first[0].name
+    weighed = re.search(r"\bwhich\b|\bvs\.?\b|\bversus\b|\bcompared?\b|\bor\s+(?:a|an|the)\b", message, re.I)
+    return weighed is not None and len({spec.name for spec, _ in vehicles_named(message)}) > 1
 
 
 _IS_THAT_CHEAPEST = re.compile(

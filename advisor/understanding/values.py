@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from advisor.energy.utilities import find_utility, utility_named
-from advisor.energy.vehicles import find_vehicle
+from advisor.energy.vehicles import find_vehicle, vehicles_named
 from advisor.onboarding import usual_utility
 from advisor.places import STATE_NAMES, STATE_TIMEZONES, find_city, find_town, is_us_town_name, zip_place
 from advisor.understanding import commands
@@ -1559,12 +1559,9 @@ def _their_other_car(message: str, facts: list[StatedFact], context: ReadingCont
     make = said.group("make").lower()
     wanted = re.compile(_MAKE_WORDS.get(make, make), re.I)
     for earlier in reversed(context.said_before(message)):
-        rest = earlier
-        while (found := find_vehicle(rest)) is not None:
-            name = found[0].name
-            if wanted.search(name) and name.lower() != held.lower():
-                return as_said(name, found[1])
-            rest = rest[rest.lower().find(found[1].lower()) + len(found[1]) :]
+        for spec, words in vehicles_named(earlier):
+            if wanted.search(spec.name) and spec.name.lower() != held.lower():
+                return as_said(spec.name, words)
     return None
 
 
@@ -1634,12 +1631,11 @@ def _the_car_they_got(message: str, context: ReadingContext) -> list[StatedFact]
     if any(clause.hypothetical or clause.question for clause in clauses(message[: got.end()])):
         return []  # "if we got one would a 40 amp charger be enough": not bought
     for earlier in reversed(context.said_before(message)[-2:]):
-        found = find_vehicle(earlier)
-        if found is not None:
-            spec, words = found
-            rest = earlier[earlier.lower().find(words.lower()) + len(words) :]
-            if (other := find_vehicle(rest)) is not None and other[0].name != spec.name:
+        named = vehicles_named(earlier)
+        if named:
+            if len({spec.name for spec, _ in named}) > 1:
                 return []  # "test drove an ioniq 5 and a model y": which one they got is not said
+            spec, words = named[0]
             return [_car_said(spec, words, message, confidence=0.8)]
     return []
 
