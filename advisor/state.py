@@ -69,6 +69,7 @@ class AdvisorState(TypedDict, total=False):
     session_facts: list[dict[str, Any]]  # facts stated this turn and what became of them
     prior_facts: list[dict[str, Any]]  # facts handled in earlier turns of the thread
     original_message: str  # the user's words as sent (stored in the session)
+    next_request: str | None  # a second request in the message, answered as the next turn
     resumed: bool  # this turn answers the request asked before our onboarding question, not its words
     fell_back: (
         bool  # a live request explained in general for want of a skipped slot (redone once it is given)
@@ -117,6 +118,7 @@ class TurnOutput(TypedDict, total=False):
     profile_changes: list[dict[str, Any]]
     asked_for: str | None
     answered_by: str
+    next_request: str | None
     errors: Annotated[list[dict[str, Any]], operator.add]
 
 

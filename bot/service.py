@@ -63,6 +63,7 @@ class Reply(BaseModel):
     profile_changes: list[dict[str, Any]] = Field(default_factory=list)
     asked_for: str | None = None  # the onboarding slot this reply asks about
     trace_id: str | None = None
+    next_request: str | None = None  # a second request in the message, answered as the next turn
 
 
 class ConversationService:
@@ -129,6 +130,20 @@ class ConversationService:
             reply, session = self._turn(
                 user_id, session_id, text, channel=channel, thread_ts=thread_ts, progress=progress
             )
+            if reply.next_request and not reply.failed and reply.asked_for is None:
+                # "whens peak today and is it gonna rain": the second request is answered as the
+                # next turn, and both answers go out as one reply
+                if progress is not None:
+                    progress.text("\n\n")
+                second, session = self._turn(
+                    user_id,
+                    session_id,
+                    reply.next_request,
+                    channel=channel,
+                    thread_ts=thread_ts,
+                    progress=progress,
+                )
+                reply = _both(reply, second)
             if not reply.failed:  # a failed turn said its notices already (`_failed`)
                 reply = reply.model_copy(update={"text": self._with_notices(user_id, reply.text)})
         if self.on_turn is not None:
@@ -308,3 +323,25 @@ def _changes_of_turn(profile: UserProfile | None, session_id: str, turn: int) ->
         for e in entries
         if e.source.session_id == session_id and e.source.turn == turn and e.operation in ("set", "updated")
     ]
+
+
+def _both(first: Reply, second: Reply) -> Reply:
+    """One reply for a message that asked two things: both answers, what both saved and cited; the
+    first turn's number, reading and trace (the thread's title and the feedback buttons follow it)."""
+    said = first.text
+    ending = second.text.rsplit("\n\n", 1)[-1]
+    if said.endswith("\n\n" + ending):  # the closing line both end with ("Offline mode: …") once
+        said = said[: -len(ending)].rstrip()
+    return first.model_copy(
+        update={
+            "text": f"{said}\n\n{second.text}",
+            "citations": [*first.citations, *(c for c in second.citations if c not in first.citations)],
+            "warnings": [*first.warnings, *(w for w in second.warnings if w not in first.warnings)],
+            "profile_changes": [*first.profile_changes, *second.profile_changes],
+            "memorize_due": first.memorize_due or second.memorize_due,
+            "memorized": first.memorized or second.memorized,
+            "failed": second.failed,
+            "asked_for": second.asked_for,
+            "next_request": None,
+        }
+    )

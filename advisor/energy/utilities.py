@@ -519,7 +519,8 @@ _SHAPED = re.compile(
 )
 _THEIRS_BEFORE = re.compile(
     # ("member of tri-county emc": a co-op's member is its customer)
-    r"(?:^|[,;(:]|\b(?:on|with|w/|from|by|through|thru|via|is|it'?s|its|use|have|get|got|pay|called|named|member\s+of)|"
+    # ("37206 nashville electric": a ZIP and then their utility, as people list their facts)
+    r"(?:^|[,;(:]|\b\d{5}|\b(?:on|with|w/|from|by|through|thru|via|is|it'?s|its|use|have|get|got|pay|called|named|member\s+of)|"
     r"\b(?:co-?op|utility|provider|power\s+company|electric\s+company)(?:\s+is)?)\s*$",
     re.I,
 )

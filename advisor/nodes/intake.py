@@ -18,7 +18,8 @@ from advisor.message import validate_message
 from advisor.replies import DISPUTED
 from advisor.state import AdvisorState
 from advisor.understanding.models import ReadingContext, RequestParams, Understanding
-from advisor.understanding.reader import Understander
+from advisor.understanding.reader import LearnedReader, Understander
+from advisor.understanding.requests import split_requests
 from config.files import MemorizerConfig
 from profiles.models import SECTION_MODELS, UserProfile
 from traces.recorder import current_trace
@@ -43,6 +44,12 @@ _READINGS = {  # what each reading gives, by topic, for the clarifying question
 
 
 def make_intake(memorizer: MemorizerConfig, understander: Understander):
+    # a message's pieces are read by the offline reader (fast, no model call) to find a second request
+    pieces_reader = understander if isinstance(understander, LearnedReader) else LearnedReader()
+
+    def read_pieces(text: str, context: ReadingContext) -> Understanding:
+        return pieces_reader.understand(text, context)
+
     def intake(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         checked = validate_message(state.get("message"))
         if checked.empty:
@@ -53,7 +60,12 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
                 "intent": "unclear",
                 "intent_confidence": 0.0,
             }
-        understanding = understander.understand(checked.text, reading_context(state), config)
+        context = reading_context(state)
+        said = checked.text
+        split = split_requests(said, context, read_pieces)
+        if split is not None:
+            said = split.first  # this turn answers the first request; the second is the next turn's
+        understanding = understander.understand(said, context, config)
         understanding = _chosen_reading(understanding, state)
         last = state.get("last_request") or {}
         replan = ""
@@ -64,16 +76,17 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
                 # redone when a fact it stood on changes; a plan they don't know redoes it on the usual one
                 replan = "facts" if understanding.facts else "plan"
             understanding = replanned
-        question = understanding.question or checked.text
+        question = understanding.question or said
         if understanding.follow_up and last.get("question"):
             question = str(last["question"])  # re-plan the last request with the changed parameter
         turn = state.get("turn_count", 0)
         goodbye = understanding.intent == "goodbye"
         due = turn - state.get("memorized_through_turn", 0) >= memorizer.turn_threshold
         update: dict[str, Any] = {
-            "original_message": state["message"],
+            "original_message": said if split is not None else state["message"],
             "message": question,
-            "messages": [HumanMessage(checked.text)],
+            "messages": [HumanMessage(said)],
+            "next_request": split.second if split is not None else None,
             "understanding": understanding,
             "params": understanding.params,
             "intent": understanding.intent,
@@ -97,7 +110,11 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
             and not state.get("pending_slot")
         ):
             update.update(_clarify(understanding, question))
-        _record(checked.text, understanding, update, turn)
+        _record(said, understanding, update, turn)
+        if split is not None and (trace := current_trace()) is not None:
+            trace.state_change(
+                "two_requests", f"answered next: {split.second[:200]}", node="intake", reason="two requests"
+            )
         return update
 
     return intake

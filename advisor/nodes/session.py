@@ -115,6 +115,7 @@ def make_save_session(sessions: SessionRepository):
             "memorized": bool(state.get("should_memorize")),
             "asked_for": state.get("pending_slot"),
             "answered_by": _answering_node(state),
+            "next_request": state.get("next_request"),
         }
 
     return save_session

@@ -199,7 +199,9 @@ _SOMEONE_ELSE = re.compile(
 # Someone inside the household: their car or schedule counts, but a profile keeps one EV, so a
 # household member's car does not silently replace the user's own
 HOUSEHOLD_MEMBER = re.compile(
-    r"\b(?:wife|husband|partner|spouse|hubby|sons?|daughters?|kids?|teens?|roommates?|girlfriend|boyfriend|fiance|fiancee)\b",
+    r"\b(?:wife|husband|partner|spouse|hubby|sons?|daughters?|kids?|teens?|roommates?|girlfriend|boyfriend|fiance|fiancee)"
+    # "my wifes car", "husbands truck": the possessive typed without its apostrophe
+    r"(?:'?s)?\b",
     re.I,
 )
 _SELF_DESCRIPTION = r"(?:[\w&.-]+\s+){1,2}customers?\b|(?:\d{1,2}|two|three|four|five|six|seven|eight)\s+(?:people|ppl|of\s+us)\b"
