@@ -128,7 +128,7 @@ _TABLE: list[Utility] = [
     Utility(
         name="Eversource",
         states=("MA", "CT", "NH"),
-        aliases=("eversource", "eversource energy", "nstar", "cl&p", "psnh"),
+        aliases=("eversource", "eversource energy", "ever source", "eva source", "nstar", "cl&p", "psnh"),
     ),
     Utility(name="Unitil", states=("MA", "NH", "ME"), aliases=("unitil",)),
     Utility(name="United Illuminating", states=("CT",), aliases=("united illuminating", "ui")),
@@ -309,6 +309,8 @@ _TABLE: list[Utility] = [
         aliases=("snohomish county pud", "snopud", "snohomish pud"),
     ),
     Utility(name="Tacoma Power", states=("WA",), aliases=("tacoma power",)),
+    Utility(name="Chelan County PUD", states=("WA",), aliases=("chelan county pud", "chelan pud")),
+    Utility(name="Clark Public Utilities", states=("WA",), aliases=("clark public utilities", "clark pud")),
     Utility(name="Avista", states=("WA", "ID"), aliases=("avista", "avista utilities")),
     Utility(name="Idaho Power", states=("ID", "OR"), aliases=("idaho power",)),
     Utility(name="NV Energy", states=("NV",), aliases=("nv energy", "nevada power", "sierra pacific power")),

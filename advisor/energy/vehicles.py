@@ -40,7 +40,7 @@ _TABLE: list[tuple[str, VehicleSpec]] = [
     (r"model\s*y", VehicleSpec(name="Tesla Model Y Long Range", battery_kwh=75.0, onboard_charger_kw=11.5)),
     (r"model\s*s", VehicleSpec(name="Tesla Model S", battery_kwh=100.0, onboard_charger_kw=11.5)),
     (r"model\s*x", VehicleSpec(name="Tesla Model X", battery_kwh=100.0, onboard_charger_kw=11.5)),
-    (r"cybertruck", VehicleSpec(name="Tesla Cybertruck", battery_kwh=123.0, onboard_charger_kw=11.5)),
+    (r"cyber\s*truck", VehicleSpec(name="Tesla Cybertruck", battery_kwh=123.0, onboard_charger_kw=11.5)),
     (r"bolt\s*euv", VehicleSpec(name="Chevrolet Bolt EUV", battery_kwh=65.0, onboard_charger_kw=11.5)),
     (
         r"(?:chevy\s+|chevrolet\s+)?bolt(?:\s*ev)?",
@@ -84,7 +84,11 @@ _TABLE: list[tuple[str, VehicleSpec]] = [
         ),
     ),
     (r"niro\s*(?:ev|electric)", VehicleSpec(name="Kia Niro EV", battery_kwh=64.8, onboard_charger_kw=11.0)),
-    (r"mach[\s-]*e", VehicleSpec(name="Ford Mustang Mach-E", battery_kwh=91.0, onboard_charger_kw=10.5)),
+    # ("mock e": the name as voice typing hears it)
+    (
+        r"(?:mach|mock)[\s-]*e\b",
+        VehicleSpec(name="Ford Mustang Mach-E", battery_kwh=91.0, onboard_charger_kw=10.5),
+    ),
     (
         r"(?:f[\s-]*150\s*)?lightning",
         VehicleSpec(name="Ford F-150 Lightning", battery_kwh=98.0, onboard_charger_kw=11.3),
@@ -92,6 +96,13 @@ _TABLE: list[tuple[str, VehicleSpec]] = [
     (r"id\.?\s*4", VehicleSpec(name="Volkswagen ID.4", battery_kwh=77.0, onboard_charger_kw=11.0)),
     (r"r1t", VehicleSpec(name="Rivian R1T", battery_kwh=135.0, onboard_charger_kw=11.5)),
     (r"r1s", VehicleSpec(name="Rivian R1S", battery_kwh=135.0, onboard_charger_kw=11.5)),
+    # (the 120 Ah battery of 2019 on, the common used one; "rex" is its range-extender version)
+    # (bare, only owned or dated: "the i3", "a 2015 i3"; an "i3" processor is no car)
+    (
+        r"(?:bmw\s+|(?<=\bthe\s)|(?<=\bmy\s)|(?<=\bour\s)|(?<=\ban\s)|(?<=\b20[12]\d\s))i3\b(?:\s*rex)?"
+        r"(?!\s*(?:processor|cpu|chip|laptop|computer))",
+        VehicleSpec(name="BMW i3", battery_kwh=42.2, onboard_charger_kw=7.4),
+    ),
     (r"(?:bmw\s+)?i4", VehicleSpec(name="BMW i4", battery_kwh=81.0, onboard_charger_kw=11.0)),
     (r"(?:bmw\s+)?ix", VehicleSpec(name="BMW iX", battery_kwh=105.0, onboard_charger_kw=11.0)),
     (r"polestar\s*2", VehicleSpec(name="Polestar 2", battery_kwh=78.0, onboard_charger_kw=11.0)),

@@ -200,6 +200,8 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
                 if params.get(key) is not None
             }
         )
+    if tool == "get_solar_forecast" and params.get("system_kw") is not None:
+        args["system_kw"] = params["system_kw"]  # someone else's panels, asked about
     if tool == "get_typical_solar_production" and params.get("system_kw") is not None:
         args["system_kw"] = params["system_kw"]
     elif tool == "get_typical_solar_production" and params.get("size_needed"):

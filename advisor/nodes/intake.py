@@ -17,6 +17,7 @@ from advisor.energy.utilities import usual_plan
 from advisor.message import validate_message
 from advisor.replies import DISPUTED
 from advisor.state import AdvisorState
+from advisor.understanding.meaning import TASK_TOPIC
 from advisor.understanding.models import ReadingContext, RequestParams, Understanding
 from advisor.understanding.reader import LearnedReader, Understander
 from advisor.understanding.requests import split_requests
@@ -155,6 +156,11 @@ def _chosen_reading(understanding: Understanding, state: AdvisorState) -> Unders
     if state.get("pending_slot") != CLARIFY or not question or not request.get("alternative"):
         return understanding
     options = [request["intent"], request["alternative"]]
+    task = understanding.params.task
+    if understanding.choice not in (1, 2) and task and TASK_TOPIC.get(task) != request.get("topic"):
+        # "how much will the panels make tmrw" after "a charging plan or an explanation?": a request
+        # of its own, not a pick of one of the two
+        return understanding
     chosen = (
         options[understanding.choice - 1]
         if understanding.choice in (1, 2)

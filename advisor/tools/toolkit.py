@@ -152,10 +152,13 @@ def build_tools(data: DataSources) -> list[BaseTool]:
         return weather_forecast(data, runtime.context, hours).model_dump_json()
 
     @_tool(return_direct=True)
-    def get_solar_forecast(runtime: ToolRuntime[TurnContext, Any], day: str = "today") -> str:
+    def get_solar_forecast(
+        runtime: ToolRuntime[TurnContext, Any], day: str = "today", system_kw: float | None = None
+    ) -> str:
         """Expected output of the user's solar panels for a day (today, tomorrow or a weekday name
-        such as "saturday"), and surplus hours."""
-        return solar_forecast(data, runtime.context, day).model_dump_json()
+        such as "saturday"), and surplus hours. system_kw: the size of panels the user asks about
+        that are not theirs (a relative's), instead of their own."""
+        return solar_forecast(data, runtime.context, day, system_kw).model_dump_json()
 
     @_tool(return_direct=True)
     def get_typical_solar_production(
@@ -919,11 +922,16 @@ def weather_forecast(data: DataSources, context: TurnContext, hours: int) -> Obs
     )
 
 
-def solar_forecast(data: DataSources, context: TurnContext, day: str) -> Observation:
+def solar_forecast(
+    data: DataSources, context: TurnContext, day: str, system_kw: float | None = None
+) -> Observation:
+    """`system_kw`: a size asked about for someone else's panels (not saved); otherwise their own."""
     name = "get_solar_forecast"
     equipment = context.profile.equipment
     where = _location(context)
-    if equipment is None or not equipment.solar_capacity_kw:
+    own = equipment.solar_capacity_kw if equipment is not None else None
+    size = system_kw if system_kw is not None and 0 < system_kw <= 100 else own
+    if not size:
         return _failed(name, "I need your solar system's size (kW) for a production forecast.", context)
     if where is None:
         return _failed(name, "I need your ZIP code or city for a solar forecast.", context)
@@ -958,7 +966,7 @@ def solar_forecast(data: DataSources, context: TurnContext, day: str) -> Observa
             context,
         )
     pv = pv_forecast(
-        system_kw=equipment.solar_capacity_kw,
+        system_kw=size,
         times=[weather.times[i] for i in picked],
         tilted_irradiance_w_m2=[weather.tilted_w_m2[i] for i in picked],
         air_temperature_c=[weather.temperature_c[i] for i in picked],
@@ -973,8 +981,9 @@ def solar_forecast(data: DataSources, context: TurnContext, day: str) -> Observa
     return Observation(
         tool=name,
         summary=(
-            f"Your {equipment.solar_capacity_kw:g} kW system {day}: about {total:.1f} kWh, peak {best.ac_kw:.1f} kW "
-            f"at {_hm(best.start)}; daytime cloud cover {clouds:.0f}%. Surplus over a 0.5 kW household load: {surplus}."
+            f"{'Your' if size == own else 'A'} {size:g} kW system {day}: about {total:.1f} kWh, peak "
+            f"{best.ac_kw:.1f} kW at {_hm(best.start)}; daytime cloud cover {clouds:.0f}%. Surplus over a 0.5 kW "
+            f"household load: {surplus}."
         ),
         facts={
             "kwh": round(total, 2),

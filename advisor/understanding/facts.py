@@ -81,6 +81,8 @@ _OWN = re.compile(
     + _ACQUIRED
     + r"\b|"
     r"\b(?:my|our)\b|\b(?:ours|mine)\s+(?:is|are|'s)\b|"
+    # "we just had 3 hyper heat heads put in": had installed for them
+    r"\b(?:i|we)\s+(?:just\s+)?(?:had|got)\s+(?:[\w-]+\s+){1,12}?(?:put\s+in|installed|added)\b|"
     # "nvm what i said about the heat pump, its actually a gas furnace": what they told us is theirs
     r"\b(?:i|we)\s+(?:said|told\s+(?:you|u)|mentioned)\b|"
     # "you have us as electric heat, its actually gas": what we hold about them, corrected
@@ -234,38 +236,10 @@ def facts_in(
                 mentions.append(Mention(field=reading.field, words=said[:500], reason=reason))
                 continue
             earlier = next((fact for fact in facts if fact.field == reading.field), None)
-            if earlier is not None:
-                pair = {earlier.value, reading.value}
-                if pair in ({"Retired", "WFH"}, {"Hybrid", "WFH"}):
-                    # "we're both retired so we're home all day": being home all day is what retired says;
-                    # "i work from home mon and fri and go in the other days": from home some days, hybrid
-                    if reading.value in ("Retired", "Hybrid"):
-                        facts.remove(earlier)
-                    else:
-                        continue
-                elif (
-                    earlier.value != reading.value
-                    and earlier.words == clause.text[:500]
-                    and re.search(r"\bor\b|\bvs\.?(?!\w)|\bversus\b", clause.text, re.I)
-                ):
-                    # "48 amp or 40 amp charger, does it matter": two options weighed, neither stated
-                    facts.remove(earlier)
-                    mentions.append(
-                        Mention(field=reading.field, words=clause.text[:500], reason="hypothetical")
-                    )
-                    continue
-                elif earlier.value != reading.value and _CHANGED.search(message):
-                    # "upgraded from the 5kw array to 9.6 kw", "was a bolt but we traded it for a model 3",
-                    # "no more sdge, its aps now": the message says the value changed; the later one is now
-                    facts.remove(earlier)
-                elif earlier.value != reading.value:
-                    # "a Bolt and a Model 3": the profile keeps one; say so instead of dropping it quietly
-                    mentions.append(
-                        Mention(field=reading.field, words=clause.text[:500], reason="second_value")
-                    )
-                    continue
-                else:
-                    continue  # the same value said twice
+            if earlier is not None and not _later_value_kept(
+                earlier, reading, clause, message, facts, mentions
+            ):
+                continue
             facts.append(
                 StatedFact(
                     field=reading.field,
@@ -399,6 +373,58 @@ def _household_car_asked_about(
                     words=own.words,
                 )
             )
+
+
+def _later_value_kept(
+    earlier: StatedFact,
+    reading: Reading,
+    clause: Clause,
+    message: str,
+    facts: list[StatedFact],
+    mentions: list[Mention],
+) -> bool:
+    """Two values for one field in one message: whether the later one is saved (the earlier one
+    removed from `facts` when the later replaces it; a second one kept back is mentioned)."""
+    pair = {earlier.value, reading.value}
+    if pair in ({"Retired", "WFH"}, {"Hybrid", "WFH"}):
+        # "we're both retired so we're home all day": being home all day is what retired says;
+        # "i work from home mon and fri and go in the other days": from home some days, hybrid
+        if reading.value not in ("Retired", "Hybrid"):
+            return False
+        facts.remove(earlier)
+        return True
+    if earlier.value == reading.value:
+        return False  # the same value said twice
+    if earlier.words == clause.text[:500] and re.search(
+        r"\bor\b|\bvs\.?(?!\w)|\bversus\b", clause.text, re.I
+    ):
+        # "48 amp or 40 amp charger, does it matter": two options weighed, neither stated
+        facts.remove(earlier)
+        mentions.append(Mention(field=reading.field, words=clause.text[:500], reason="hypothetical"))
+        return False
+    if _the_one_meant(message, earlier.said):
+        return False  # "its the leaf we charge, the bolt is my sons": the earlier one is meant
+    if _the_one_meant(message, reading.said) or _CHANGED.search(message):
+        # "the prius prime and a model 3 but its the model 3 i want to charge": the one they mean;
+        # "upgraded from the 5kw array to 9.6 kw", "was a bolt but we traded it for a model 3",
+        # "no more sdge, its aps now": the message says the value changed; the later one is now
+        facts.remove(earlier)
+        return True
+    # "a Bolt and a Model 3": the profile keeps one; say so instead of dropping it quietly
+    mentions.append(Mention(field=reading.field, words=clause.text[:500], reason="second_value"))
+    return False
+
+
+def _the_one_meant(message: str, said: str) -> bool:
+    """ "its the model 3 i want to charge", "the leaf is the one we charge at home": the value said as
+    the one they mean, of two named."""
+    if not said:
+        return False
+    name = re.escape(said)
+    return (
+        re.search(rf"\b(?:it'?s|its|it\s+is)\s+(?:the|our|my)\s+{name}\b", message, re.I) is not None
+        or re.search(rf"\b{name}\s+(?:is|'s)\s+the\s+one\b", message, re.I) is not None
+    )
 
 
 # Fields that hold one name: a second, doubted name for one of them leaves the first in doubt too
@@ -611,9 +637,19 @@ def _trailing_fragment(text: str, at: int, field: str) -> bool:
     )
 
 
+_ASKED_IF_HELD = re.compile(
+    r"^\W*(?:did|do|does|have|has|can)\s+(?:you|u|ya|the\s+bot)\s+(?:\w+\s+)?"
+    r"(?:save|saved|store|stored|keep|kept|have|got|get|know|remember|see|note|record)\b"
+    r"(?!\s+(?:that\s+)?(?:i|we)\b)",  # ("did u get that i have a model y": said, and asked if heard)
+    re.I,
+)
+
+
 def _statement_inside_question(text: str, reading: Reading) -> bool:
     """'With my 11 kW charger, when should I charge?' states the charger inside a question; 'how long
     will a powerwall run my house' does not state a Powerwall (the "my" is the house's)."""
+    if _ASKED_IF_HELD.match(text):
+        return False  # "did you save my powerwall or nah": whether we hold it, asked
     if reading.field == "location.rate_schedule" and _SWITCH_FROM.search(text):
         return True  # "should i switch from e-tou-c to ev2-a": E-TOU-C is the plan they are on
     at = text.lower().find(reading.said.lower()) if reading.said else -1
@@ -1574,6 +1610,8 @@ _ONLY_DELIVERS = re.compile(
     r"just\s+(?:the\s+)?(?:wires|poles|delivery)\b|wires\s+company|delivery\s+(?:company|only))",
     re.I,
 )
+# "d1.11", "D1.8": a code with a dot, as DTE writes its residential plans
+_DOTTED_CODE = r"[a-z]{1,2}\d{1,2}\.\d{1,2}"
 _PLAN_CODE = re.compile(
     r"\b([A-Z][A-Z0-9]{0,5}(?:[-/][A-Z0-9]{1,6}){1,3})\b(?:\s+(?:plan|rate|schedule|tariff))?"
 )
@@ -1582,7 +1620,8 @@ _PLAN_CODE = re.compile(
 _CUED_CODE = re.compile(
     r"\b(?:on|currently|plan\s+is|plan:|rate\s+is|schedule\s+is|tariff\s+is|it'?s|its|it\s+is|bill\s+says|says|"
     r"(?:switched|moved|changed|went)\s+(?:over\s+)?to)\s+"
-    r"(?:the\s+)?(?P<code>[a-z]{1,5}\d?(?:-[a-z0-9]{1,6}){1,3})\b(?![-.]?\d|\s*(?:kw|kwh|miles|mi\b|%|percent|amps?))",
+    r"(?:the\s+)?(?P<code>[a-z]{1,5}\d?(?:-[a-z0-9]{1,6}){1,3}|" + _DOTTED_CODE + r")\b"
+    r"(?![-.]?\d|\s*(?:kw|kwh|miles|mi\b|%|percent|amps?))",
     re.I,
 )
 _PLAN_PREFIX = r"(?:tou|ev|e|dr|d|rs|r|tod|res|gs|rt|ee|ra)-"
@@ -1695,7 +1734,9 @@ def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
 
 # "e-29, the ev one", "r-1": a code said on its own (or with what kind of plan it is) is their plan
 _BARE_CODE = re.compile(
-    r"^\W*(?:the\s+)?(?P<code>[a-z]{1,5}-\d{1,2}[a-z]?|[a-z]{1,5}\d?(?:-[a-z0-9]{1,6}){2,3})\W*"
+    r"^\W*(?:the\s+)?(?P<code>[a-z]{1,5}-\d{1,2}[a-z]?|[a-z]{1,5}\d?(?:-[a-z0-9]{1,6}){2,3}|"
+    + _DOTTED_CODE
+    + r")(?!\.?\d)\W*"
     r"(?:(?:rn|now|currently|atm)\b\W*)?(?:$|,|(?:the\s+)?(?:[\w-]+\s+){0,2}(?:one|1|plan|rate|schedule)\b[^,.;!?]*$)",
     re.I,
 )
@@ -2687,7 +2728,8 @@ _HEAT_TALK = re.compile(r"\b(?:furnaces?|boilers?|heat(?:ing|ers?)?)\b", re.I)
 
 # "mini splits upstairs and down for heat and ac", "mini splits in every room, no more furnace, they
 # heat and cool": ductless heat pumps that heat the home (said anywhere in the message)
-_SPLITS = re.compile(r"\b(?:mini[-\s]?splits?|ductless)\b", re.I)
+# ("3 mitsubishi hyper heat heads put in": Mitsubishi's cold-climate ductless heat pumps, by their name)
+_SPLITS = re.compile(r"\b(?:mini[-\s]?splits?|ductless|hyper[-\s]?heat)\b", re.I)
 _SPLITS_HEAT = re.compile(
     r"\b(?:for\s+(?:the\s+)?heat(?:ing)?|heat\s+(?:and|&|\+)\s+(?:cool(?:ing)?|ac|a/c|air)|they\s+(?:both\s+)?heat|"
     r"heats?\s+(?:and|&)\s+cools?|no\s+(?:more\s+)?furnace|"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.understanding.models import WEEKDAYS, ReadingContext, RequestParams
+from advisor.understanding.models import WEEKDAYS, Mention, ReadingContext, RequestParams
 from advisor.understanding.text import NUMBER_WORDS
 
 _DEADLINE = re.compile(
@@ -875,6 +875,18 @@ def only_when(text: str) -> bool:
 
 
 _ANY_KW = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)")
+
+
+def someone_elses_size(mentions: list[Mention]) -> float | None:
+    """The solar size a message gives for someone else's panels ("my mom has 6kw of panels"), or None."""
+    for mention in mentions:
+        if mention.field == "equipment.solar_capacity_kw" and mention.reason == "someone_else":
+            size = _ANY_KW.search(mention.words.lower())
+            if size is not None:
+                return float(size.group(1))
+    return None
+
+
 _NOT_SOLAR_KW = re.compile(
     r"\b(?:charger|charging|wall\s*box|wallbox|heat\s+pump|generator|battery|powerwall)\b"
 )

@@ -131,10 +131,10 @@ _HYPOTHETICAL = re.compile(
     + _STILL_TO_COME
     + r"|on\s+order|pre-?order\w*|reserv\w*|arriv(?:es|ing)\s+(?:in|next|on)|"
     r"(?:haven'?t|have\s+not|not\s+yet|didn'?t)\s+(?:picked\s+(?:it|her|him)\s+up|gotten|received|taken\s+delivery)|"
-    r"(?:not|n'?t)\s+convinced|(?:we|i)\s+(?:should|could|ought\s+to)\s+(?:get|buy|install|add|go\s+with)|"
+    r"(?:not|n'?t)\s+convinced|(?:we|i)\s+(?:should|could|ought\s+to)\s+(?:get|buy|install|add|switch|put\s+in|go)\b|"
     r"quotes?|quoted|bids?|proposal|estimate\s+for|est\.?\s+for|"
     # "estimate what 5 kw on our roof would make": a size asked about, not the one they have
-    r"what\s[^.?!;]{1,60}?\bwould\s+(?:make|produce|generate|give|get|save|cost|do)|vs\.?|versus|test[-\s]?dr(?:iv|ov)\w*|rental\s+car|loaner|"
+    r"what\s(?:[^.?!;]|\.(?=\d)){1,60}?\bwould\s+(?:make|produce|generate|give|get|save|cost|do)|vs\.?|versus|test[-\s]?dr(?:iv|ov)\w*|rental\s+car|loaner|"
     r"(?:it|you|that|this|the\s+app|my\s+profile)\s+(?:says?|said|shows?|thinks?)\s+(?:that\s+)?(?:i|we)|"
     # "a neighbor tells me a heat pump would save us money": a claim reported, and what it would do
     r"(?:tells|told|says?|said|swears?|claims?)\s+(?:me|us)\b|would\s+(?:save|cut|lower|pay\s+(?:off|for))|"
@@ -576,9 +576,15 @@ def clean(text: str) -> str:
     text = _MARKUP.sub("", text)
     text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
     text = text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("−", "-")
-    # "4 ppl", "we're 3 ppl": people. Only "PPL" in capitals may be the utility (PPL Electric Utilities).
+    # "4 ppl", "we're 3 ppl": people. "PPL" in capitals, or lowercase where a utility stands ("ppl
+    # customer", "we're with ppl"), is the utility (PPL Electric Utilities).
     text = re.sub(r"\b(\d+|two|three|four|five|six|seven|eight)\s+ppl\b", r"\1 people", text, flags=re.I)
-    text = re.sub(r"\bppl\b", "people", text)
+    text = re.sub(
+        r"(?<!\bwith\s)(?<!\bon\s)(?<!\bfrom\s)(?<!\bby\s)(?<!\bhave\s)(?<!\bits\s)(?<!\bit's\s)(?<!\bis\s)"
+        r"\bppl\b(?!\s+(?:customers?|electric|utilit|territory|bills?|account|service|area|here))",
+        "people",
+        text,
+    )
     text = _spoken_names(text)
     text = _spoken_numbers(text)
     # "about 5 and a half kw": 5.5, never 5 (a wrong size is worse than none)

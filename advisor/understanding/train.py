@@ -161,11 +161,15 @@ CORPORA = (
     "fresh_h67_messages.jsonl",
     "fresh_h68_messages.jsonl",
     "fresh_h69_messages.jsonl",
+    # the thirty-first held-out set (first run recorded at e4ccc3a)
+    "fresh_h70_messages.jsonl",
+    "fresh_h71_messages.jsonl",
+    "fresh_h72_messages.jsonl",
 )
 # The conversations of the same held-out sets, turn by turn (their first runs are recorded too): a
 # turn whose acceptable replies all name one intent teaches that intent in the context the turns
 # before it set (the question we asked, the answer we gave). See `conversation_items`.
-CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 70)) + (
+CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 73)) + (
     "reader_train_b_conversations.jsonl",
     "reader_train_f_conversations.jsonl",
 )

@@ -34,7 +34,7 @@ from advisor.understanding.facts import (
 )
 from advisor.understanding.meaning import Signals
 from advisor.understanding.models import Mention, ReadingContext, RequestParams, StatedFact
-from advisor.understanding.params import only_when, read_params
+from advisor.understanding.params import only_when, read_params, someone_elses_size
 from advisor.understanding.text import (
     FIRST_PERSON,
     HOUSEHOLD_MEMBER,
@@ -243,6 +243,10 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         # "whats the low tomorrow in 04101" right after we asked for their ZIP: the answer, with a question
         facts = [*facts, answered]
         mentions = [m for m in mentions if m.field != "location.zip_code"]
+    if params.system_kw is None and params.day is not None and _PRODUCE_ASKED.search(message):
+        # "my mom has 6kw of panels on her house in racine, what'll they make today": their panels'
+        # day, for their size (never saved as ours)
+        params = params.model_copy(update={"system_kw": someone_elses_size(mentions)})
     asked_place = _asked_place(found, facts) or _their_place(found, facts, params)
     facts, second_car = _second_car_asked(message, facts, params, context)
     asked_car = (
@@ -320,7 +324,11 @@ def read_values(text: str, context: ReadingContext, *, about: str | None = None)
         when_to_run=params.appliance is not None
         and _WHEN_TO_RUN.search(message) is not None
         and not WHY.match(message),
-        home_battery_charge=(battery_charge or _BATTERY_RUNTIME.search(message) is not None)
+        home_battery_charge=(
+            battery_charge
+            or _BATTERY_RUNTIME.search(message) is not None
+            or _BATTERY_SETTING.search(message) is not None
+        )
         and find_vehicle(message) is None,
         # "is charging at night cheaper": the appliance question asked of the car
         # (never a home battery's: "is it worth charging my home battery from the grid at night")
@@ -746,6 +754,11 @@ _ENERGY = re.compile(
     # the home's own energy: heating, cooling, drafts, insulation, bills, appliances
     r"heat(?:ing|er|ers)?|cooling|a/c|drafts?|drafty|insulat\w*|weather(?:iz|strip)\w*|attic|thermostat|hvac|furnace|"
     r"geothermal|ground[-\s]source|propane|wood\s+stove|boiler|"
+    # an old house's heat, safety and wiring ("radiators banging", "co alarm chirping", "knob and tube")
+    r"radiators?|steam\s+(?:heat|boiler|pipes?|system)|hydronic|pilot\s+light|chimney|flue|"
+    r"carbon\s+monoxide|co\s+(?:alarms?|detectors?)|gas\s+leak|smell\w*\s+(?:of\s+)?gas|"
+    r"knob[-\s]and[-\s]tube|(?:aluminum|old)\s+wiring|fuse\s+box|(?:breaker|electrical)\s+panel|vermiculite|"
+    r"dimmers?|lumens?|"
     # what cools, dries, lights and runs a home ("ceiling fan direction?", "dehumidifier setting")
     r"(?:ceiling|whole[-\s]house|attic|box|bathroom)\s+fans?|(?:de)?humidi\w*|air\s+condition\w*|window\s+units?|"
     r"space\s+heaters?|fridge|freezer|refrigerator|led\s+bulbs?|light\s*bulbs?|pool\s+pump|ducts?|ductwork|erv|hrv|"
@@ -1674,6 +1687,9 @@ def _the_size_they_chose(message: str, context: ReadingContext) -> list[StatedFa
     ]
 
 
+_PRODUCE_ASKED = re.compile(r"\b(?:make|makes|produce|produces|generate|generates|do|output)\b", re.I)
+
+
 def _asked_place(found: list[Clause], facts: list[StatedFact]) -> str | None:
     """A town a question is about ("what would 7 kW make per year in san diego?", "whats the low
     tomorrow in 04101"): the answer's place for this request only (the user may not live there),
@@ -1774,6 +1790,13 @@ _POINTS_BACK = re.compile(
 _HOME_BATTERY_CHARGE = re.compile(
     r"\b(?:charg\w*|fill\w*|top\w*\s+(?:up|off))\s+(?:up\s+)?(?:the|my|our|a)?\s*(?:power\s*walls?|home\s+batter(?:y|ies)|batter(?:y|ies)\s+(?:bank|storage)|"
     r"enphase|franklin|encharge|base\s+power)\b|\b(?:power\s*walls?|home\s+batter(?:y|ies))\b[^.?!]{0,30}\bcharg",
+    re.I,
+)
+# "should i set the powerwall to backup only", "put the batteries in storm mode": how a home battery
+# is set, explained (no car's plan)
+_BATTERY_SETTING = re.compile(
+    r"\b(?:power\s*walls?|home\s+batter(?:y|ies)|batter(?:y|ies))\b[^.?!]{0,25}?\b(?:to|in|on|into)\s+"
+    r"(?:backup|back-up|reserve|self[-\s]?powered|storm|time[-\s]based|grid[-\s]charg\w*)",
     re.I,
 )
 # "how long will a 13.5 kwh battery run the fridge", "how long would one run the house overnight":

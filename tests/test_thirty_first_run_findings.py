@@ -1,0 +1,142 @@
+"""What the thirty-first first run (h70 Northeast homeowners, many retired, oil and steam heat; h71
+Texas and the South Central states, ERCOT retail plans; h72 the Pacific Northwest, Alaska, Hawaii
+and the Great Lakes) found, as behaviour: names as people type or say them (lowercase "ppl" after
+"with", "cyber truck", "mock E", "eva source", DTE's dotted plan codes), which of two named cars is
+meant, causative installs ("we just had … put in"), a size asked about with a decimal, whether we
+hold something asked, a suggestion reported, a home battery's setting, someone else's panels on a
+day, and a new request after a clarifying question."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from advisor.nodes.intake import make_intake
+from advisor.understanding.models import ReadingContext
+from advisor.understanding.reader import understand
+from config.files import MemorizerConfig
+from tests.advisor_helpers import make_runtime
+from tests.test_advisor_rules import TornReader
+from tests.test_homeowner_findings import NOW, new_user
+
+
+def saved(text: str, **context: Any) -> dict[str, object]:
+    return {f.field: f.value for f in understand(text, ReadingContext(**context)).facts}
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        (
+            "want to compare plans, ppl customer, 17104, about 1100 kwh a month",
+            "location.utility_provider",
+            "PPL Electric Utilities",
+        ),
+        (
+            "we're with ppl and have an electric water heater",
+            "location.utility_provider",
+            "PPL Electric Utilities",
+        ),
+        ("a 2015 bmw i3 rex", "equipment.ev_model", "BMW i3"),
+        ("when should I charge my cyber truck tonight", "equipment.ev_model", "Tesla Cybertruck"),
+        ("hey when do I charge the mock E tonight", "equipment.ev_model", "Ford Mustang Mach-E"),
+        ("what are the peak hours for Eva source tomorrow", "location.utility_provider", "Eversource"),
+        ("we get our power from clark pud", "location.utility_provider", "Clark Public Utilities"),
+        ("we're on d1.11", "location.rate_schedule", "D1.11"),
+        ("oh wait no, we switched to d1.8 in the spring", "location.rate_schedule", "D1.8"),
+        ("hi, 37206 nashville electric", "location.utility_provider", "Nashville Electric Service"),
+        (
+            "we have 2, the prius prime and a model 3 but its the model 3 i want to charge",
+            "equipment.ev_model",
+            "Tesla Model 3",
+        ),
+        (
+            "my wifes car is a bolt, i drive a model 3. when should i charge mine",
+            "equipment.ev_model",
+            "Tesla Model 3",
+        ),
+        (
+            "we just had the oil boiler ripped out and 3 mitsubishi hyper heat heads put in",
+            "equipment.heating_type",
+            "heat_pump",
+        ),
+    ],
+)
+def test_their_own_said_their_way_is_saved(text: str, field: str, value: object) -> None:
+    assert saved(text).get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("there are 4 ppl in the house and we have gas heat", "location.utility_provider"),
+        ("my laptop has an i3 processor lol", "equipment.ev_model"),
+        ("did you save my powerwall or nah", "equipment.has_battery_storage"),
+        (
+            "rough estimate of what 7.5 kw of panels would make on a year here, we're in 73099",
+            "equipment.solar_capacity_kw",
+        ),
+        (
+            "so the mass save guy came out tuesday and said we could go whole house heat pumps but keep "
+            "the oil burner for backup on the really cold nights is that worth it",
+            "equipment.heating_type",
+        ),
+    ],
+)
+def test_what_is_asked_suggested_or_not_a_car_is_not_saved(text: str, field: str) -> None:
+    assert field not in saved(text)
+
+
+def test_installing_heat_pumps_in_place_of_the_boiler_forgets_nothing() -> None:
+    reading = understand(
+        "we just had the oil boiler ripped out and 3 mitsubishi hyper heat heads put in", ReadingContext()
+    )
+    assert reading.intent != "forget" and not reading.forget
+
+
+def test_a_home_battery_setting_is_an_explanation_not_a_car_plan() -> None:
+    reading = understand(
+        "nor'easter coming friday should i set the powerwall to backup only", ReadingContext()
+    )
+    assert reading.intent == "knowledge"
+    assert reading.params.task is None
+
+
+def test_someone_elses_panels_on_a_day_are_forecast_for_their_size_and_town() -> None:
+    reading = understand(
+        "my mom has 6kw of panels on her house in racine, what'll they make today", ReadingContext()
+    )
+    assert reading.params.system_kw == 6.0
+    assert reading.params.place == "Racine, WI"
+    assert not reading.facts
+
+
+@pytest.fixture(scope="module")
+def runtime(tmp_path_factory):
+    built = make_runtime(tmp_path_factory.mktemp("thirty-first"), clock=lambda: NOW)
+    yield built
+    built.close()
+
+
+def test_someone_elses_panels_are_forecast_without_touching_the_profile(runtime: Any) -> None:
+    user = new_user(runtime)
+    reply = runtime.service.handle_turn(
+        user, "mom", "my mom has 6kw of panels on her house in racine, what'll they make today"
+    )
+    assert "A 6 kW system today" in reply.text
+    assert "Racine" in reply.text
+    assert runtime.service.profiles.get(user) is None or not runtime.service.profiles.get(user).equipment
+
+
+def test_a_new_request_after_a_clarifying_question_is_answered_as_itself() -> None:
+    """ "how much will the panels make tmrw" after "a charging plan or an explanation?" is a solar
+    forecast, not the charging plan the question offered (it had asked which EV they drive)."""
+    intake = make_intake(MemorizerConfig(turn_threshold=10), TornReader())
+    asked = intake({"message": "EV charging?"}, {})
+    pending = {key: asked[key] for key in ("pending_slot", "pending_question", "pending_request")}
+    new = intake({"message": "how much will the panels make tmrw", **pending}, {})
+    assert new["params"].task == "solar_forecast"
+    assert new["message"] != "EV charging?"
+    picked = intake({"message": "the first one", **pending}, {})
+    assert picked["params"].task != "solar_forecast" and picked["message"] == "EV charging?"
