@@ -70,6 +70,7 @@ class AdvisorState(TypedDict, total=False):
     prior_facts: list[dict[str, Any]]  # facts handled in earlier turns of the thread
     original_message: str  # the user's words as sent (stored in the session)
     next_request: str | None  # a second request in the message, answered as the next turn
+    queued_request: str | None  # one waiting while we asked for what the first one needed
     resumed: bool  # this turn answers the request asked before our onboarding question, not its words
     fell_back: (
         bool  # a live request explained in general for want of a skipped slot (redone once it is given)

@@ -68,6 +68,9 @@ class Session(BaseModel):
     pending_question: str | None = Field(None, max_length=20000)
     # ... and how it was understood (intent, topic, parameters), so answering it needs no re-reading
     pending_request: dict[str, Any] | None = None
+    # a second request of the same message ("… and is it gonna rain"), waiting until the first one's
+    # question is answered
+    queued_request: str | None = Field(None, max_length=2000)
     # Onboarding questions the user skipped ("not sure"): not asked again in this thread.
     skipped_slots: list[str] = Field(default_factory=list, max_length=20)
     # They said their plan has one price all day ("the standard one, not the hourly thing").

@@ -140,3 +140,32 @@ def test_a_new_request_after_a_clarifying_question_is_answered_as_itself() -> No
     assert new["message"] != "EV charging?"
     picked = intake({"message": "the first one", **pending}, {})
     assert picked["params"].task != "solar_forecast" and picked["message"] == "EV charging?"
+
+
+def test_a_question_run_into_a_statement_after_a_comma_is_asked() -> None:
+    reading = understand(
+        "tampa 33602 on teco. my bill was $380 last month, whys it so high", ReadingContext()
+    )
+    assert reading.asks and reading.intent == "knowledge"
+
+
+def test_maybe_before_miles_rounds_them_and_leaves_the_car_sure() -> None:
+    assert (
+        saved("atlanta 30309 georgia power. we drive a ioniq 5 maybe 1000 mi a month").get(
+            "equipment.ev_model"
+        )
+        == "Hyundai Ioniq 5"
+    )
+    assert "equipment.solar_capacity_kw" not in saved("we have maybe 8 kw of solar")
+
+
+def test_their_own_car_after_someone_elses_is_planned_for_and_changes_nothing_before(runtime: Any) -> None:
+    user = new_user(runtime)
+    first = runtime.service.handle_turn(
+        user, "buddy", "my buddy has a rivian r1t, how long would it take him to charge on a 40a charger"
+    )
+    assert "Rivian R1T" in first.text
+    said = runtime.service.handle_turn(user, "buddy", "i drive a bolt euv fwiw")
+    assert "Rivian" not in said.text  # their car saved, the buddy's plan not redone
+    mine = runtime.service.handle_turn(user, "buddy", "how long for mine from 10 to 80")
+    assert "Chevrolet Bolt EUV" in mine.text and "Rivian" not in mine.text

@@ -38,6 +38,7 @@ def split(text: str, **context: Any):
         ),
         ("what are rates tmrw and also is it gonna be sunny", "what are rates tmrw", "is it gonna be sunny"),
         ("2 q's: whens peak today and is it gonna rain", "2 q's: whens peak today", "is it gonna rain"),
+        ("peak hrs today? and is it supposed to snow tmrw", "peak hrs today?", "is it supposed to snow tmrw"),
         (
             "whats the cheapest time to charge my bolt and is it worth getting a home battery",
             "whats the cheapest time to charge my bolt",
@@ -106,3 +107,18 @@ def test_a_second_request_waits_while_the_first_asks_for_what_it_needs(runtime: 
     reply = runtime.service.handle_turn(user, "wait", "whens peak today and is it gonna rain")
     assert reply.asked_for is not None
     assert runtime.service.sessions.get(user, "wait").turn_count == 1
+
+
+def test_a_second_request_waits_for_the_question_and_is_answered_with_the_first(runtime: Any) -> None:
+    """ "whens peak today and is it gonna rain" from someone with no ZIP: the ZIP is asked once,
+    and the answer that resumes the prices answers the weather too (it had been dropped)."""
+    user = new_user(runtime)
+    asked = runtime.service.handle_turn(user, "queued", "whens peak today and is it gonna rain")
+    assert asked.asked_for == "location"
+    runtime.service.handle_turn(user, "queued", "80202")
+    answered = runtime.service.handle_turn(user, "queued", "xcel")
+    assert "Xcel Energy" in answered.text
+    assert "°C" in answered.text or "forecast" in answered.text.lower()  # the weather, after the prices
+    session = runtime.service.sessions.get(user, "queued")
+    assert [m.content for m in session.messages if m.role == "user"][-1] == "is it gonna rain"
+    assert session.queued_request is None

@@ -220,6 +220,10 @@ def _replan_after_correction(
         # the last answer was for a town they asked about ("my brother in austin …"): where they live
         # themselves changes nothing in it
         fields = tuple(field for field in fields if field not in ("location.zip_code", "location.city"))
+    if (last.get("params") or {}).get("vehicle"):
+        # the last answer was for a car they asked about ("my buddy has a rivian"): their own car,
+        # said next ("i drive a bolt euv fwiw"), changes nothing in it
+        fields = tuple(field for field in fields if not field.startswith("equipment.ev_"))
     plan_unknown = (
         understanding.slot_answer is not None
         and understanding.slot_answer.slot == "rate_schedule"

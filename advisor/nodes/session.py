@@ -76,6 +76,7 @@ def make_load_session(sessions: SessionRepository, profiles: ProfileRepository):
             "pending_slot": session.pending_slot if session else None,
             "pending_question": session.pending_question if session else None,
             "pending_request": session.pending_request if session else None,
+            "queued_request": session.queued_request if session else None,
             "last_request": session.last_request.model_dump() if session and session.last_request else None,
             "last_live_request": session.last_live_request.model_dump()
             if session and session.last_live_request
@@ -115,7 +116,7 @@ def make_save_session(sessions: SessionRepository):
             "memorized": bool(state.get("should_memorize")),
             "asked_for": state.get("pending_slot"),
             "answered_by": _answering_node(state),
-            "next_request": state.get("next_request"),
+            "next_request": _next_request(state),
         }
 
     return save_session
@@ -129,6 +130,11 @@ def session_updates(state: AdvisorState) -> dict[str, Any]:
         "pending_request": state.get("pending_request") if state.get("pending_question") else None,
         "skipped_slots": state.get("skipped_slots", []),
         "one_price_plan": bool(state.get("one_price_plan")),
+        # a second request waits while we ask what the first one needs ("whens peak today and is it
+        # gonna rain" from someone with no ZIP yet), and is answered once that question is
+        "queued_request": (state.get("next_request") or state.get("queued_request"))
+        if state.get("pending_slot")
+        else None,
     }
     facts = state.get("session_facts") or []
     if facts:
@@ -158,6 +164,14 @@ def session_updates(state: AdvisorState) -> dict[str, Any]:
     if state.get("memorized_through_turn"):
         updates["memorized_through_turn"] = state["memorized_through_turn"]
     return updates
+
+
+def _next_request(state: AdvisorState) -> str | None:
+    """The request to answer right after this turn: the message's own second one, or the one that
+    waited for the question this turn's answer resumed; none while a question is open."""
+    if state.get("pending_slot"):
+        return None
+    return state.get("next_request") or (state.get("queued_request") if state.get("resumed") else None)
 
 
 def _cited_docs(state: AdvisorState) -> list[Any]:

@@ -360,6 +360,9 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         topic = context.last_topic or topic
         if params.place and values.params.place is None and values.own_place:
             params = params.model_copy(update={"place": None})  # "…make here": their own place again
+        if params.vehicle and values.params.vehicle is None and _OWN_CAR_AGAIN.search(values.message):
+            # "how long for mine from 10 to 80" after a buddy's Rivian: their own car (and charger) again
+            params = params.model_copy(update={"vehicle": None, "charger_kw": values.params.charger_kw})
         params, facts = _changed_in_the_follow_up(params, last, values, facts)
     elif intent == "live_data":
         params = _size_asked(with_household_usage(params, context), values, facts)
@@ -566,6 +569,9 @@ _NOT_KEPT = re.compile(
 )
 
 
+_OWN_CAR_AGAIN = re.compile(
+    r"\b(?:mine|ours|my\s+(?:own\s+)?(?:car|ev|truck|one)|our\s+(?:own\s+)?(?:car|ev|truck|one))\b", re.I
+)
 _VALUE_SAID = re.compile(
     r"\b(?:it'?s|its|it\s+is|should\s+be|make\s+it)\s+(?:actually\s+|really\s+)?"
     r"(?!(?:wrong|not|right|correct|fine|ok|okay|off|incorrect|all|that|this|me|my|mine)\b)[a-z0-9]",

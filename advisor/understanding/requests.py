@@ -97,7 +97,8 @@ def split_requests(text: str, context: ReadingContext, read: Read) -> SplitReque
     if other is None or readings[other].confidence < _SURE:
         return None
     rest = _without(text, pieces[second])
-    return SplitRequests(first=rest, second=pieces[second].strip()) if rest else None
+    asked = re.sub(r"^\W*(?:(?:and|also|plus|&)\s+)+", "", pieces[second].strip(), flags=re.I)
+    return SplitRequests(first=rest, second=asked) if rest else None
 
 
 def _pieces(text: str) -> list[str]:

@@ -33,7 +33,9 @@ REQUEST_WITHOUT_MARK = (
 # Clause joints inside a sentence: ", and", " and ", " but ", ", so". Kept coarse on purpose: a
 # clause without its own subject inherits the previous one's ("...plan and drive a Model Y").
 _JOINT = re.compile(
-    r",?\s+(?:and|but|so|plus|also|though|while|\+|&)\s+(?=[a-z])|,\s+(?=(?:i|we|my|our|he|she|they|it|its|it'?s|when|what|how|why|where|which|who|should|can|could|would|is|are|do|does|will)\b)|"
+    r",?\s+(?:and|but|so|plus|also|though|while|\+|&)\s+(?=[a-z])|,\s+(?=(?:i|we|my|our|he|she|they|it|its|it'?s|when|what|how|why|where|which|who|should|can|could|would|is|are|do|does|will|"
+    # ("…$380 last month, whys it so high": the question word with its "is" run in)
+    r"whys|why'?s|whats|hows|how'?s|whens|when'?s|wheres|where'?s)\b)|"
     # "we're in 95814, thinking about a heat pump": the what-if starts its own clause (the ZIP is a fact)
     r",\s+(?=(?:thinking|considering|planning|wondering|hoping|looking\s+(?:at|into)|might|may|worth)\b)|"
     # "63116, not sure what plan": a doubt that names what it is about is its own clause (the ZIP is sure)
@@ -243,7 +245,10 @@ NEGATION = re.compile(
 # Only real doubt stops a fact: "I think it's PG&E" is how people state what they know, "not sure,
 # maybe EV2-A" is not a fact.
 _HEDGE = re.compile(
-    r"\b(?:i\s+guess|i\s+reckon|maybe|perhaps|not\s+sure|i'?m\s+not\s+certain|not\s+certain|might\s+be|"
+    # ("we drive a ioniq 5 maybe 1000 mi a month": "maybe" before miles, hours or monthly use rounds
+    # a number no profile field holds; before a size, a price or a count it doubts the value)
+    r"\b(?:i\s+guess|i\s+reckon|maybe(?!\s+(?:like\s+|about\s+|around\s+)?~?\d[\d,.]*\s*(?:miles?\b|mi\b|hours?\b|"
+    r"hrs?\b|minutes?\b|mins?\b|kwh\s+(?:a|per|each|every)\s+(?:month|mo|day|year|yr)\b))|perhaps|not\s+sure|i'?m\s+not\s+certain|not\s+certain|might\s+be|"
     r"not\s+(?:100|a\s+hundred)(?=\s*(?:%|percent))|not\s+(?:totally|entirely|completely|positive|certain)(?:\s+sure)?|"
     r"(?:have|need|got)\s+to\s+(?:go\s+)?(?:check|look|double[-\s]?check|confirm)|don'?t\s+quote\s+me|"
     r"(?:lemme|let\s+me|gotta|i'?ll|will)\s+(?:double[-\s]?)?check|pretty\s+sure|fairly\s+sure|"
