@@ -66,6 +66,7 @@ class AdvisorState(TypedDict, total=False):
     skipped_slots: list[str]  # onboarding questions the user skipped in this thread
     last_live_request: dict[str, Any] | None  # the last live answer's request (kept across an explanation)
     one_price_plan: bool  # they said their plan has one price all day (this thread)
+    described_plan: dict[str, Any] | None  # their time-of-use plan as they described it (this thread)
     session_facts: list[dict[str, Any]]  # facts stated this turn and what became of them
     prior_facts: list[dict[str, Any]]  # facts handled in earlier turns of the thread
     original_message: str  # the user's words as sent (stored in the session)

@@ -75,6 +75,9 @@ class Session(BaseModel):
     skipped_slots: list[str] = Field(default_factory=list, max_length=20)
     # They said their plan has one price all day ("the standard one, not the hourly thing").
     one_price_plan: bool = False
+    # their time-of-use plan as they described it ("25 cents on peak 5-9pm weekdays, 11 off"): the
+    # profile keeps a plan's code, not its prices, so the thread keeps the description
+    described_plan: dict[str, Any] | None = None
     facts: list[SessionFact] = Field(default_factory=list, max_length=200)
     last_request: LastRequest | None = None
     # the last live answer's request, kept across an explanation asked in between ("need 90% by

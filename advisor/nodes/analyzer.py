@@ -22,6 +22,7 @@ from langchain_core.tools import BaseTool
 from langgraph.errors import GraphRecursionError
 from pydantic import ValidationError
 
+from advisor.energy.described_plan import DescribedPlan
 from advisor.llm.errors import ModelUnavailableError, describe, is_transport_failure
 from advisor.llm.payloads import PARAMS_KEY
 from advisor.places import located
@@ -103,6 +104,7 @@ def make_analyzer(*, agents: Analyzers, recursion_limit: int, clock: Clock):
             profile=profile,
             now=clock(),
             one_price_plan=bool(state.get("one_price_plan")),
+            described_plan=described_plan_of(state),
         )
         errors: list[dict[str, Any]] = []
         last: dict[str, Any] | None = None
@@ -150,6 +152,15 @@ def make_analyzer(*, agents: Analyzers, recursion_limit: int, clock: Clock):
         return {"tool_observations": observations, "errors": errors, **_typed_data(observations)}
 
     return analyzer
+
+
+def described_plan_of(state: AdvisorState) -> DescribedPlan | None:
+    """The plan they described in this thread, as stored with the session (None if unreadable)."""
+    held = state.get("described_plan")
+    try:
+        return DescribedPlan.model_validate(held) if held else None
+    except ValidationError:
+        return None
 
 
 def request_message(state: AdvisorState) -> HumanMessage:

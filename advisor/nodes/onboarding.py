@@ -59,7 +59,10 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
             "pending_slot": None,
             "pending_question": None,
             "skipped_slots": skipped,
-            "one_price_plan": _one_price_plan(state, understanding),
+            "one_price_plan": _one_price_plan(state, understanding) and understanding.described_plan is None,
+            "described_plan": understanding.described_plan.model_dump()
+            if understanding.described_plan is not None
+            else state.get("described_plan"),
             "notices": [*state.get("notices", []), *skip_notice],
             "missing_slots": [],
             "fell_back": False,
@@ -196,6 +199,14 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
     """Onboarding questions skipped in this thread; without the utility its plan cannot be asked."""
     skipped = list(state.get("skipped_slots") or [])
     answer = understanding.slot_answer
+    if understanding.described_plan is not None:
+        # "25 cents on peak 5-9pm, 11 off": the plan's prices and hours are what the plan question
+        # was for; it is not asked
+        noted = (
+            f"Noted for this conversation: your plan's {understanding.described_plan.said()}. I'll price "
+            "your answers with it (your profile keeps a plan's name, not its prices)."
+        )
+        return [*skipped, *(["rate_schedule"] if "rate_schedule" not in skipped else [])], [noted]
     if understanding.one_price_plan:
         # "the standard one": no plan to ask for; the answer, given again, says what that means
         return [*skipped, *(["rate_schedule"] if "rate_schedule" not in skipped else [])], []

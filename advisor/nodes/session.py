@@ -83,6 +83,7 @@ def make_load_session(sessions: SessionRepository, profiles: ProfileRepository):
             else None,
             "skipped_slots": list(session.skipped_slots) if session else [],
             "one_price_plan": bool(session and session.one_price_plan),
+            "described_plan": session.described_plan if session else None,
             "prior_facts": [fact.model_dump() for fact in session.facts] if session else [],
             "errors": [],
         }
@@ -130,6 +131,7 @@ def session_updates(state: AdvisorState) -> dict[str, Any]:
         "pending_request": state.get("pending_request") if state.get("pending_question") else None,
         "skipped_slots": state.get("skipped_slots", []),
         "one_price_plan": bool(state.get("one_price_plan")),
+        "described_plan": state.get("described_plan"),
         # a second request waits while we ask what the first one needs ("whens peak today and is it
         # gonna rain" from someone with no ZIP yet), and is answered once that question is
         "queued_request": (state.get("next_request") or state.get("queued_request"))

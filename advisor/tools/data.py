@@ -20,6 +20,7 @@ from advisor.energy.catalog import (
     plans_of,
     utility_of_plan,
 )
+from advisor.energy.described_plan import DescribedPlan
 from advisor.energy.ev import DEFAULT_LEVEL2_CHARGER_KW, charging_power_kw
 from advisor.energy.state_prices import (
     STATE_PRICES_SOURCE,
@@ -74,7 +75,11 @@ def home_charging_power(equipment: Any, assumptions: list[str]) -> float:
 
 def tariff_source(lookup: TariffLookup, tariff: Tariff) -> str:
     """Where a tariff's prices come from, as the answer cites it."""
-    origins = {"openei": "OpenEI Utility Rate Database", "flat": "one flat price"}
+    origins = {
+        "openei": "OpenEI Utility Rate Database",
+        "flat": "one flat price",
+        "described": "as you described it",
+    }
     origin = origins.get(lookup.origin, "built-in tariff catalog")
     return f"{tariff.utility} {tariff.name} ({origin}: {tariff.source})"
 
@@ -192,7 +197,7 @@ class DataSources:
             warnings = [
                 *warnings,
                 f"{missing}, so I used {average}: its peak hours cost more than this and its off-peak hours "
-                "less. Tell me what you pay per kWh, or the plan's hours from your bill."
+                "less. Tell me what you pay per kWh, or the plan's peak hours and both prices from your bill."
                 if missing
                 else f"Without your rate plan I used {average}: on a time-of-use plan some hours are cheaper. "
                 "Tell me your plan or what you pay per kWh.",
@@ -212,11 +217,24 @@ class DataSources:
         )
         return TariffLookup(tariff=tariff, origin="flat", warnings=warnings, is_mock=False)
 
-    def resolve_tariff(self, profile: UserProfile, *, one_price: bool = False) -> TariffLookup:
+    def resolve_tariff(
+        self, profile: UserProfile, *, one_price: bool = False, described: DescribedPlan | None = None
+    ) -> TariffLookup:
         """The user's tariff: live from OpenEI when possible, else the dated catalog.
         A plan that belongs to another utility is reported, never silently re-priced.
-        `one_price`: they said their plan has one price all day, so a state average is its level."""
+        `one_price`: they said their plan has one price all day, so a state average is its level.
+        `described`: their plan as they described it (prices and peak hours): what they pay, first."""
         location = profile.location
+        if described is not None:
+            utility = location.utility_provider if location else None
+            return TariffLookup(
+                tariff=described.tariff(utility, as_of=self.clock().date()),
+                origin="described",
+                warnings=[
+                    f"Prices and hours are your plan's as you described them ({described.said()}); fixed "
+                    "monthly charges and other line items on your bill are not included."
+                ],
+            )
         if location is None or not location.rate_schedule:
             by_utility, failures = self._utility_tariff(profile)
             if by_utility is not None:

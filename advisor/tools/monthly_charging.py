@@ -41,7 +41,7 @@ def monthly_charging_cost(
     profile = context.profile
     if miles_per_month is not None and not 0 < miles_per_month <= 20_000:
         return _failed("miles_per_month must be between 0 and 20,000.", context)
-    lookup = data.resolve_tariff(profile, one_price=context.one_price_plan)
+    lookup = data.resolve_tariff(profile, one_price=context.one_price_plan, described=context.described_plan)
     if lookup.tariff is None:
         return _failed("I can't price charging without your rate plan.", context, lookup.warnings)
     tariff = lookup.tariff

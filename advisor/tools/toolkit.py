@@ -32,6 +32,7 @@ from advisor.energy.appliances import (
     stated_appliance,
 )
 from advisor.energy.catalog import known_utilities
+from advisor.energy.described_plan import DescribedPlan
 from advisor.energy.ev import (
     DEFAULT_CHARGING_EFFICIENCY,
     DEFAULT_LEVEL2_CHARGER_KW,
@@ -71,6 +72,8 @@ class TurnContext:
     # they said their plan has one price all day ("the standard one, not the hourly thing"): an
     # average price we assume is then only the level, never a guess at cheaper hours
     one_price_plan: bool = False
+    # their time-of-use plan as they described it in this conversation (prices and peak hours)
+    described_plan: DescribedPlan | None = None
 
 
 _SCHEMAS: dict[str, Any] = {}
@@ -534,7 +537,7 @@ def plan_charging(
         )
     elif equipment is None or equipment.ev_battery_kwh is None:
         assumptions.append(f"battery {battery_kwh:g} kWh (typical for a {spec.name})")
-    lookup = data.resolve_tariff(profile, one_price=context.one_price_plan)
+    lookup = data.resolve_tariff(profile, one_price=context.one_price_plan, described=context.described_plan)
     charger_kw = equipment.ev_charger_kw if equipment and equipment.ev_charger_kw else None
     if charger_kw is None:
         charger_kw = DEFAULT_LEVEL2_CHARGER_KW
@@ -739,7 +742,9 @@ def compare_charging(
             "kwh must be between 0 and 500, ready_by_hour 0-23 and ready_by_day today, tomorrow or a weekday.",
             context,
         )
-    lookup = data.resolve_tariff(context.profile, one_price=context.one_price_plan)
+    lookup = data.resolve_tariff(
+        context.profile, one_price=context.one_price_plan, described=context.described_plan
+    )
     if lookup.tariff is None:
         return _failed(name, "I can't price charging without your rate plan.", context, lookup.warnings)
     zone_name, zone_note = local_timezone(context.profile)
@@ -786,7 +791,9 @@ def compare_charging(
 
 def tariff_prices(data: DataSources, context: TurnContext, day: str) -> Observation:
     name = "get_tariff_prices"
-    lookup = data.resolve_tariff(context.profile, one_price=context.one_price_plan)
+    lookup = data.resolve_tariff(
+        context.profile, one_price=context.one_price_plan, described=context.described_plan
+    )
     if lookup.tariff is None:
         return _failed(name, "I can't show prices without your rate plan.", context, lookup.warnings)
     tariff = lookup.tariff
@@ -825,7 +832,8 @@ def tariff_prices(data: DataSources, context: TurnContext, day: str) -> Observat
             f"I don't know {tariff.utility}'s peak hours or time-of-use prices: my plan catalog "
             f"holds {_catalog_owners()} plans. {_one_price(tariff)}, "
             f"${runs[0][3]:.2f} per kWh {tariff.name}, so no hour is cheaper in this answer; your bill or your utility's "
-            "website lists your plan's peak hours, and with your plan's name or its prices I can work from them."
+            "website lists your plan's peak hours; tell me them with both prices (for example \"25 cents on peak "
+            "5-9pm weekdays, 11 off peak\") and I'll price with them."
         )
     elif day == "today":
         summary += f" Now ({_hm(now_local)}): {current.display} at ${current.usd_per_kwh:.2f}/kWh."
@@ -1263,7 +1271,9 @@ def advise_appliance(
     if start_hour is not None and not (0 <= start_hour <= 23 and 0 <= start_minute <= 59):
         return _failed(name, "start_hour must be 0-23 and start_minute 0-59.", context)
     said = " ".join(str(appliance or "").split())[:40] or "that appliance"
-    lookup = data.resolve_tariff(context.profile, one_price=context.one_price_plan)
+    lookup = data.resolve_tariff(
+        context.profile, one_price=context.one_price_plan, described=context.described_plan
+    )
     if lookup.tariff is None:
         return _failed(
             name, f"I can't price running your {said} without your rate plan.", context, lookup.warnings

@@ -35,6 +35,7 @@ from advisor.understanding.models import (
     Understanding,
 )
 from advisor.understanding.params import follow_up_params, with_household_usage
+from advisor.understanding.plan_described import described_plan
 from advisor.understanding.reader import LearnedReader, command_reading
 from advisor.understanding.text import clauses, clean
 from advisor.understanding.values import SLOT_FIELDS, Values, read_values
@@ -183,6 +184,7 @@ class ModelUnderstander:
             points_back=values.points_back,
             affirmed=values.affirmed,
             choice=values.choice,
+            described_plan=described_plan(message),  # the grammar reads a plan's prices and hours
             confidence=0.9,
             source="model",
         )

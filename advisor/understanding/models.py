@@ -11,6 +11,8 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from advisor.energy.described_plan import DescribedPlan
+
 Intent = Literal[
     "live_data",  # a question answered with their data now: prices, a charging plan, the forecast
     "knowledge",  # a general question the knowledge base answers
@@ -267,6 +269,9 @@ class Understanding(BaseModel):
     hedged: bool = Field(False, description='the user was not sure ("I think", "maybe")')
     one_price_plan: bool = Field(
         False, description='"the standard one, not the hourly thing": their plan has one price all day'
+    )
+    described_plan: DescribedPlan | None = Field(
+        None, description='their time-of-use plan in words ("25 cents on peak, 11 off, peak 5-9pm weekdays")'
     )
     thanks: bool = Field(False, description="the message thanks us")
     acknowledged: bool = Field(False, description='"ok good", "lol perfect": our answer taken, nothing asked')

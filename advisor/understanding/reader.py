@@ -30,6 +30,7 @@ from advisor.understanding.models import (
     Understanding,
 )
 from advisor.understanding.params import follow_up_params, heating_changes, with_household_usage
+from advisor.understanding.plan_described import described_plan
 from advisor.understanding.text import QUESTION_START
 from advisor.understanding.values import (
     A_PLAN_NAMED,
@@ -396,6 +397,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         # "i drive maybe 30 mi a day" in a follow-up: the doubt is the figure's, used as said
         hedged=values.hedged and not (follow_up and values.params.said() and not values.mentions),
         one_price_plan=one_price,
+        described_plan=described_plan(values.message),
         place_query=None
         if slot_answer is not None and slot_answer.status == "skipped"
         else values.place_query,

@@ -1,0 +1,113 @@
+"""A time-of-use plan described in words: "my rates are 11 cents off peak and 25 cents on peak, peak
+is 5pm to 9pm weekdays", "On-Peak 3pm-8pm Mon-Fri $0.2809/kWh Off-Peak $0.1107/kWh". Read only
+when all of it is there (both prices and the peak's hours): half a plan would price hours the user
+never described."""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import ValidationError
+
+from advisor.energy.described_plan import DescribedPlan
+
+# a price has its unit or its decimal point ("25 cents", "24c", "$0.2809", ".31"); a bare "5" next to
+# "peak" is an hour ("peak is 5pm to 9pm")
+_PRICE = (
+    r"(?P<{name}>\$\s?\d{{0,2}}(?:\.\d{{1,4}})?|\d{{0,2}}\.\d{{1,4}}|\d{{1,2}}(?=\s*(?:cents?\b|c\b|¢)))"
+    r"\s*(?P<{unit}>cents?\b|c\b|¢|/\s*kwh)?(?!\s*(?:am|pm|a\.?m|p\.?m)\b)"
+)
+_PEAK_WORD = r"(?:on[-\s]?peak|peak)"
+_OFF_WORD = r"(?:off[-\s]?peak)"
+# "25 cents on peak", "on peak is 25 cents", "On-Peak $0.2809/kWh", "peak rate 25c"
+_PRICE_THEN = r"\b{price}(?:\s*(?:a|per|/)\s*kwh)?\s+(?:for\s+|during\s+|at\s+)?{word}\b"
+_WORD_THEN = r"(?<![-\w]){word}(?:\s+(?:rate|price|hours?))?\s*(?:is|=|:|at|of|costs?)?\s*(?:like\s+|about\s+|around\s+)?{price}"
+# "peak is 4-9 at 38 cents", "On-Peak 3pm-8pm Mon-Fri $0.2809/kWh": the price after the peak's hours
+_WORD_HOURS_THEN = r"(?<![-\w]){word}\b[^.,;$]{{0,30}}?(?:\bat\s+|\s)(?:like\s+|about\s+)?{price}"
+_HOUR = r"(?P<{h}>\d{{1,2}})(?::(?P<{m}>[0-5]\d))?\s*(?P<{ap}>am\b|pm\b|a\.m\.?|p\.m\.?|a\b|p\b)?"
+_WINDOW = re.compile(
+    r"\bpeak(?:\s+(?:hours?|time|period|window))?\s*(?:is|are|runs?|=|:)?\s*(?:from\s+)?"
+    + _HOUR.format(h="h1", m="m1", ap="ap1")
+    + r"\s*(?:-|–|to|till|until|thru|through)\s*"
+    + _HOUR.format(h="h2", m="m2", ap="ap2")
+    + r"|\b"
+    + _HOUR.format(h="h3", m="m3", ap="ap3")
+    + r"\s*(?:-|–|to)\s*"
+    + _HOUR.format(h="h4", m="m4", ap="ap4")
+    + r"\s+(?:is\s+)?(?:the\s+)?(?:on[-\s]?)?peak\b",
+    re.I,
+)
+_WEEKDAYS = re.compile(
+    r"\b(?:weekdays?|mon(?:day)?\s*(?:-|–|to|thru|through)\s*fri(?:day)?|m\s*-\s*f|business\s+days)\b", re.I
+)
+_EVERY_DAY = re.compile(
+    r"\b(?:every\s+day|7\s+days|all\s+week|weekends?\s+too|incl(?:uding|\.)?\s+weekends?)\b", re.I
+)
+
+
+def described_plan(text: str) -> DescribedPlan | None:
+    """The plan the words describe, or None when a price or the peak's hours are missing."""
+    peak = _price_for(text, _PEAK_WORD)
+    off = _price_for(text, _OFF_WORD)
+    window = _WINDOW.search(text)
+    if peak is None or off is None or window is None or peak <= off:
+        return None
+    groups = window.groupdict()
+    first = ("h1", "m1", "ap1") if groups["h1"] else ("h3", "m3", "ap3")
+    last = ("h2", "m2", "ap2") if groups["h2"] else ("h4", "m4", "ap4")
+    start = _hour(groups[first[0]], groups[first[2]] or groups[last[2]])
+    end = _hour(groups[last[0]], groups[last[2]] or ("pm" if start is not None and start >= 12 else None))
+    if start is None or end is None:
+        return None
+    try:
+        return DescribedPlan(
+            window_start=start,
+            window_end=end or 24,
+            window_kind="peak",
+            window_usd_per_kwh=peak,
+            other_usd_per_kwh=off,
+            weekdays_only=bool(_WEEKDAYS.search(text)) and not _EVERY_DAY.search(text),
+        )
+    except ValidationError:
+        return None
+
+
+def _price_for(text: str, word: str) -> float | None:
+    """The price said beside "peak" or "off peak" (the off-peak words are never the peak's)."""
+    scope = text if word == _OFF_WORD else re.sub(_OFF_WORD, " ", text, flags=re.I)
+    for shape in (_WORD_THEN, _PRICE_THEN, _WORD_HOURS_THEN):
+        pattern = shape.format(word=word, price=_PRICE.format(name="value", unit="unit"))
+        for match in re.finditer(pattern, scope, re.I):
+            price = _usd(match.group("value"), match.group("unit"))
+            if price is not None:
+                return price
+    return None
+
+
+def _usd(value: str, unit: str | None) -> float | None:
+    """Dollars per kWh from "25 cents", "$0.2809", ".31", "25" (a bare whole number is cents)."""
+    digits = value.replace("$", "").strip()
+    if not digits or digits == ".":
+        return None
+    number = float(digits)
+    dollars = "$" in value or (unit or "").strip().startswith("/") or (unit or "") == "$" or "." in digits
+    if unit and unit.lower().startswith(("cent", "c", "¢")):
+        dollars = False
+    usd = number if dollars and number < 2 else number / 100
+    return round(usd, 4) if 0.01 <= usd <= 2 else None
+
+
+def _hour(hour: str | None, half: str | None) -> int | None:
+    if hour is None:
+        return None
+    value = int(hour)
+    if not 0 <= value <= 24:
+        return None
+    meridiem = (half or "").lower()[:1]
+    if meridiem == "p" and value < 12:
+        value += 12
+    elif meridiem == "a" and value == 12:
+        value = 0
+    elif not meridiem and 1 <= value <= 9:
+        value += 12  # "peak is 4-9": the evening, as every US residential peak is
+    return value

@@ -1,0 +1,96 @@
+"""A time-of-use plan described in words is priced as described: most US utilities' plans are not
+in the catalog, and the answers had said "with your plan's prices I can work from them" and then
+used the state's average anyway (a homeowner-tester in Boise, Dallas and Chicago)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from advisor.energy.described_plan import DescribedPlan
+from advisor.understanding.plan_described import described_plan
+from tests.advisor_helpers import make_runtime
+from tests.test_homeowner_findings import NOW, new_user
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "my rates are 11 cents off peak and 25 cents on peak, peak is 5pm to 9pm weekdays",
+            "peak 17:00-21:00 on weekdays at 25¢/kWh, 11¢/kWh the other hours",
+        ),
+        (
+            "On-Peak 3pm-8pm Mon-Fri $0.2809/kWh Off-Peak $0.1107/kWh -- thats off our nv energy bill",
+            "peak 15:00-20:00 on weekdays at 28.1¢/kWh, 11.1¢/kWh the other hours",
+        ),
+        (
+            "peak is 4-9 at 38 cents, off peak 22 cents",
+            "peak 16:00-21:00 at 38¢/kWh, 22¢/kWh the other hours",
+        ),
+        (
+            "3-7pm is peak, 24c on peak and 9c off peak every day",
+            "peak 15:00-19:00 at 24¢/kWh, 9¢/kWh the other hours",
+        ),
+    ],
+)
+def test_a_plan_described_with_both_prices_and_the_peak_hours_is_read(text: str, said: str) -> None:
+    plan = described_plan(text)
+    assert plan is not None and plan.said() == said
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "whens peak today",
+        "is peak 4-9pm?",
+        "we pay 14 cents",
+        "my bill shows on-peak 0.47 off-peak 0.29 super off-peak 0.21",  # no hours: half a plan
+        "peak is 5pm to 9pm",  # no prices
+        "11 off peak and 25 on peak, peak 5-9",  # bare numbers beside "peak" may be hours
+    ],
+)
+def test_half_a_plan_is_not_a_plan(text: str) -> None:
+    assert described_plan(text) is None
+
+
+def test_the_described_plan_prices_its_window_and_leaves_weekends_off_peak() -> None:
+    plan = DescribedPlan(
+        window_start=17, window_end=21, window_usd_per_kwh=0.25, other_usd_per_kwh=0.11, weekdays_only=True
+    )
+    tariff = plan.tariff("Idaho Power", as_of=date(2026, 11, 27))
+    weekday, weekend = tariff.weekday_schedule[0], tariff.weekend_schedule[0]
+    assert [tariff.periods[i].usd_per_kwh for i in weekday[16:22]] == [0.11, 0.25, 0.25, 0.25, 0.25, 0.11]
+    assert {tariff.periods[i].usd_per_kwh for i in weekend} == {0.11}
+    overnight = DescribedPlan(
+        window_start=21, window_end=6, window_kind="off_peak", window_usd_per_kwh=0.08, other_usd_per_kwh=0.19
+    )
+    prices = [
+        overnight.tariff(None, as_of=date(2026, 11, 27)).periods[i].usd_per_kwh
+        for i in overnight.tariff(None, as_of=date(2026, 11, 27)).weekday_schedule[0]
+    ]
+    assert prices[22] == prices[3] == 0.08 and prices[12] == 0.19
+
+
+@pytest.fixture(scope="module")
+def runtime(tmp_path_factory):
+    built = make_runtime(tmp_path_factory.mktemp("described"), clock=lambda: NOW)
+    yield built
+    built.close()
+
+
+def test_the_answers_of_the_thread_are_priced_on_the_plan_they_described(runtime: Any) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "plan", "boise 83702 idaho power")
+    noted = runtime.service.handle_turn(
+        user, "plan", "my rates are 11 cents off peak and 25 cents on peak, peak is 5pm to 9pm weekdays"
+    )
+    assert "Noted for this conversation: your plan's peak 17:00-21:00 on weekdays at 25¢/kWh" in noted.text
+    assert "average" not in noted.text
+    dryer = runtime.service.handle_turn(user, "plan", "run the dryer now or later?")
+    assert "average" not in dryer.text and "I don't know your plan's hours" not in dryer.text
+    prices = runtime.service.handle_turn(user, "plan", "whens peak tomorrow")
+    assert "Peak 17:00-21:00 $0.25" in prices.text
+    assert runtime.service.profiles.get(user).location.rate_schedule is None  # nothing invented saved
