@@ -169,3 +169,22 @@ def test_their_own_car_after_someone_elses_is_planned_for_and_changes_nothing_be
     assert "Rivian" not in said.text  # their car saved, the buddy's plan not redone
     mine = runtime.service.handle_turn(user, "buddy", "how long for mine from 10 to 80")
     assert "Chevrolet Bolt EUV" in mine.text and "Rivian" not in mine.text
+
+
+def test_asking_what_was_undone_is_a_question_not_another_undo() -> None:
+    reading = understand("hmm what did u just undo", ReadingContext())
+    assert reading.intent == "profile_query" and not reading.undo
+
+
+def test_the_number_in_a_cars_name_corrects_nothing() -> None:
+    known = {"equipment.ev_model": "Tesla Model 3", "equipment.ev_battery_kwh": 75.0}
+    assert saved("no wait its a model 3 not y", known_fields=known) == {"equipment.ev_model": "Tesla Model 3"}
+
+
+def test_a_car_name_corrected_keeps_the_battery_size_they_gave_with_it(runtime: Any) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "car", "austin 78701, tesla model y w 75kwh battery")
+    fixed = runtime.service.handle_turn(user, "car", "no wait its a model 3 not y")
+    assert "dropped" not in fixed.text
+    equipment = runtime.service.profiles.get(user).equipment
+    assert (equipment.ev_model, equipment.ev_battery_kwh) == ("Tesla Model 3", 75.0)

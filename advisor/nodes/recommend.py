@@ -112,8 +112,9 @@ def build_context(state: AdvisorState, *, history_tokens: int = 400) -> Recommen
         topic=topic,
         profile_facts=profile_facts(profile, topic),
         # (what it says it has for them is what is stored, never this turn's assumed values)
-        profile_said=profile_said(
-            state.get("stored_profile") if state.get("viewed_profile") else profile, topic
+        profile_said=_not_said_before(
+            profile_said(state.get("stored_profile") if state.get("viewed_profile") else profile, topic),
+            said_before,
         ),
         stale_facts=stale_facts(profile, state.get("stale_sections", []), topic),
         observations=observations,
@@ -134,3 +135,9 @@ def build_context(state: AdvisorState, *, history_tokens: int = 400) -> Recommen
         ][-2:],
         errors=[error["message"] for error in state.get("errors", []) if error.get("node") == "analyzer"],
     )
+
+
+def _not_said_before(said: str, said_before: str) -> str:
+    """What we hold for them, said once in a thread: repeated before every explanation it was noise
+    (a homeowner-tester met it before four answers in a row)."""
+    return "" if said and said in said_before else said

@@ -55,7 +55,7 @@ def make_remember(*, profiles: ProfileRepository, data: DataSources):
             changes.append(("location.utility_provider", agreed))
             answered = understanding.slot_answer.model_copy(update={"status": "answered"})  # type: ignore[union-attr]
             understanding = understanding.model_copy(update={"slot_answer": answered})
-        removals, old_battery = _made_wrong(changes, profile)
+        removals, old_battery = _made_wrong(changes, profile, corrected=understanding.intent == "correction")
         went = _went(understanding, profile, changes)  # "we rent, no ev, electric heat": the EV goes
         removals += [field for field in went if field not in removals]
         stale_zip = _zip_elsewhere(changes, profile)
@@ -225,10 +225,13 @@ def _went(understanding: Understanding, profile: UserProfile | None, changes: Ch
     return held
 
 
-def _made_wrong(changes: Changes, profile: UserProfile | None) -> tuple[list[str], str | None]:
+def _made_wrong(
+    changes: Changes, profile: UserProfile | None, *, corrected: bool = False
+) -> tuple[list[str], str | None]:
     """Stored values the changes make wrong, removed in the same write: a new ZIP the tables cannot
     place must not keep the old town's coordinates; a new car must not keep the old car's typical
-    battery size (a size the user gave stays)."""
+    battery size (a size the user gave stays). A car name corrected ("no wait its a model 3 not y")
+    keeps the size they gave with it: it was the car they meant's."""
     new = dict(changes)
     location = profile.location if profile else None
     equipment = profile.equipment if profile else None
@@ -243,7 +246,13 @@ def _made_wrong(changes: Changes, profile: UserProfile | None) -> tuple[list[str
     old_car = equipment.ev_model if equipment else None
     battery = equipment.ev_battery_kwh if equipment else None
     new_car = new.get("equipment.ev_model")
-    if not old_car or new_car in (None, old_car) or battery is None or "equipment.ev_battery_kwh" in new:
+    if (
+        corrected
+        or not old_car
+        or new_car in (None, old_car)
+        or battery is None
+        or "equipment.ev_battery_kwh" in new
+    ):
         return removals, None
     spec = vehicle_spec(str(old_car))
     if spec is None or abs(spec.battery_kwh - battery) > 0.05:

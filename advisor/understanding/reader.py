@@ -466,6 +466,9 @@ def command_reading(
     if _START_OVER.match(values.message):
         # "reset", "start over": forget what, or only a new subject? asked, nothing removed yet
         return Understanding(intent="forget", forget=[], confidence=confidence)
+    if _WHAT_WAS_UNDONE.match(values.message):
+        # "hmm what did u just undo": what we hold now, shown (it had been read as another undo)
+        return Understanding(intent="profile_query", asks=True, confidence=confidence)
     stated = {fact.field for fact in values.facts}
     known = context.known_fields if context is not None else {}
     # ("take the powerwall off my profile" with one held: the Powerwall named is what we hold, not news)
@@ -571,6 +574,11 @@ _NOT_KEPT = re.compile(
 )
 
 
+_WHAT_WAS_UNDONE = re.compile(
+    r"^\W*(?:(?:hmm+|um+|wait|ok|so)\W+)*(?:what|which)\s+(?:did|have)\s+(?:you|u|ya)\s+(?:just\s+)?"
+    r"(?:undo|undid|undone|change|changed|remove|removed|delete|deleted|erase|erased)\b",
+    re.I,
+)
 _OWN_CAR_AGAIN = re.compile(
     r"\b(?:mine|ours|my\s+(?:own\s+)?(?:car|ev|truck|one)|our\s+(?:own\s+)?(?:car|ev|truck|one))\b", re.I
 )

@@ -1132,7 +1132,11 @@ def _corrected_number(message: str, context: ReadingContext, params: RequestPara
     exactly one known value is named and exactly one other number is said."""
     if not (_CORRECTION_CUE.search(message) or _JUST_SAID.search(message)):
         return []
-    numbers = [float(n) for n in _NUMBER.findall(message)]
+    # ("no wait its a model 3 not y": the 3 is the car's name, no number to correct)
+    unnamed = message
+    for _, words in vehicles_named(message):
+        unnamed = unnamed.replace(words, " ")
+    numbers = [float(n) for n in _NUMBER.findall(unnamed)]
     known = {
         # a price we hold in dollars is said in cents: "its 12 cents not 11" with 0.11 held
         name: float(value)
