@@ -5,6 +5,7 @@ used the state's average anyway (a homeowner-tester in Boise, Dallas and Chicago
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -94,3 +95,22 @@ def test_the_answers_of_the_thread_are_priced_on_the_plan_they_described(runtime
     prices = runtime.service.handle_turn(user, "plan", "whens peak tomorrow")
     assert "Peak 17:00-21:00 $0.25" in prices.text
     assert runtime.service.profiles.get(user).location.rate_schedule is None  # nothing invented saved
+
+
+def test_tomorrows_one_price_is_tomorrows_not_nows(tmp_path: Path) -> None:
+    """A weekday-peak plan asked about on a weekday afternoon for tomorrow, a Saturday: every hour
+    tomorrow is off-peak, and the run is priced at that (it had been priced at now's peak price)."""
+    from datetime import datetime, timezone
+
+    saturday_eve = make_runtime(tmp_path, clock=lambda: datetime(2026, 11, 27, 20, 0, tzinfo=timezone.utc))
+    try:
+        user = new_user(saturday_eve)
+        reply = saturday_eve.service.handle_turn(
+            user,
+            "pool",
+            "dallas 75214, reliant. our plan is 9 cents off peak and 21 cents on peak, peak 2pm-8pm weekdays. "
+            "whens cheapest to run the pool pump tmrw",
+        )
+    finally:
+        saturday_eve.close()
+    assert "every hour tomorrow costs the same ($0.09/kWh)" in reply.text

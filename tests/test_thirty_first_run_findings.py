@@ -188,3 +188,32 @@ def test_a_car_name_corrected_keeps_the_battery_size_they_gave_with_it(runtime: 
     assert "dropped" not in fixed.text
     equipment = runtime.service.profiles.get(user).equipment
     assert (equipment.ev_model, equipment.ev_battery_kwh) == ("Tesla Model 3", 75.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "known"),
+    [
+        ("take that back i typed it wrong", {}),
+        ("oops wrong zip, ignore that last one", {"location.zip_code": "02108"}),
+        (
+            "scratch the powerwall thing, that was just a quote we never went thru with",
+            {"equipment.has_battery_storage": True},
+        ),
+        ("scratch the rivian thing, we ended up not buying it", {"equipment.ev_model": "Rivian R1S"}),
+    ],
+)
+def test_taking_back_what_was_just_said_is_an_undo(text: str, known: dict[str, Any]) -> None:
+    assert understand(text, ReadingContext(known_fields=known)).undo
+
+
+def test_lose_names_what_to_remove_and_dont_forget_keeps_it() -> None:
+    lose = understand("lose the rate plan info its out of date", ReadingContext())
+    assert lose.intent == "forget" and lose.forget == ["location.rate_schedule"]
+    for text in (
+        "dont forget my zip",
+        "pls dont delete the car",
+        "dont lose the plan",
+        "should i take it back to the dealer",
+    ):
+        reading = understand(text, ReadingContext())
+        assert reading.intent != "forget" and not reading.forget and not reading.undo

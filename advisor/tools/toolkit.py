@@ -1347,9 +1347,12 @@ def advise_appliance(
         # one price all day: no start is cheaper, so none is named (a 00:00 "cheapest start" then
         # "I left out the night hours" said nothing true)
         window = " tomorrow" if earliest is not None else f" before {by}" if ready_by_hour is not None else ""
+        # (tomorrow's one price is tomorrow's, not now's: a weekday peak now, a weekend all off-peak)
+        cost = verdict.cost_then_usd if earliest is not None else verdict.cost_now_usd
+        price = cost / verdict.kwh if earliest is not None and verdict.kwh else verdict.usd_per_kwh_now
         summary = (
-            f"Run it whenever suits you — every hour{window} costs the same (${verdict.usd_per_kwh_now:.2f}/kWh), "
-            f"so your {row.name} costs about ${verdict.cost_now_usd:.2f} for {unit} at any time."
+            f"Run it whenever suits you — every hour{window} costs the same (${price:.2f}/kWh), "
+            f"so your {row.name} costs about ${cost:.2f} for {unit} at any time."
         )
         if tariff.illustrative:  # an average we assumed: their plan's cheap hours are unknown, not absent
             summary = (

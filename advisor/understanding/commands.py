@@ -75,11 +75,14 @@ EVERYTHING = re.compile(
 # "forget that", "scratch it": the last change, not a field. The "that" ends its clause: in
 # "forget that i have oil heat" it introduces the fact to forget.
 LAST_CHANGE = re.compile(
-    r"\b(?:forget|delete|remove|erase|scratch|drop|undo|cancel|take\s+back|reverse)\s+(?:it|that|this|"
-    r"(?:the\s+)?last\s+(?:thing|one|change)|what\s+i\s+(?:just\s+)?said)\b"
+    r"\b(?:forget|delete|remove|erase|scratch|drop|undo|cancel|take\s+back|reverse|ignore|disregard)\s+(?:it|that|this|"
+    r"(?:the\s+|that\s+)?last\s+(?:thing|one|change)|what\s+i\s+(?:just\s+)?said)\b"
     r"(?=\s*(?:$|[.,!?;:)-]|(?:please|pls|plz|thanks|thx|now|then|too|and|but|i\s+meant|sorry|lol)\b))|"
-    # "thats not what i said, take it back"
-    r"\btake\s+(?:it|that|this)\s+back\b(?=\s*(?:$|[.,!?;:)-]|(?:please|pls|plz|now|thanks|thx)\b))",
+    # "thats not what i said, take it back", "take that back i typed it wrong" (not "take it back to
+    # the dealer")
+    r"\btake\s+(?:it|that|this)\s+back\b(?!\s+(?:to|from|in|into|for|at|on|off)\b)|"
+    # "scratch the powerwall thing, that was just a quote": the named thing they said, taken back
+    r"\b(?:scratch|ignore|disregard)\s+(?:the|that|my)\s+(?:[\w-]+\s+){1,2}?(?:thing|part|bit|stuff|one)\b",
     re.I,
 )
 # "we sold the Tesla", "no longer have solar", "got rid of the powerwall": equipment that is gone.
@@ -132,6 +135,8 @@ UNDO_CUE = re.compile(
 # A word that asks to remove something: a "forget" reading without one removes nothing
 REMOVAL_CUE = re.compile(
     r"\b(?:forget|forgot\s+about|delete|remove|erase|clear|wipe|drop|unsave|get\s+rid\s+of|take\s+(?:off|out|back\s+the)|"
+    # "lose the rate plan info its out of date"
+    r"(?<!\bdont\s)(?<!\bdon't\s)(?<!\bnot\s)(?<!\bnever\s)(?:lose|ditch|toss|nix)(?=\s+(?:the|my|that)\b)|"
     # "take the zip back off my file", "i'd prefer you not keep my zip code"
     r"take\s+(?:the|my)\s+[\w ]{1,20}?\s+(?:back\s+)?off|(?:prefer|rather)\s+(?:you\s+)?(?:not|didn'?t)\s+(?:keep|store|save|have|hold)|"
     r"(?:don'?t|do\s+not|stop)\s+(?:keep|keeping|store|storing|save|saving|remember|remembering|hold|holding))\b",

@@ -466,6 +466,14 @@ def command_reading(
     if _START_OVER.match(values.message):
         # "reset", "start over": forget what, or only a new subject? asked, nothing removed yet
         return Understanding(intent="forget", forget=[], confidence=confidence)
+    if _KEEP_IT.search(values.message) and not values.facts:
+        # "dont forget my zip": keep it (it had been forgotten); what we hold for it is shown
+        return Understanding(
+            intent="profile_query",
+            asks=True,
+            queried=commands.named_fields(values.message),
+            confidence=confidence,
+        )
     if _WHAT_WAS_UNDONE.match(values.message):
         # "hmm what did u just undo": what we hold now, shown (it had been read as another undo)
         return Understanding(intent="profile_query", asks=True, confidence=confidence)
@@ -574,6 +582,11 @@ _NOT_KEPT = re.compile(
 )
 
 
+_KEEP_IT = re.compile(
+    r"\b(?:don'?t|dont|do\s+not|never|pls\s+don'?t|please\s+don'?t)\s+(?:you\s+)?"
+    r"(?:forget|delete|remove|erase|lose|drop|wipe|clear)\b",
+    re.I,
+)
 _WHAT_WAS_UNDONE = re.compile(
     r"^\W*(?:(?:hmm+|um+|wait|ok|so)\W+)*(?:what|which)\s+(?:did|have)\s+(?:you|u|ya)\s+(?:just\s+)?"
     r"(?:undo|undid|undone|change|changed|remove|removed|delete|deleted|erase|erased)\b",
