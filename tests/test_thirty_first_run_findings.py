@@ -217,3 +217,16 @@ def test_lose_names_what_to_remove_and_dont_forget_keeps_it() -> None:
     ):
         reading = understand(text, ReadingContext())
         assert reading.intent != "forget" and not reading.forget and not reading.undo
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("theres 4 of us plus my mother in law moved in last month", 5),
+        ("4 of us plus 2 dogs", 4),
+        ("4 of us plus grandma so 5 total", 5),
+        ("4 of us and my sister visits sometimes", 4),
+    ],
+)
+def test_one_more_who_moved_in_is_counted(text: str, count: int) -> None:
+    assert saved(text).get("household.occupants") == count

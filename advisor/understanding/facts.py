@@ -3113,7 +3113,22 @@ def _listed_household(text: str) -> Reading | None:
     return None
 
 
+_ONE_MORE_MOVED_IN = re.compile(
+    _COUNT + r"\s+of\s+us\s*,?\s*(?:plus|\+|and|&)\s+(?:my|our|the|a|an)\s+"
+    r"(?!(?:dogs?|cats?|pets?|pups?|puppy|kitty|kitten|fish|birds?)\b)[a-z-]+(?:\s+in\s+law)?"
+    r"\s+(?:(?:who\s+)?(?:just\s+)?(?:moved\s+in|lives?\s+(?:here|with\s+us)|living\s+(?:here|with\s+us)|"
+    r"staying\s+with\s+us))\b",
+    re.I,
+)
+
+
 def _occupants(text: str) -> Iterator[Reading]:
+    joined = _ONE_MORE_MOVED_IN.search(text)
+    if joined and not re.search(r"\b(?:total|altogether|all\s+together)\b", text, re.I):
+        # "theres 4 of us plus my mother in law moved in last month": one more who lives there now
+        count = _count(joined.group(1)) + 1
+        yield Reading("household.occupants", count, said=joined.group(0).strip(), unit="people")
+        return
     listed = _listed_household(text)
     if listed is not None and listed.value:
         yield listed
