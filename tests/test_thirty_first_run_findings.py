@@ -230,3 +230,14 @@ def test_lose_names_what_to_remove_and_dont_forget_keeps_it() -> None:
 )
 def test_one_more_who_moved_in_is_counted(text: str, count: int) -> None:
     assert saved(text).get("household.occupants") == count
+
+
+def test_equipment_said_installed_inside_a_question_is_theirs() -> None:
+    assert saved("why has our electric bill gone way up this winter since the heat pumps went in") == {
+        "equipment.heating_type": "heat_pump"
+    }
+    assert "equipment.heating_type" not in saved("should we get a heat pump since the furnace is old")
+
+
+def test_a_second_array_on_the_barn_adds_to_the_size() -> None:
+    assert saved("8 kw on the house and another 4 on the barn") == {"equipment.solar_capacity_kw": 12.0}

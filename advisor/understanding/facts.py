@@ -673,6 +673,16 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
         r"\b(?:switch|switching|change|changing|move|moving|go|going)\s+(?:over\s+)?to\s+$", text[:at], re.I
     ):
         return False  # "is it cheaper for me to switch to ev-tou-5 or stay where i am": the plan asked about
+    if (
+        at > 0
+        and re.search(r"\bsince\s+(?:the|our|my)\s+(?:new\s+)?$", text[:at], re.I)
+        and re.match(
+            r"[\w-]*\s+(?:went\s+in|got\s+(?:put\s+in|installed)|(?:was|were)\s+(?:put\s+in|installed))\b",
+            text[at + len(reading.said) :],
+            re.I,
+        )
+    ):
+        return True  # "why has our bill gone up since the heat pumps went in": theirs, installed
     if reading.field in (
         "equipment.heating_type",
         "equipment.cooling_type",
@@ -2535,6 +2545,13 @@ _MICROS_OR_INVERTER = re.compile(
 )
 
 
+_TWO_ARRAYS = re.compile(
+    r"(\d{1,2}(?:\.\d+)?)\s*-?\s*kw\b(?!h)[^.;?]{0,40}?\b(?:and|plus|\+)\s+(?:another|an\s+extra|an\s+additional|a\s+second)\s+"
+    r"(\d{1,2}(?:\.\d+)?)\s*(?:-?\s*kw\b(?!h))?(?:\s+(?:on|over|at|in)\s+the\s+(?:barn|garage|shop|shed|carport|ground|pole\s+barn))",
+    re.I,
+)
+
+
 def _solar(
     text: str, *, pending_slot: str | None, about_solar: bool = False, message: str = ""
 ) -> Iterator[Reading]:
@@ -2574,6 +2591,12 @@ def _solar(
         )
         return
     if not solar_here and pending_slot != "solar_size":
+        return
+    both = _TWO_ARRAYS.search(message or text)  # (the second array is a clause of its own)
+    if both and not other_kw and re.search(rf"\b{re.escape(both.group(1))}\s*-?\s*kw", text, re.I):
+        # "8 kw on the house and another 4 on the barn": one home's two arrays, 12 kW in all
+        kw_sum = _amount(both.group(1)) + _amount(both.group(2))
+        yield Reading("equipment.solar_capacity_kw", round(kw_sum, 2), said=both.group(0), unit="kW")
         return
     kw = _solar_kw(text) or _SOLAR_IS.search(text)
     added = _ADDED_KW.search(text)
