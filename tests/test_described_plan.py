@@ -114,3 +114,15 @@ def test_tomorrows_one_price_is_tomorrows_not_nows(tmp_path: Path) -> None:
     finally:
         saturday_eve.close()
     assert "every hour tomorrow costs the same ($0.09/kWh)" in reply.text
+
+
+def test_a_free_nights_plan_is_free_at_night_and_one_price_the_rest() -> None:
+    plan = described_plan(
+        "dallas 75214, txu. my plan is free nights 9pm-6am and 19 cents a kwh the rest of the day"
+    )
+    assert plan is not None and plan.said() == "free 21:00-06:00, 19¢/kWh the other hours"
+    tariff = plan.tariff("TXU Energy", as_of=date(2026, 11, 27))
+    prices = [tariff.periods[i].usd_per_kwh for i in tariff.weekend_schedule[0]]
+    assert prices[22] == prices[5] == 0.0 and prices[6] == prices[20] == 0.19
+    assert {p.display for p in tariff.periods} == {"Free", "Standard"}
+    assert described_plan("is free nights worth it") is None

@@ -22,7 +22,7 @@ class DescribedPlan(BaseModel):
         ge=1, le=24, description="hour the window ends (exclusive); before the start = past midnight"
     )
     window_kind: Literal["peak", "off_peak"] = "peak"
-    window_usd_per_kwh: float = Field(gt=0, le=2)
+    window_usd_per_kwh: float = Field(ge=0, le=2)  # 0: "free nights 9pm-6am"
     other_usd_per_kwh: float = Field(gt=0, le=2)
     weekdays_only: bool = False  # a peak on weekdays only: weekends are all at the other price
 
@@ -40,9 +40,12 @@ class DescribedPlan(BaseModel):
         """ "peak 17:00-21:00 on weekdays at 25¢/kWh, 11¢/kWh the other hours" """
         name = "peak" if self.window_kind == "peak" else "off-peak"
         days = " on weekdays" if self.weekdays_only else ""
+        hours = f"{self.window_start:02d}:00-{self.window_end % 24:02d}:00{days}"
+        if not self.window_usd_per_kwh:
+            return f"free {hours}, {_cents(self.other_usd_per_kwh)}/kWh the other hours"
         return (
-            f"{name} {self.window_start:02d}:00-{self.window_end % 24:02d}:00{days} at "
-            f"{_cents(self.window_usd_per_kwh)}/kWh, {_cents(self.other_usd_per_kwh)}/kWh the other hours"
+            f"{name} {hours} at {_cents(self.window_usd_per_kwh)}/kWh, "
+            f"{_cents(self.other_usd_per_kwh)}/kWh the other hours"
         )
 
     def tariff(self, utility: str | None, as_of: date) -> Tariff:
@@ -59,8 +62,16 @@ class DescribedPlan(BaseModel):
             utility=utility or "your utility",
             name="plan (as you described it)",
             periods=[
-                PricePeriod(index=0, name="off_peak", usd_per_kwh=off_price, label="Off-Peak"),
-                PricePeriod(index=1, name="peak", usd_per_kwh=peak_price, label="Peak"),
+                PricePeriod(
+                    index=0, name="off_peak", usd_per_kwh=off_price, label="Off-Peak" if off_price else "Free"
+                ),
+                # (the day rate of a "free nights" plan is its standard price, no peak)
+                PricePeriod(
+                    index=1,
+                    name="peak",
+                    usd_per_kwh=peak_price,
+                    label="Peak" if self.window_kind == "peak" else "Standard",
+                ),
             ],
             weekday_schedule=[list(day) for _ in range(12)],
             weekend_schedule=[list(weekend) for _ in range(12)],

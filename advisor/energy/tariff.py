@@ -36,7 +36,7 @@ class PricePeriod(BaseModel):
 
     index: int
     name: str  # off_peak, partial_peak, peak, super_off_peak: the source's period, as a key
-    usd_per_kwh: float = Field(gt=0)
+    usd_per_kwh: float = Field(ge=0)  # 0: free hours, as a "free nights" plan's (never from URDB)
     label: str | None = None  # the source's own words ("On-Peak", "Super Off-Peak"), when given
 
     @property

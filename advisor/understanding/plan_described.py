@@ -45,8 +45,47 @@ _EVERY_DAY = re.compile(
 )
 
 
+_FREE = re.compile(
+    r"\bfree\s+(?:nights?|overnight|night\s*time|power\s+at\s+night|electricity\s+at\s+night)\s*(?:from\s+)?(?:is\s+)?"
+    + _HOUR.format(h="h1", m="m1", ap="ap1")
+    + r"\s*(?:-|–|to|till|until)\s*"
+    + _HOUR.format(h="h2", m="m2", ap="ap2"),
+    re.I,
+)
+_REST = re.compile(
+    _PRICE.format(name="value", unit="unit")
+    + r"(?:\s*(?:a|per|/)\s*kwh)?\s+(?:for\s+|during\s+|the\s+|in\s+the\s+)*"
+    r"(?:rest|other\s+(?:hours|times)|daytime|days?|day\s*time)\b",
+    re.I,
+)
+
+
+def free_nights(text: str) -> DescribedPlan | None:
+    """ "free nights 9pm-6am and 19 cents a kwh the rest of the day": free hours and one price."""
+    free, rest = _FREE.search(text), _REST.search(text)
+    if free is None or rest is None:
+        return None
+    start = _hour(free.group("h1"), free.group("ap1") or "pm")
+    end = _hour(free.group("h2"), free.group("ap2") or "am")
+    price = _usd(rest.group("value"), rest.group("unit"))
+    if start is None or end is None or price is None:
+        return None
+    try:
+        return DescribedPlan(
+            window_start=start,
+            window_end=end or 24,
+            window_kind="off_peak",
+            window_usd_per_kwh=0.0,
+            other_usd_per_kwh=price,
+        )
+    except ValidationError:
+        return None
+
+
 def described_plan(text: str) -> DescribedPlan | None:
     """The plan the words describe, or None when a price or the peak's hours are missing."""
+    if (free := free_nights(text)) is not None:
+        return free
     peak = _price_for(text, _PEAK_WORD)
     off = _price_for(text, _OFF_WORD)
     window = _WINDOW.search(text)
