@@ -585,11 +585,16 @@ _WAIT_TO_PLUG = re.compile(
 
 
 def _clock_hour(match: re.Match[str], *, evening: bool) -> int | None:
-    """The 0-23 hour of a match's "hour" and "half" (am/pm); without am/pm an hour from 1 to 11 is
-    the evening one when `evening` says so. None when it is no clock time."""
-    hour, half = int(match.group("hour")), (match.group("half") or "").lower().replace(".", "")
+    """The 0-23 hour of a match's "hour" and "half" (am/pm); see `hour_of_day`."""
+    return hour_of_day(int(match.group("hour")), match.group("half"), evening=evening)
+
+
+def hour_of_day(hour: int, half: str | None, *, evening: bool) -> int | None:
+    """The 0-23 hour of a clock hour and its half ("pm", "p.m.", "p"); without one, an hour from 1
+    to 11 is the evening one when `evening` says so. None when it is no clock time."""
+    half = (half or "").lower().replace(".", "")[:1]
     if half:
-        return hour % 12 + (12 if half == "pm" else 0) if 1 <= hour <= 12 else None
+        return hour % 12 + (12 if half == "p" else 0) if 1 <= hour <= 12 else None
     if evening and 1 <= hour <= 11:
         return hour + 12
     return hour if hour <= 23 else None

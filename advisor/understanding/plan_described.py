@@ -10,6 +10,7 @@ import re
 from pydantic import ValidationError
 
 from advisor.energy.described_plan import DescribedPlan
+from advisor.understanding.params import hour_of_day
 
 # a price has its unit or its decimal point ("25 cents", "24c", "$0.2809", ".31"); a bare "5" next to
 # "peak" is an hour ("peak is 5pm to 9pm")
@@ -65,8 +66,8 @@ def free_nights(text: str) -> DescribedPlan | None:
     free, rest = _FREE.search(text), _REST.search(text)
     if free is None or rest is None:
         return None
-    start = _hour(free.group("h1"), free.group("ap1") or "pm")
-    end = _hour(free.group("h2"), free.group("ap2") or "am")
+    start = hour_of_day(int(free.group("h1")), free.group("ap1") or "pm", evening=True)
+    end = hour_of_day(int(free.group("h2")), free.group("ap2") or "am", evening=False)
     price = _usd(rest.group("value"), rest.group("unit"))
     if start is None or end is None or price is None:
         return None
@@ -94,8 +95,9 @@ def described_plan(text: str) -> DescribedPlan | None:
     groups = window.groupdict()
     first = ("h1", "m1", "ap1") if groups["h1"] else ("h3", "m3", "ap3")
     last = ("h2", "m2", "ap2") if groups["h2"] else ("h4", "m4", "ap4")
-    start = _hour(groups[first[0]], groups[first[2]] or groups[last[2]])
-    end = _hour(groups[last[0]], groups[last[2]] or ("pm" if start is not None and start >= 12 else None))
+    # ("peak is 4-9", "3-7pm": a peak is the afternoon's or the evening's)
+    start = hour_of_day(int(groups[first[0]]), groups[first[2]] or groups[last[2]], evening=True)
+    end = hour_of_day(int(groups[last[0]]), groups[last[2]], evening=True)
     if start is None or end is None:
         return None
     try:
@@ -134,19 +136,3 @@ def _usd(value: str, unit: str | None) -> float | None:
         dollars = False
     usd = number if dollars and number < 2 else number / 100
     return round(usd, 4) if 0.01 <= usd <= 2 else None
-
-
-def _hour(hour: str | None, half: str | None) -> int | None:
-    if hour is None:
-        return None
-    value = int(hour)
-    if not 0 <= value <= 24:
-        return None
-    meridiem = (half or "").lower()[:1]
-    if meridiem == "p" and value < 12:
-        value += 12
-    elif meridiem == "a" and value == 12:
-        value = 0
-    elif not meridiem and 1 <= value <= 9:
-        value += 12  # "peak is 4-9": the evening, as every US residential peak is
-    return value
