@@ -241,3 +241,16 @@ def test_equipment_said_installed_inside_a_question_is_theirs() -> None:
 
 def test_a_second_array_on_the_barn_adds_to_the_size() -> None:
     assert saved("8 kw on the house and another 4 on the barn") == {"equipment.solar_capacity_kw": 12.0}
+
+
+def test_dont_save_anything_saves_nothing_and_asks_as_they_said() -> None:
+    reading = understand("dont save my info, 94110 pge, when should i charge my leaf", ReadingContext())
+    assert reading.facts == []
+    assert (reading.params.place, reading.params.utility, reading.params.vehicle) == (
+        "San Francisco, CA",
+        "PG&E",
+        "Nissan Leaf",
+    )
+    assert (
+        understand("lol ok. dont save anything abt me but whats peak today for ameren missouri").facts == []
+    )

@@ -19,6 +19,7 @@ from langchain_core.runnables import RunnableConfig
 
 from advisor.energy.utilities import usual_plan
 from advisor.energy.vehicles import find_vehicle, vehicles_named
+from advisor.places import zip_place
 from advisor.understanding import commands
 from advisor.understanding.meaning import TASK_TOPIC, MeaningModel, Prediction, features, meaning_model
 from advisor.understanding.models import (
@@ -367,14 +368,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         params, facts = _changed_in_the_follow_up(params, last, values, facts)
     elif intent == "live_data":
         params = _size_asked(with_household_usage(params, context), values, facts)
-    taken = _taken_as_theirs(intent, params, values)
-    if taken:
-        facts = [*facts, *taken]
-        params = params.model_copy(
-            update={"place": None if _has(taken, "location.zip_code") else params.place}
-            | ({"utility": None} if _has(taken, "location.utility_provider") else {})
-            | ({"vehicle": None} if _has(taken, "equipment.ev_model") else {})
-        )
+    params, facts = _what_is_saved(intent, params, values, facts)
     # a what-if or a how-to is advice: not asked about
     # … and a follow-up changes the last request ("actually its more like 30 miles"): not asked about
     alternative = None if values.what_if or values.how_to or follow_up else _alternative(prediction, intent)
@@ -580,6 +574,47 @@ _NOT_KEPT = re.compile(
     r"\b(?:you|u)\s+(?:do\s*n[o']?t|dont|do\s+not)\s+need\s+(?:to\s+know\s+)?(?:my|our|how|where|what)\b",
     re.I,
 )
+
+
+_SAVE_NOTHING = re.compile(
+    r"\b(?:don'?t|dont|do\s+not|pls\s+don'?t|please\s+don'?t)\s+(?:save|store|keep|remember|record)\s+"
+    r"(?:anything|any\s+of\s+(?:this|that|it)|my\s+(?:info|information|details|data)|(?:stuff|info)\s+(?:abt|about)\s+me|this)\b",
+    re.I,
+)
+
+
+def _what_is_saved(
+    intent: str, params: RequestParams, values: Values, facts: list[StatedFact]
+) -> tuple[RequestParams, list[StatedFact]]:
+    """The facts to save and the request's parameters beside them: what a request takes as theirs
+    joins the facts; "dont save anything abt me but whats peak today for ameren missouri" saves
+    nothing and asks as they said, for this answer only."""
+    taken = _taken_as_theirs(intent, params, values)
+    if taken:
+        facts = [*facts, *taken]
+        params = params.model_copy(
+            update={"place": None if _has(taken, "location.zip_code") else params.place}
+            | ({"utility": None} if _has(taken, "location.utility_provider") else {})
+            | ({"vehicle": None} if _has(taken, "equipment.ev_model") else {})
+        )
+    if facts and _SAVE_NOTHING.search(values.message):
+        return _for_this_answer_only(params, facts), []
+    return params, facts
+
+
+def _for_this_answer_only(params: RequestParams, facts: list[StatedFact]) -> RequestParams:
+    """Facts they asked us not to save, as this request's parameters where it has a place for them."""
+    said = {fact.field: fact.value for fact in facts}
+    update: dict[str, object] = {}
+    if said.get("location.utility_provider") and params.utility is None:
+        update["utility"] = said["location.utility_provider"]
+    where = said.get("location.zip_code") or said.get("location.city")
+    if where and params.place is None:
+        place = zip_place(str(where)) if said.get("location.zip_code") else None
+        update["place"] = f"{place.name}, {place.state}" if place is not None else str(where)
+    if said.get("equipment.ev_model") and params.vehicle is None:
+        update["vehicle"] = said["equipment.ev_model"]
+    return params.model_copy(update=update) if update else params
 
 
 _KEEP_IT = re.compile(

@@ -759,6 +759,8 @@ _ENERGY = re.compile(
     r"carbon\s+monoxide|co\s+(?:alarms?|detectors?)|gas\s+leak|smell\w*\s+(?:of\s+)?gas|"
     r"knob[-\s]and[-\s]tube|(?:aluminum|old)\s+wiring|fuse\s+box|(?:breaker|electrical)\s+panel|vermiculite|"
     r"dimmers?|lumens?|"
+    # the weather that drives heating and cooling ("what is a polar vortex", "cold snap coming")
+    r"polar\s+vortex|cold\s+snaps?|heat\s*waves?|ice\s+storms?|deep\s+freeze|arctic\s+blast|"
     # what cools, dries, lights and runs a home ("ceiling fan direction?", "dehumidifier setting")
     r"(?:ceiling|whole[-\s]house|attic|box|bathroom)\s+fans?|(?:de)?humidi\w*|air\s+condition\w*|window\s+units?|"
     r"space\s+heaters?|fridge|freezer|refrigerator|led\s+bulbs?|light\s*bulbs?|pool\s+pump|ducts?|ductwork|erv|hrv|"
