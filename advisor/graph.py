@@ -1,7 +1,8 @@
 """The advisor graph (FR-001..009): load_session -> intake -> [commands | remember -> onboarding
 -> [chat | retrieve -> recommend | analyzer -> recommend]] -> [memorizer] -> save_session.
 
-A turn is one invocation: `{"message": text}` in, `TurnOutput` out, the thread as
+A turn is one invocation (a message with two requests is two turns, `TurnOutput.next_request`):
+`{"message": text}` in, `TurnOutput` out, the thread as
 `configurable.thread_id` and the user as the runtime context (`ThreadContext`), as in the
 LangGraph memory-agent template. Built and compiled once per process; the store is injected at
 compile time and the same store backs the repositories the nodes use.

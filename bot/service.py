@@ -4,7 +4,9 @@ A turn is: take the session's lock, invoke the advisor graph once (it loads the 
 what the user said, answers, and writes the turn back in one session write), save the trace,
 notify the listener. Only a failed turn is stored here: the user's message is kept with an apology
 that says what was saved before the failure. Turns of one session are serialized (one lock per
-session, also taken by memorize runs); different sessions run concurrently.
+session, also taken by memorize runs); different sessions run concurrently. A message with two
+requests ("whens peak today and is it gonna rain") is two graph runs under the same lock: the graph
+hands back the second as `next_request`, and both answers go out as one reply.
 """
 
 from __future__ import annotations
