@@ -254,3 +254,20 @@ def test_dont_save_anything_saves_nothing_and_asks_as_they_said() -> None:
     assert (
         understand("lol ok. dont save anything abt me but whats peak today for ameren missouri").facts == []
     )
+
+
+def test_gas_for_heat_and_splits_for_cooling_is_gas_heat() -> None:
+    assert saved("gas furnace for heat, mini splits for cooling") == {
+        "equipment.heating_type": "gas",
+        "equipment.cooling_type": "mini_split",
+    }
+    assert saved("mini splits for heat and ac").get("equipment.heating_type") == "heat_pump"
+
+
+def test_a_visiting_daughters_car_is_planned_for_and_not_saved() -> None:
+    reading = understand(
+        "daughter's comin home from college w her leaf, she needs it charged back up by noon sunday",
+        ReadingContext(),
+    )
+    assert reading.facts == [] and reading.params.vehicle == "Nissan Leaf"
+    assert saved("need my leaf charged by 7") == {"equipment.ev_model": "Nissan Leaf"}

@@ -323,6 +323,11 @@ def _count_after_change(message: str, facts: list[StatedFact]) -> list[StatedFac
     ]
 
 
+# "she needs it charged back up by noon sunday": a charge wanted, a request without its question mark
+CHARGE_WANTED = re.compile(
+    r"\b(?:needs?|wants?)\s+(?:it|her|his|the\s+car)?\s*(?:charged|full|topped\s+off)\b|\bcharged\s+(?:back\s+)?up\s+by\b",
+    re.I,
+)
 _CHILDS = re.compile(r"\b(?:sons?|daughters?|kids?|teens?|child|children)\b", re.I)
 # a car said as the user's own: "i got a lightning", "my car", "our ev"
 _OWN_CAR = re.compile(
@@ -343,7 +348,9 @@ def _household_car_asked_about(
         return
     # a child's car asked about is theirs to plan ("my sons got a used leaf, how long does that
     # take"); a spouse's shares the home and its charger, and stays the household's
-    asked = any(c.question for c in clauses) and _CHILDS.search(car.words) is not None
+    asked = (
+        any(c.question for c in clauses) or CHARGE_WANTED.search(message) is not None
+    ) and _CHILDS.search(car.words) is not None
     own = next(
         (
             m
@@ -2762,10 +2769,18 @@ _SPLITS_HEAT = re.compile(
 )
 
 
+# "gas furnace for heat, mini splits for cooling": another fuel does the heating, the splits cool
+_OTHER_HEAT = re.compile(
+    r"\b(?:gas|furnace|boiler|oil|propane|baseboards?|wood\s+stove)\b[^.,;]{0,20}?\bfor\s+(?:the\s+)?heat(?:ing)?\b",
+    re.I,
+)
+
+
 def _heating(text: str, *, negated: bool, owns: bool = False, message: str = "") -> Iterator[Reading]:
     if (
         _SPLITS.search(text)
         and _SPLITS_HEAT.search(message or text)
+        and not _OTHER_HEAT.search(message or text)
         and not negated
         and (owns or _OWN.search(message or text) or _SPLITS.match(text.lstrip()))
     ):

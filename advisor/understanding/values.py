@@ -20,6 +20,7 @@ from advisor.onboarding import usual_utility
 from advisor.places import STATE_NAMES, STATE_TIMEZONES, find_city, find_town, is_us_town_name, zip_place
 from advisor.understanding import commands
 from advisor.understanding.facts import (
+    CHARGE_WANTED,
     JUST_ONE,
     POWERWALL_KWH,
     VOLTS_L2,
@@ -496,6 +497,8 @@ def _the_car_to_charge(
         return []
     spec, words = found
     before = message.lower().split(words.lower(), 1)[0]
+    if HOUSEHOLD_MEMBER.search(before) and re.search(r"\b(?:her|his|their)\s+$", before):
+        return []  # "daughter's comin home from college w her leaf, she needs it charged": hers
     asked = "?" in message or bool(_QUESTION_WORDS.search(before))
     if asked and re.search(rf"\b(?:a|an|any)\s+(?:\w+\s+)?{re.escape(words)}", message, re.I):
         return []  # "what would it cost to charge a model 3 here": a car asked about
@@ -1508,7 +1511,12 @@ def _asked_car(message: str, facts: list[StatedFact], mentions: list[Mention]) -
     # "how much would it cost to charge a model y from 10 to 90": a car asked about, named with "a"
     asked = asked or (
         found is not None
-        and (_QUESTION_WORDS.search(message) is not None or "?" in message)
+        and (
+            _QUESTION_WORDS.search(message) is not None
+            or "?" in message
+            # ("… w her leaf, she needs it charged back up by noon sunday": a request, said as a need)
+            or CHARGE_WANTED.search(message) is not None
+        )
         # ("how long would that leaf take from empty": the car named, whoever's it is)
         and re.search(
             # ("… my brothers bolt", "my mom's leaf": someone else's car)
