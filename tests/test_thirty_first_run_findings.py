@@ -271,3 +271,13 @@ def test_a_visiting_daughters_car_is_planned_for_and_not_saved() -> None:
     )
     assert reading.facts == [] and reading.params.vehicle == "Nissan Leaf"
     assert saved("need my leaf charged by 7") == {"equipment.ev_model": "Nissan Leaf"}
+
+
+def test_a_parent_down_in_another_town_is_not_where_they_live() -> None:
+    assert (
+        saved("mama's down in dothan on alabama power, when oughta she run her dryer so its cheapest") == {}
+    )
+    assert saved("we live down in dothan on alabama power") == {
+        "location.city": "Dothan",
+        "location.utility_provider": "Alabama Power",
+    }

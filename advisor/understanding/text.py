@@ -222,6 +222,9 @@ _PAST_HOME = re.compile(
     r"\brent(?:ing)?\s+out\b|\brental\s+(?:property|unit|house|place)\b|\bown\s+(?:a|two|three|\d)\s+rentals?\b|\bmy\s+tenants?\b|"
     # "my daughter in charlotte has a tesla": a relative who lives elsewhere
     r"\bmy\s+(?:daughter|son|kid|mom|dad|mother|father|parents|grandma|grandpa)\s+(?:in|at|up\s+in|down\s+in|out\s+in)\s+\w|"
+    # "mama's down in dothan on alabama power": a parent who lives elsewhere, said the Southern way
+    r"\b(?:my\s+)?(?:mama|momma|mom|daddy|dad|mother|father|grandma|grandpa|granny|nana|meemaw|papaw)(?:'s|s)?\s+"
+    r"(?:is\s+|lives\s+)?(?:down|up|out|over)\s+(?:in|at|near)\s+\w|"
     # "the cabin near ennis is with vigilante electric": a second home is not the home we advise
     r"(?<!live\sin\s)(?<!live\sin\sa\s)\b(?:the|our|my|a)\s+(?:(?:little|small|old|family)\s+)?"
     r"(?:cabin|lake\s*house|beach\s*house|vacation\s+(?:home|house|place)|second\s+home|hunting\s+camp)\b",
