@@ -51,6 +51,8 @@ def test_a_plan_described_with_both_prices_and_the_peak_hours_is_read(text: str,
         "my bill shows on-peak 0.47 off-peak 0.29 super off-peak 0.21",  # no hours: half a plan
         "peak is 5pm to 9pm",  # no prices
         "11 off peak and 25 on peak, peak 5-9",  # bare numbers beside "peak" may be hours
+        # a third period: two prices would misprice its hours
+        "on-peak 0.47 off-peak 0.29 super off-peak 0.21, peak is 4-9pm",
     ],
 )
 def test_half_a_plan_is_not_a_plan(text: str) -> None:

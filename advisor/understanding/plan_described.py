@@ -83,8 +83,16 @@ def free_nights(text: str) -> DescribedPlan | None:
         return None
 
 
+# a third price ("super off-peak 0.21", "mid-peak", "shoulder"): a plan of three periods, which two
+# prices would misprice
+_THIRD_PERIOD = re.compile(r"\bsuper[-\s]?off|\bmid[-\s]?peak|\bpart(?:ial)?[-\s]?peak|\bshoulder\b", re.I)
+
+
 def described_plan(text: str) -> DescribedPlan | None:
-    """The plan the words describe, or None when a price or the peak's hours are missing."""
+    """The plan the words describe, or None when a price or the peak's hours are missing (or a
+    third period is named: two prices would misprice its hours)."""
+    if _THIRD_PERIOD.search(text):
+        return None
     if (free := free_nights(text)) is not None:
         return free
     peak = _price_for(text, _PEAK_WORD)
