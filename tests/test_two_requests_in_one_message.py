@@ -25,7 +25,8 @@ def runtime(tmp_path_factory):
 
 
 def split(text: str, **context: Any):
-    return split_requests(text, ReadingContext(**context), understand)
+    reading = ReadingContext(**context)
+    return split_requests(text, understand(text, reading), reading, understand)
 
 
 @pytest.mark.parametrize(

@@ -63,10 +63,11 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
             }
         context = reading_context(state)
         said = checked.text
-        split = split_requests(said, context, read_pieces)
+        understanding = understander.understand(said, context, config)
+        split = split_requests(said, understanding, context, read_pieces)
         if split is not None:
             said = split.first  # this turn answers the first request; the second is the next turn's
-        understanding = understander.understand(said, context, config)
+            understanding = understander.understand(said, context, config)
         understanding = _chosen_reading(understanding, state)
         last = state.get("last_request") or {}
         replan = ""

@@ -69,10 +69,12 @@ class SplitRequests:
     second: str  # the other request, answered next as a turn of its own
 
 
-def split_requests(text: str, context: ReadingContext, read: Read) -> SplitRequests | None:
+def split_requests(
+    text: str, whole: Understanding, context: ReadingContext, read: Read
+) -> SplitRequests | None:
     """The message cut before its second request, or None when it holds one request (or the cut
-    is not sure). `read` is the reader (text, context) -> Understanding."""
-    whole = read(text, context)
+    is not sure). `whole` is the message's own reading (the turn has it already); `read` reads
+    its pieces, (text, context) -> Understanding, only when there are two or more."""
     if whole.intent not in _REQUESTS or context.pending_slot or whole.follow_up:
         return None
     pieces = _pieces(text)
