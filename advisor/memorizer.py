@@ -168,7 +168,10 @@ class Memorizer:
             {"turn": message.turn, "text": message.content}
             for message in session.messages
             if message.role == "user"
-            and session.memorized_through_turn < message.turn <= state["through_turn"]
+            # (never a turn of "dont save anything", nor one after it before they said to save)
+            and max(session.memorized_through_turn, session.declined_through_turn)
+            < message.turn
+            <= state["through_turn"]
         ]
         if not conversation:
             return {"extracted_facts": []}

@@ -97,11 +97,19 @@ def _has(profile: UserProfile | None, slot: str) -> bool:
     raise KeyError(slot)
 
 
-def question_for(slot: str, profile: UserProfile | None, *, first_contact: bool = False) -> str:
+def question_for(
+    slot: str, profile: UserProfile | None, *, first_contact: bool = False, kept: bool = True
+) -> str:
+    """The one question for a slot (`kept` False: they asked us not to save, and are told so)."""
     location = profile.location if profile else None
     if slot == "location":
+        remembered = (
+            "then remember the answers"
+            if kept
+            else "and, as you asked, use the answers in this conversation only, without saving them"
+        )
         intro = (
-            "Hi! I'm your home energy advisor. I'll ask a few quick questions once, then remember the answers. "
+            f"Hi! I'm your home energy advisor. I'll ask a few quick questions once, {remembered}. "
             if first_contact
             else ""
         )

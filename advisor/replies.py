@@ -120,6 +120,8 @@ _REASONS = {
     "unverified": "you didn't sound sure; tell me once you've checked",
     "part_of_day": "a price for part of the day isn't one price for every hour; tell me your rate plan's name "
     "(it's on your bill) and I'll use its hours",
+    "declined": 'you asked me not to save anything in this conversation (say "you can save it" if that '
+    "changes)",
     "uncatalogued": "my plan catalog doesn't hold that plan yet (it has PG&E's and SDG&E's), so I can't use its "
     "hours; answers use your utility's usual plan if I know it, else your state's average price, and say so",
 }

@@ -67,6 +67,8 @@ class AdvisorState(TypedDict, total=False):
     last_live_request: dict[str, Any] | None  # the last live answer's request (kept across an explanation)
     one_price_plan: bool  # they said their plan has one price all day (this thread)
     described_plan: dict[str, Any] | None  # their time-of-use plan as they described it (this thread)
+    saving_declined: bool  # they said "dont save anything" in this thread (until they say to save)
+    held_facts: dict[str, Any]  # what they told us in this thread while saving was declined (unsaved)
     session_facts: list[dict[str, Any]]  # facts stated this turn and what became of them
     prior_facts: list[dict[str, Any]]  # facts handled in earlier turns of the thread
     original_message: str  # the user's words as sent (stored in the session)

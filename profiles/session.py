@@ -78,6 +78,10 @@ class Session(BaseModel):
     # their time-of-use plan as they described it ("25 cents on peak 5-9pm weekdays, 11 off"): the
     # profile keeps a plan's code, not its prices, so the thread keeps the description
     described_plan: dict[str, Any] | None = None
+    # the last turn of "dont save anything" (nothing more is saved in this thread until they say
+    # to; the memorizer never reads a turn up to it), and what they said meanwhile, unsaved
+    declined_through_turn: int = Field(0, ge=0)
+    held_facts: dict[str, Any] = Field(default_factory=dict, max_length=40)
     facts: list[SessionFact] = Field(default_factory=list, max_length=200)
     last_request: LastRequest | None = None
     # the last live answer's request, kept across an explanation asked in between ("need 90% by

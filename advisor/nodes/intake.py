@@ -104,6 +104,11 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
             "should_memorize": goodbye,
             "memorize_due": due and not goodbye,
             "route": "understood",
+            "saving_declined": understanding.saving_declined,
+            "held_facts": {
+                **(state.get("held_facts") or {}),
+                **{fact.field: fact.value for fact in understanding.held},
+            },
             "replan": replan,  # onboarding redoes the answer only if the statement changed something
         }
         if (
@@ -284,6 +289,7 @@ def reading_context(state: AdvisorState) -> ReadingContext:
         pending_topic=(state.get("pending_request") or {}).get("topic") if pending else None,
         recent=recent,
         known_fields=_known_fields(state),
+        saving_declined=bool(state.get("saving_declined")),
     )
 
 

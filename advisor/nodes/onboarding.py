@@ -33,6 +33,7 @@ from config.clock import Clock
 from config.files import EvalConfig
 from profiles.models import Equipment, Location, UserProfile
 from profiles.staleness import stale_sections
+from profiles.wording import join, statement
 from traces.recorder import current_trace
 
 STATEMENTS = ("profile_statement", "correction", "forget")
@@ -74,6 +75,11 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
         update["stale_sections"] = (
             stale_sections(profile, evaluation.staleness_days, clock()) if profile else []
         )
+        held = _held_view(profile, state.get("held_facts") or {})
+        if held is not None:
+            profile = update["user_profile"] = held[0]  # this conversation's view only: nothing is saved
+            if request["intent"] == "live_data" and understanding.held:  # (said when something is new)
+                update["notices"].append(held[1])
         assumed = _assumed_plan(profile, skipped)
         if assumed is not None and request["intent"] == "live_data":
             profile = update["user_profile"] = assumed[0]  # this turn's view only: nothing is saved
@@ -347,6 +353,12 @@ def _ask(
         # cents a kwh … what would it cost to take the bolt from 20 to 80": the price they pay is every
         # hour's (with no deadline, the clock's zone changes nothing; the answer says what it assumed)
         needed = [slot for slot in needed if slot != "location"]
+    if params.fuel_price_usd is not None and (
+        params.electricity_usd_per_kwh or _flat_price(profile) or _utility_of_one_state(profile)
+    ):
+        # "4 bucks a gallon for oil and 22 cents a kwh, would a heat pump be cheaper": the place only
+        # ever gives an electricity price, and they said theirs (or their utility's state has one)
+        needed = [slot for slot in needed if slot != "location"]
     skipped = update["skipped_slots"]
     missing = [
         slot
@@ -382,7 +394,10 @@ def _ask(
     return {
         "missing_slots": missing,
         "response": question_for(
-            slot, profile, first_contact=profile is None and not said and state.get("turn_count", 1) == 1
+            slot,
+            profile,
+            first_contact=profile is None and not said and state.get("turn_count", 1) == 1,
+            kept=not state.get("saving_declined"),
         ),
         "pending_slot": slot,
         "pending_question": update["message"] if intent == "live_data" else None,
@@ -467,6 +482,23 @@ def _viewed(
     if equipment:
         update["equipment"] = (base.equipment or Equipment()).model_copy(update=equipment)
     return base.model_copy(update=update)
+
+
+def _held_view(profile: UserProfile | None, held: dict[str, Any]) -> tuple[UserProfile, str] | None:
+    """What they told us after "dont save anything" (their ZIP, utility, car), as this conversation's
+    view of their home: answered with, said as unsaved, never written to the profile."""
+    sections: dict[str, dict[str, Any]] = {"location": {}, "equipment": {}}
+    for field, value in held.items():
+        section, _, name = field.partition(".")
+        if section in sections:
+            sections[section][name] = value
+    if not any(sections.values()):
+        return None
+    view = _viewed(profile, location=sections["location"], equipment=sections["equipment"])
+    said = join(
+        [statement(field, value) for field, value in held.items() if field.partition(".")[0] in sections]
+    )
+    return view, f"Used for this conversation only, not saved (as you asked): {said}."
 
 
 def _asked_car(profile: UserProfile | None, request: dict[str, Any]) -> tuple[UserProfile, str] | None:

@@ -84,6 +84,9 @@ def make_load_session(sessions: SessionRepository, profiles: ProfileRepository):
             "skipped_slots": list(session.skipped_slots) if session else [],
             "one_price_plan": bool(session and session.one_price_plan),
             "described_plan": session.described_plan if session else None,
+            # (still declined when the last turn declined: a message saying to save lifts it)
+            "saving_declined": bool(session and 0 < session.turn_count == session.declined_through_turn),
+            "held_facts": dict(session.held_facts) if session else {},
             "prior_facts": [fact.model_dump() for fact in session.facts] if session else [],
             "errors": [],
         }
@@ -132,6 +135,8 @@ def session_updates(state: AdvisorState) -> dict[str, Any]:
         "skipped_slots": state.get("skipped_slots", []),
         "one_price_plan": bool(state.get("one_price_plan")),
         "described_plan": state.get("described_plan"),
+        "held_facts": state.get("held_facts") or {},
+        **({"declined_through_turn": state.get("turn_count", 0)} if state.get("saving_declined") else {}),
         # a second request waits while we ask what the first one needs ("whens peak today and is it
         # gonna rain" from someone with no ZIP yet), and is answered once that question is
         "queued_request": (state.get("next_request") or state.get("queued_request"))

@@ -36,7 +36,13 @@ from advisor.understanding.models import (
 )
 from advisor.understanding.params import follow_up_params, with_household_usage
 from advisor.understanding.plan_described import described_plan
-from advisor.understanding.reader import LearnedReader, command_reading
+from advisor.understanding.reader import (
+    LearnedReader,
+    command_reading,
+    for_this_answer_only,
+    saving_declined,
+    withheld,
+)
 from advisor.understanding.text import clauses, clean
 from advisor.understanding.values import SLOT_FIELDS, Values, read_values
 from profiles.repository import editable_fields
@@ -161,6 +167,11 @@ class ModelUnderstander:
             )  # the offline reader's merge, one definition
         else:
             params = with_household_usage(params, context)  # miles and kWh said earlier in the thread
+        declined = saving_declined(values, context)
+        mentions, held = list(values.mentions), []
+        if declined and facts:  # "dont save anything": said for this answer only
+            params, mentions = for_this_answer_only(params, facts), mentions + withheld(facts)
+            facts, held = [], facts
         intent = reading.intent
         topic = reading.topic
         if reading.follow_up and context.last_topic and intent == "live_data":
@@ -171,11 +182,13 @@ class ModelUnderstander:
             asks=intent in ("live_data", "knowledge", "profile_query"),
             question=reading.question or (message if intent in ("live_data", "knowledge") else None),
             facts=facts,
-            mentions=values.mentions,
+            mentions=mentions,
             slot_answer=slot,
             params=params,
             follow_up=reading.follow_up,
             remember=reading.remember,
+            saving_declined=declined,
+            held=held,
             hedged=values.hedged,
             place_query=values.place_query
             if not any(f.field.startswith("location.") for f in facts)

@@ -77,6 +77,7 @@ class Mention(BaseModel):
         "lacks",  # "and no ev": equipment they say they don't have (nothing saved, nothing to remove)
         "unkept",  # "we heat with oil": theirs, but a value the profile cannot hold (words: "unkept:oil")
         "uncatalogued",  # "were on the saver choice plan": their plan, one the catalog does not hold
+        "declined",  # theirs, but they asked us not to save anything in this conversation
     ]
 
 
@@ -250,6 +251,15 @@ class Understanding(BaseModel):
     params: RequestParams = Field(default_factory=RequestParams)
     follow_up: bool = Field(False, description="changes a parameter of the previous question")
     remember: bool = Field(False, description='an explicit "remember that ..."')
+    saving_declined: bool = Field(
+        False,
+        description='"dont save anything": nothing they say is saved for the rest of the conversation, '
+        'until they say to ("ok you can save my zip")',
+    )
+    held: list[StatedFact] = Field(
+        default_factory=list,
+        description="their facts, not saved because they asked; used in this conversation only",
+    )
     forget: list[str] = Field(default_factory=list, description="field paths the user asks to forget")
     forget_everything: bool = False
     forget_words: str | None = Field(
@@ -334,6 +344,7 @@ class ReadingContext(BaseModel):
     # the live request answered just before an explanation ("whats a therm anyway" in between)
     earlier_live_params: RequestParams | None = None
     earlier_live_topic: str | None = None
+    saving_declined: bool = False  # earlier in the conversation: "dont save anything"
 
     def said_before(self, message: str) -> list[str]:
         """What the user said earlier in the recent conversation, oldest first (without this

@@ -368,7 +368,8 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         params, facts = _changed_in_the_follow_up(params, last, values, facts)
     elif intent == "live_data":
         params = _size_asked(with_household_usage(params, context), values, facts)
-    params, facts = _what_is_saved(intent, params, values, facts)
+    declined = saving_declined(values, context)
+    params, facts, held = _what_is_saved(intent, params, values, facts, declined)
     # a what-if or a how-to is advice: not asked about
     # … and a follow-up changes the last request ("actually its more like 30 miles"): not asked about
     alternative = None if values.what_if or values.how_to or follow_up else _alternative(prediction, intent)
@@ -383,11 +384,13 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         else None,
         facts=facts,
         forget=gone,
-        mentions=_kept_mentions(values, facts, context),
+        mentions=_kept_mentions(values, facts, context) + withheld(held),
         slot_answer=slot_answer,
         params=params,
         follow_up=follow_up,
         remember=values.remember,
+        saving_declined=declined,
+        held=held,
         # "i drive maybe 30 mi a day" in a follow-up: the doubt is the figure's, used as said
         hedged=values.hedged and not (follow_up and values.params.said() and not values.mentions),
         one_price_plan=one_price,
@@ -583,12 +586,27 @@ _SAVE_NOTHING = re.compile(
 )
 
 
+_SAVE_NOW = re.compile(
+    r"(?<!n't\s)(?<!dont\s)(?<!not\s)(?<!never\s)\b(?:save|store|remember|keep)\s+(?:it|that|this|them|those|"
+    r"everything|all\s+(?:of\s+)?(?:it|that|this)|my|our)\b|\b(?:you|u)\s+can\s+(?:save|store|remember|keep)\b",
+    re.I,
+)
+
+
+def saving_declined(values: Values, context: ReadingContext) -> bool:
+    """Nothing is saved from a message that says not to, nor later in that conversation until they
+    say to save ("dont save anything, just curious. whats peak for pge", then "94110": not saved)."""
+    if _SAVE_NOTHING.search(values.message):
+        return True
+    return context.saving_declined and not (values.remember or _SAVE_NOW.search(values.message))
+
+
 def _what_is_saved(
-    intent: str, params: RequestParams, values: Values, facts: list[StatedFact]
-) -> tuple[RequestParams, list[StatedFact]]:
+    intent: str, params: RequestParams, values: Values, facts: list[StatedFact], declined: bool
+) -> tuple[RequestParams, list[StatedFact], list[StatedFact]]:
     """The facts to save and the request's parameters beside them: what a request takes as theirs
     joins the facts; "dont save anything abt me but whats peak today for ameren missouri" saves
-    nothing and asks as they said, for this answer only."""
+    nothing and asks as they said, for this answer only (and so for the rest of the conversation)."""
     taken = _taken_as_theirs(intent, params, values)
     if taken:
         facts = [*facts, *taken]
@@ -597,12 +615,17 @@ def _what_is_saved(
             | ({"utility": None} if _has(taken, "location.utility_provider") else {})
             | ({"vehicle": None} if _has(taken, "equipment.ev_model") else {})
         )
-    if facts and _SAVE_NOTHING.search(values.message):
-        return _for_this_answer_only(params, facts), []
-    return params, facts
+    if facts and declined:
+        return for_this_answer_only(params, facts), [], facts
+    return params, facts, []
 
 
-def _for_this_answer_only(params: RequestParams, facts: list[StatedFact]) -> RequestParams:
+def withheld(facts: list[StatedFact]) -> list[Mention]:
+    """Their facts, not saved because they asked us not to (said in the reply and the trace)."""
+    return [Mention(field=fact.field, words=fact.words[:500], reason="declined") for fact in facts]
+
+
+def for_this_answer_only(params: RequestParams, facts: list[StatedFact]) -> RequestParams:
     """Facts they asked us not to save, as this request's parameters where it has a place for them."""
     said = {fact.field: fact.value for fact in facts}
     update: dict[str, object] = {}

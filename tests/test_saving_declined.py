@@ -1,0 +1,98 @@
+""" "Dont save anything" holds for the rest of the conversation: what they say after it (a ZIP typed
+next, onboarding answers) answers their question and is said as unsaved, the memorizer never reads
+those turns, and "ok you can save my zip" saves again. Also: a heating comparison with the prices
+they gave is worked out without asking where they live."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from advisor.memorizer import Memorizer
+from advisor.understanding.models import ReadingContext
+from advisor.understanding.reader import understand
+from config.files import MemorizerConfig
+from profiles.session import Session
+from tests.advisor_helpers import make_runtime
+from tests.test_advisor_rules import ScriptedFacts, fact
+from tests.test_homeowner_findings import NOW
+
+
+def test_a_later_message_in_a_declined_conversation_saves_nothing() -> None:
+    declined = ReadingContext(saving_declined=True)
+    reading = understand("94110", declined)
+    assert reading.facts == [] and reading.saving_declined
+    assert [(f.field, f.value) for f in reading.held] == [("location.zip_code", "94110")]
+    assert [m.reason for m in reading.mentions] == ["declined"]
+    lifted = understand("ok you can save my zip, 94110", declined)
+    assert [f.field for f in lifted.facts] == ["location.zip_code"] and not lifted.saving_declined
+    assert not understand("94110", ReadingContext()).saving_declined  # (nobody declined)
+
+
+def test_a_zip_typed_after_dont_save_anything_is_not_saved(data_dir: Path) -> None:
+    runtime = make_runtime(data_dir, clock=lambda: NOW)
+    service = runtime.service
+    service.handle_turn("U-D1", "t", "dont save anything, just curious. whats peak time for pge")
+    reply = service.handle_turn("U-D1", "t", "94110")
+    assert "you asked me not to save anything in this conversation" in reply.text
+    assert "Saved" not in reply.text
+    profile = service.profiles.get("U-D1")
+    assert profile is None or profile.location is None or profile.location.zip_code is None
+    saved = service.handle_turn("U-D1", "t", "ok you can save my zip, 94110")
+    assert "Saved: your ZIP code is 94110" in saved.text
+    assert service.profiles.get("U-D1").location.zip_code == "94110"
+    runtime.close()
+
+
+def test_onboarding_answers_after_dont_save_answer_the_question_unsaved(data_dir: Path) -> None:
+    runtime = make_runtime(data_dir, clock=lambda: NOW)
+    service = runtime.service
+    first = service.handle_turn(
+        "U-D2", "t", "please don't save any of this. when should i charge my car tonight"
+    )
+    assert "without saving them" in first.text and "remember the answers" not in first.text
+    second = service.handle_turn("U-D2", "t", "94110")
+    assert "not saved (as you asked): your ZIP code is 94110" in second.text
+    assert "utility" in second.text  # the next question, not the ZIP again
+    service.handle_turn("U-D2", "t", "pge")
+    plan = service.handle_turn("U-D2", "t", "its a model 3, need 80 by 7am, e-tou-c")
+    assert "kWh" in plan.text and "$" in plan.text  # a charging plan, priced
+    assert "your EV is a Tesla Model 3" in plan.text and "not saved (as you asked)" in plan.text
+    goodbye = service.handle_turn("U-D2", "t", "thanks bye")
+    assert "Saved" not in goodbye.text
+    assert service.profiles.get("U-D2") is None or service.profiles.get("U-D2").location is None
+    runtime.close()
+
+
+def test_the_memorizer_never_reads_a_declined_turn(data_dir: Path) -> None:
+    from profiles.json_store import JsonFileStore
+    from profiles.repository import ProfileRepository
+    from profiles.sessions import SessionRepository
+
+    store = JsonFileStore(data_dir)
+    profiles, sessions = ProfileRepository(store), SessionRepository(store, max_messages=200, hard_limit=400)
+    for turn in range(1, 3):
+        sessions.commit_turn(
+            "U-D3",
+            "s1",
+            user_text=f"message {turn}",
+            reply_text="ok",
+            updates={"declined_through_turn": 2},
+        )
+    answer = json.dumps({"facts": [fact("location.zip_code", "94110", 0.95, 2)]})
+    memorizer = Memorizer(
+        model=ScriptedFacts(answer=answer), profiles=profiles, sessions=sessions, config=MemorizerConfig()
+    )
+    result = memorizer.memorize_session("s1", user_id="U-D3")
+    assert result.applied == [] and profiles.get("U-D3") is None
+    assert Session.model_fields["declined_through_turn"].default == 0  # (old sessions load as before)
+
+
+def test_a_heating_comparison_with_their_prices_needs_no_zip(data_dir: Path) -> None:
+    runtime = make_runtime(data_dir, clock=lambda: NOW)
+    reply = runtime.service.handle_turn(
+        "U-D4", "t", "we pay about 4 bucks a gallon for oil and 22 cents a kwh, would a heat pump be cheaper"
+    )
+    # 29.3 x 0.22 / 2.5 = $2.58; 4.00 x 0.72 / 0.85 = $3.40
+    assert "$2.58" in reply.text and "$3.40" in reply.text and "ZIP code" not in reply.text
+    runtime.close()
