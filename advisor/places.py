@@ -687,6 +687,13 @@ def located(profile: Any) -> Any:
     place = (zip_place(location.zip_code) if location.zip_code else None) or (
         (find_city(location.city) or find_town(location.city)) if location.city else None
     )
+    if place is None and location.city and location.utility_provider:
+        # "Aspen" is a town in more than one state; a utility of one state (Holy Cross Energy) says which
+        from advisor.energy.utilities import utility_named
+
+        utility = utility_named(location.utility_provider)
+        if utility is not None and len(utility.states) == 1:
+            place = find_town(f"{location.city}, {utility.states[0]}")
     if place is None:
         return profile
     update: dict[str, object] = {"lat": place.lat, "lon": place.lon}

@@ -43,6 +43,28 @@ ABBREVIATIONS: dict[str, str] = {
     "preheating": "pre-heating",
 }
 _WORD = re.compile(r"[a-z0-9/]+", re.I)
+# Brand names people use for the thing itself ("how long would a powerwall run my fridge", "my
+# kill-a-watt says 25 watts"): the documents name the thing, so the search carries its name too.
+BRANDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.I), name)
+    for pattern, name in (
+        (
+            r"\bpower\s*walls?\b|\benphase\s+(?:iq\s+)?batter|\bfranklin\s+(?:whole\s+home|apower)",
+            "home battery",
+        ),
+        (r"\b(?:generac|kohler|champion|honda\s+eu\d)\b", "generator"),
+        (r"\b(?:ecoflow|jackery|bluetti|anker\s+solix|goal\s+zero)\b", "portable power station battery"),
+        (r"\bkill[-\s]?a[-\s]?watt\b", "plug-in electricity usage meter"),
+        (r"\b(?:nest|ecobee|honeywell\s+t\d)\b", "smart thermostat"),
+        (r"\b(?:emporia|sense\s+(?:monitor|meter|app))\b", "home energy monitor"),
+        (r"\b(?:rinnai|navien|rheem\s+tankless)\b", "tankless water heater"),
+        (
+            r"\b(?:chargepoint|juicebox|wallbox|grizzl-?e|tesla\s+wall\s+connector|wall\s+connector)\b",
+            "level 2 home EV charger",
+        ),
+        (r"\bsuperchargers?\b", "DC fast charging"),
+    )
+)
 
 
 # "can my heat pump run when its -25F", "20 below", "below zero": the cold said as a temperature
@@ -59,6 +81,9 @@ def spelled_out(query: str) -> str:
         full = ABBREVIATIONS.get(word)
         if full and full not in extra and full.lower() not in query.lower():
             extra.append(full)
+    for pattern, name in BRANDS:
+        if pattern.search(query) and name not in extra and name not in query.lower():
+            extra.append(name)
     if _FREEZING.search(query) and "cold" not in query.lower():
         extra.append("cold weather")
     return f"{query} ({'; '.join(extra)})" if extra else query

@@ -92,7 +92,9 @@ GONE = re.compile(
     r"\b(?:(?:i|we)\s+(?:(?:no\s+longer)\s+(?:have|own|drive|use)|"
     r"(?:don'?t|do\s+not)\s+(?:have|own|drive|use)(?=.*\b(?:anymore|any\s+more)\b)|"
     r"(?:just\s+)?(?:sold|got\s+rid\s+of|removed|returned|traded\s+in|totaled|totalled))|"
-    r"(?:sold|got\s+rid\s+of|traded\s+in|totaled|totalled))\s+"
+    r"(?:sold|got\s+rid\s+of|traded\s+in|totaled|totalled)|"
+    # "he took the charger too": a son or a partner who moved out took it with them
+    r"(?:he|she|they)\s+(?:took|kept)(?=\s+(?:the|our|my|his|her|their)\s))\s+"
     r"(?P<what>[^,;!?]{1,40}?)(?=\s*(?:$|[,.;!?](?:\s|$)|\b(?:and|but|so|because|last|yesterday|anymore|any\s+more|for|to|when|after|got|bought|leased|now)\b))",
     re.I,
 )
@@ -136,7 +138,7 @@ UNDO_CUE = re.compile(
 REMOVAL_CUE = re.compile(
     r"\b(?:forget|forgot\s+about|delete|remove|erase|clear|wipe|drop|unsave|get\s+rid\s+of|take\s+(?:off|out|back\s+the)|"
     # "lose the rate plan info its out of date"
-    r"(?<!\bdont\s)(?<!\bdon't\s)(?<!\bnot\s)(?<!\bnever\s)(?:lose|ditch|toss|nix)(?=\s+(?:the|my|that)\b)|"
+    r"(?<!\bdont\s)(?<!\bdon't\s)(?<!\bnot\s)(?<!\bnever\s)(?:lose|ditch|toss|nix)(?=\s+(?:the|my|that)\b)|scratch(?=\s+(?:the|my)\s+(?!plan\b)\w)|"
     # "take the zip back off my file", "i'd prefer you not keep my zip code"
     r"take\s+(?:the|my)\s+[\w ]{1,20}?\s+(?:back\s+)?off|(?:prefer|rather)\s+(?:you\s+)?(?:not|didn'?t)\s+(?:keep|store|save|have|hold)|"
     r"(?:don'?t|do\s+not|stop)\s+(?:keep|keeping|store|storing|save|saving|remember|remembering|hold|holding))\b",
@@ -146,7 +148,7 @@ REMOVAL_CUE = re.compile(
 # command to remove what it names
 FORGET_LEAD = re.compile(
     r"^\W*(?:(?:please|pls|plz|can\s+you|could\s+you|ok|okay|also|and|wait|no|nope|sorry|oops|nvm|oh|so)\W*\s+)*"
-    r"(?:forget|delete|remove|erase|clear|wipe|drop|take\s+back(?=\s+the\s)|take(?=\s+(?:the|my)\s+[\w ]{1,20}?\s+(?:back\s+)?off\b)|"
+    r"(?:forget|delete|remove|erase|clear|wipe|drop|take\s+back(?=\s+the\s)|scratch(?=\s+(?:the|my)\s+(?!plan\b)\w)|take(?=\s+(?:the|my)\s+[\w ]{1,20}?\s+(?:back\s+)?off\b)|"
     # "scratch what i said about the powerwall": what they said about that, removed
     r"(?:scratch|ignore|disregard|take\s+back)(?=\s+(?:what|everything|all)\s+i\s+(?:just\s+)?(?:said|told\s+you|typed|wrote)\s+(?:about|re|regarding|on)\s))\b"
     r"(?!\s+(?:about\s+)?(?:it|this)\b)",

@@ -2113,6 +2113,19 @@ def _batteries(
         text,
         re.I,
     )
+    if kwh and (
+        re.search(
+            r"\b(?:need|needs|needed|want|add|adding|put|putting|get|getting)\s+(?:(?:about|like|around|another|over|at\s+least|~)\s*)?$",
+            text[: kwh.start()],
+            re.I,
+        )
+        or re.match(
+            r"\s+(?:in|into|back\s+in)\s+(?:the|my|our|her|his)\s+(?:car|ev|truck|battery)\b",
+            text[kwh.end() :],
+            re.I,
+        )
+    ):
+        kwh = None  # "need 40 kwh in the car by 7am": the energy to put in, not the battery's size
     powerwalls = re.search(_COUNT + r"\s+powerwalls?\b", text, re.I) or re.search(
         r"\b(second|2nd|third|3rd)\s+powerwall\b",
         text,
@@ -2802,7 +2815,7 @@ def _heating(text: str, *, negated: bool, owns: bool = False, message: str = "")
         for match in pattern.finditer(
             text if replaced is None else ""
         ):  # "we replaced our gas furnace with …": the new one
-            if _possessed(text, match.start()):
+            if _possessed(text, match.start()) and not _as_backup(text, match):
                 # "should we replace our gas furnace with a heat pump": what they have is what is theirs
                 yield Reading(
                     "equipment.heating_type", value or UNKEPT + _other_fuel(match), said=match.group(0)
@@ -2818,6 +2831,7 @@ def _heating(text: str, *, negated: bool, owns: bool = False, message: str = "")
         if not _RULED_OUT.search(scope[: m.start()])
         and not _ASKED_ABOUT.search(scope[: m.start()])
         and not _OFFERED_ON.search(scope[: m.start()])
+        and not _as_backup(scope, m)
     ]
     if candidates and (
         replaced
@@ -2833,6 +2847,22 @@ def _heating(text: str, *, negated: bool, owns: bool = False, message: str = "")
     ):
         _, value, said = min(candidates)
         yield Reading("equipment.heating_type", value, said=said)
+
+
+# "electric baseboard as backup", "gas backup", "emergency heat strips": heat that backs up the main
+# system is not the home's heating
+_BACKUP_AFTER = re.compile(
+    r"^\W*(?:heat(?:ing|er)?s?\s+)?(?:(?:as|for)\s+(?:an?\s+|the\s+|our\s+)?)?(?:back\s*-?up|aux(?:iliary)?|emergency|"
+    r"supplement(?:al|ary)?|secondary)\b",
+    re.I,
+)
+_BACKUP_BEFORE = re.compile(
+    r"\b(?:back\s*-?up|aux(?:iliary)?|emergency|supplement(?:al|ary)?|secondary)\s+$", re.I
+)
+
+
+def _as_backup(text: str, match: re.Match[str]) -> bool:
+    return bool(_BACKUP_AFTER.match(text[match.end() :]) or _BACKUP_BEFORE.search(text[: match.start()]))
 
 
 # the kinds of heat, in the order a tie is read; the last is heat the profile cannot hold

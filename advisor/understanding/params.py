@@ -980,7 +980,11 @@ _ESTIMATE_FOR_SIZE = re.compile(
 _SIZE_NEEDED = re.compile(
     r"\bhow\s+many\s+(?:solar\s+)?(?:panels|kw|kilowatts)\s+(?:of\s+(?:solar|panels)\s+)?(?:do|would|will|should|shall)\s+(?:i|we)\b|"
     r"\b(?:what|which)\s+size\s+(?:of\s+)?(?:solar\s+)?(?:system|array|solar)\b|"
-    r"\bhow\s+(?:big|large)\s+(?:of\s+)?(?:a\s+)?(?:solar\s+)?(?:system|array)\s+(?:do|would|should|will)\s+(?:i|we)\b"
+    r"\bhow\s+(?:big|large)\s+(?:of\s+)?(?:a\s+)?(?:solar\s+)?(?:system|array)\s+(?:do|would|should|will)\s+(?:i|we)\b|"
+    # "how many solar panels to cover that", "how big a system would it take to zero out our bill"
+    r"\bhow\s+(?:many\s+(?:solar\s+)?(?:panels|kw|kilowatts)|(?:big|large)\s+(?:of\s+)?(?:a\s+)?(?:solar\s+)?"
+    r"(?:system|array))\b[^.?!]{0,25}?\b(?:to\s+(?:cover|offset|zero|wipe|power|run|get\s+rid)|"
+    r"(?:would|will|does|do)\s+it\s+take|(?:are|is)\s+needed|needed)\b"
 )
 _SUPPOSED_SIZE = re.compile(
     r"\b(?:what\s+if|if|suppose|say)\s+(?:it|that|we|i|ours|mine|the\s+(?:system|array|solar))\s+"

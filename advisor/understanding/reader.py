@@ -140,6 +140,7 @@ def _past_an_aside(text: str) -> str:
 
 def read(text: str, context: ReadingContext, model: MeaningModel, encoder: SentenceEncoder) -> Understanding:
     text = _past_an_aside(text)
+    context = _the_forgotten_value_awaited(text, context)
     values = read_values(text, context)
     prediction = model.predict(
         features(encoder.encode(values.message), values.signals, context, values.message)
@@ -154,6 +155,26 @@ def read(text: str, context: ReadingContext, model: MeaningModel, encoder: Sente
     ):
         values = read_values(text, context, about=topic)  # the request says what a bare kW is
     return compose(prediction, values, context)
+
+
+_BARE_VALUE = re.compile(
+    r"^\W*(?:(?:it'?s|its|it\s+is|should\s+be|make\s+it|more\s+like|actually|really|oh|ok)\W+)*"
+    r"[\w.$-]+(?:\s+(?:kw|kwh|kilowatts?|cents?|c|¢))?\W*$",
+    re.I,
+)
+
+
+def _the_forgotten_value_awaited(text: str, context: ReadingContext) -> ReadingContext:
+    """ "forget the solar size, its wrong anyway" then "its 6.5": the value of what they just had
+    removed, read as the answer to a question for it (we asked none, but that is what it answers)."""
+    if context.pending_slot or not _BARE_VALUE.match(text) or not re.search(r"\d", text):
+        return context
+    said = context.said_before(text)
+    if not said or not commands.FORGET_LEAD.match(said[-1]):
+        return context
+    named = set(commands.named_fields(said[-1]))
+    slots = [slot for slot, fields in SLOT_FIELDS.items() if named and named <= set(fields)]
+    return context.model_copy(update={"pending_slot": slots[0]}) if len(slots) == 1 else context
 
 
 def understand(text: str, context: ReadingContext | None = None) -> Understanding:
@@ -863,8 +884,8 @@ _UNDO_ASKED = re.compile(r"\bundo\s+(?:that|it|this|the\s+last)\b|\bundo\W*$", r
 
 def _more_of_the_last_forget(values: Values, context: ReadingContext | None) -> bool:
     """The last thing the user said was a forget command, and this one adds to it ("and the city too")."""
-    if context is None or not values.also:
-        return False
+    if context is None or not values.also or values.question or values.asking:
+        return False  # ("also whats the solar forecast today": a question of its own, nothing removed)
     said = context.said_before(values.message)
     return bool(said) and bool(commands.FORGET_LEAD.match(said[-1]))
 
@@ -1989,6 +2010,14 @@ def _params(prediction: Prediction, values: Values, intent: str) -> RequestParam
         task = "prices"
     elif values.when_to_charge or (values.params.monthly and _CHARGE_WORD.search(values.message)):
         task = "charging_plan"  # ("what would charging one cost each month": the car's monthly cost)
+    if (
+        task in ("solar_forecast", "typical_solar")
+        and values.params.appliance is not None
+        and not (values.sun_words or values.signals.system_size or values.params.typical_year)
+    ):
+        # "running a space heater. how much is that costing me": the appliance named is what is
+        # asked about, with no word of panels or sun
+        task = "appliance"
     if task == "solar_forecast" and values.params.typical_year:
         task = "typical_solar"  # "what will my solar make this year": a year's output, not a day's
     elif (

@@ -124,6 +124,8 @@ def _kind(piece: str, reading: Understanding, *, first: bool) -> str | None:
     kind = _kind_of(reading)
     if kind is None or not (direct or (first and reading.params.task) or _needs_a_charge(reading)):
         return None  # a statement asks as the first request, or when it says what the car needs by when
+    if not direct and kind in ("weather", "solar"):
+        return None  # "hurricane might hit fri. how long would a powerwall run my fridge": why they ask
     if kind != "knowledge" and not first and not re.search(_SUBJECT.get(kind, "."), piece, re.I):
         return None
     return kind

@@ -737,9 +737,18 @@ def clauses(text: str) -> list[Clause]:
             if index in trailing_doubt:
                 clause = Clause(**{**clause.__dict__, "hedged": True})
             alone = len(parts) == 1 and bool(found)  # a sentence of its own after what they said
-            if (
-                (found or previous)
-                and not clause.question
+            # "ductless vs ducted heat pump, our ducts are old": two things weighed, put first
+            weighed_first = (
+                not found
+                and index == 0
+                and bool(_WEIGHED.match(part))
+                and not re.match(
+                    r"\W*(?:i|we|my|our|they|he|she)\b", part, re.I
+                )  # "we went with geothermal vs …"
+            )
+            if not clause.question and (
+                weighed_first
+                or (found or previous)
                 and (
                     _choice_asked(part)
                     or _WORTH_IT.match(part)

@@ -169,11 +169,14 @@ CORPORA = (
     "fresh_h73_messages.jsonl",
     "fresh_h74_messages.jsonl",
     "fresh_h75_messages.jsonl",
+    "fresh_h76_messages.jsonl",
+    "fresh_h77_messages.jsonl",
+    "fresh_h78_messages.jsonl",
 )
 # The conversations of the same held-out sets, turn by turn (their first runs are recorded too): a
 # turn whose acceptable replies all name one intent teaches that intent in the context the turns
 # before it set (the question we asked, the answer we gave). See `conversation_items`.
-CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 76)) + (
+CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 79)) + (
     "reader_train_b_conversations.jsonl",
     "reader_train_f_conversations.jsonl",
 )

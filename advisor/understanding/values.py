@@ -1353,7 +1353,11 @@ _FORECAST_ASKED = re.compile(
     r"it'?s?\s+(?:gonna|going\s+to)|gonna)\b|"
     r"\b(?:rest\s+of\s+(?:the\s+)?week|this\s+week(?:end)?|next\s+(?:few|couple(?:\s+of)?)\s+days|next\s+week|"
     r"(?:the\s+)?weekend)\b[^.?!]{0,15}\blook(?:s|ing)?\s+like\b|"
-    r"\bwhat(?:'?s|\s+is)\s+(?:it|the\s+weather)\s+(?:gonna|going\s+to)\s+(?:be|do)\b",
+    r"\bwhat(?:'?s|\s+is)\s+(?:it|the\s+weather)\s+(?:gonna|going\s+to)\s+(?:be|do)\b|"
+    # "whats the low friday morning", "what's the high tmrw": a day's temperature
+    r"\bwhat(?:'?s|s|\s+is|\s+will)\s+(?:be\s+)?the\s+(?:low|high|overnight\s+low|temp(?:erature)?)\s+"
+    r"(?:gonna\s+be\s+|going\s+to\s+be\s+|be\s+)?(?:on\s+)?(?:today|tonight|tomorrow|tmrw|tmr|this|next|"
+    r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?)\b",
     re.I,
 )
 _DECLINES = re.compile(
