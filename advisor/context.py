@@ -79,6 +79,8 @@ class RecommendContext(BaseModel):
     observations: list[dict[str, Any]] = Field(default_factory=list)
     passages: list[Passage] = Field(default_factory=list)
     nothing_more: bool = False  # a follow-up to the last explanation, its documents all said
+    # … and what the follow-up added was only where they live ("we're in cheyenne fwiw, black hills")
+    place_added: bool = False
     outside_california: bool = False  # the user's home is known to be in another state
     previous: list[str] = Field(default_factory=list)
     earlier: list[str] = Field(default_factory=list)  # profile notes summarizing older turns of the thread

@@ -76,6 +76,10 @@ KEPT_FIELDS = (
     "cooling, household size, work schedule and priorities."
 )
 NOTHING_TO_SAVE = "I couldn't find anything in that I can save. " + KEPT_FIELDS
+SAVING_DECLINED_REPLY = (
+    "Got it: I won't save anything from this conversation unless you tell me to (\"you can save my "
+    'ZIP"). Ask away: what you tell me here is used for your answers here.'
+)
 NOTHING_KEPT = (
     "Noted. That isn't something I keep in your profile, so I haven't saved it. What would you like to know?"
 )

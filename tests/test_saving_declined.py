@@ -96,3 +96,34 @@ def test_a_heating_comparison_with_their_prices_needs_no_zip(data_dir: Path) -> 
     # 29.3 x 0.22 / 2.5 = $2.58; 4.00 x 0.72 / 0.85 = $3.40
     assert "$2.58" in reply.text and "$3.40" in reply.text and "ZIP code" not in reply.text
     runtime.close()
+
+
+def test_saving_declined_in_other_words_and_not_in_a_sentence_about_things() -> None:
+    for text in (
+        "hi, dont want you storing anything about me. quick q, is it cheaper to run my pool pump at night on fpl",
+        "i dont want you to remember anything abt us, whats peak for sdge",
+        "i'd rather you not keep my info",
+    ):
+        assert understand(text, ReadingContext()).saving_declined, text
+        assert understand(text, ReadingContext()).facts == [], text
+    assert not understand(
+        "we dont keep anything in the garage, its a carport", ReadingContext()
+    ).saving_declined
+
+
+def test_dont_save_anything_alone_is_said_back_not_asked_what_to_forget(data_dir: Path) -> None:
+    runtime = make_runtime(data_dir, clock=lambda: NOW)
+    service = runtime.service
+    reply = service.handle_turn("U-D5", "t", "dont save anything")
+    assert "I won't save anything from this conversation" in reply.text and "forget" not in reply.text
+    hello = service.handle_turn("U-D5", "t", "hi")
+    assert "I won't save anything" not in hello.text and "remember" not in hello.text  # said once
+    runtime.close()
+
+
+def test_a_second_question_with_a_dummy_it_is_answered_too() -> None:
+    from advisor.understanding.requests import split_requests
+
+    text = "got a 2022 bolt, need like 60% by 7:15 tmrw. also is it dumb to run the dryer at night"
+    split = split_requests(text, understand(text, ReadingContext()), ReadingContext(), understand)
+    assert split is not None and split.second == "is it dumb to run the dryer at night"

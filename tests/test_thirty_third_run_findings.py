@@ -138,3 +138,48 @@ def test_the_low_on_a_day_is_the_forecast() -> None:
     context = ReadingContext(last_intent="live_data", last_topic="ev_charging")
     assert understand("whats the low friday morning", context).params.task == "weather"
     assert understand("whats the low price tonight", ReadingContext()).params.task == "prices"
+
+
+def test_an_inverters_rating_is_not_the_panels_size() -> None:
+    assert saved("solaredge 7.6 kw inverter, whats it gonna produce today") == {}
+    assert saved("10 kw of panels on a 7.6 kw inverter") == {"equipment.solar_capacity_kw": 10.0}
+    assert saved("we have a 7.6 kw system with a solaredge inverter") == {"equipment.solar_capacity_kw": 7.6}
+
+
+def test_were_duke_is_their_utility_and_duke_fans_are_not() -> None:
+    assert (
+        saved("we're duke, in greenville. thinking about 10kw")["location.utility_provider"] == "Duke Energy"
+    )
+    assert saved("we're duke fans lol") == {}
+
+
+def test_a_size_they_said_they_are_considering_is_the_size_asked_about_next() -> None:
+    context = ReadingContext(
+        recent=[
+            "user: we're duke, in greenville. thinking about 10kw",
+            "advisor: Saved: you're in Greenville and your utility is Duke Energy.",
+            "user: ok what would it make a year",
+        ]
+    )
+    assert understand("ok what would it make a year", context).params.system_kw == 10.0
+    owned = context.model_copy(update={"known_fields": {"equipment.solar_capacity_kw": 6.0}})
+    assert understand("ok what would it make a year", owned).params.system_kw is None  # their own panels
+
+
+def test_a_place_added_after_an_explanation_is_saved_and_the_answer_stands(tmp_path) -> None:
+    from tests.advisor_helpers import make_runtime
+    from tests.test_homeowner_findings import NOW, new_user
+
+    runtime = make_runtime(tmp_path, clock=lambda: NOW, knowledge=True)
+    try:
+        user = new_user(runtime)
+        first = runtime.service.handle_turn(
+            user, "s1", "my husband says our heat pump is wasteful below freezing, is he right"
+        )
+        assert first.citations
+        more = runtime.service.handle_turn(user, "s1", "we're in cheyenne fwiw, black hills energy")
+        assert "Saved: you're in Cheyenne and your utility is Black Hills Energy" in more.text
+        assert "nothing specific to your area on this, so my answer above stands" in more.text
+        assert "That's everything my sources say" not in more.text
+    finally:
+        runtime.close()

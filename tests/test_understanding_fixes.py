@@ -856,7 +856,6 @@ def test_correcting_the_car_after_a_plan_redoes_the_plan_for_the_new_car(data_di
     assert "Needs" not in other.text
 
 
-@pytest.mark.xfail(reason=MISREAD)
 def test_why_a_system_makes_less_is_an_explanation_not_an_estimate() -> None:
     reading = understand("our 7.6 kw array produces less in winter, why?")
     assert reading.intent == "knowledge"

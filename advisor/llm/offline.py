@@ -304,7 +304,7 @@ def offline_answer(context: dict[str, Any]) -> str:
         parts.append(f"Source: [1] {first['text'].split(' — ')[0]} ({first['source']}).")
     elif intent == "knowledge":
         parts.append(
-            NOTHING_MORE
+            nothing_more_reply(bool(context.get("place_added")))
             if context.get("nothing_more")
             else no_source_reply(bool(context.get("outside_california")))
         )
@@ -323,6 +323,15 @@ NOTHING_MORE = (
     "That's everything my sources say on this; they have nothing more specific for what you've added, "
     "so I won't guess beyond it."
 )
+
+
+NOTHING_MORE_FOR_PLACE = "My sources have nothing specific to your area on this, so my answer above stands."
+
+
+def nothing_more_reply(place_added: bool) -> str:
+    """What a follow-up to an explanation gets when its documents have said it all: a place added
+    ("we're in cheyenne fwiw") changes nothing, said in one line."""
+    return NOTHING_MORE_FOR_PLACE if place_added else NOTHING_MORE
 
 
 def no_source_reply(outside_california: bool = False) -> str:

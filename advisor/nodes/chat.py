@@ -16,6 +16,7 @@ from advisor.replies import (
     IN_SPANISH,
     OFF_TOPIC,
     QUESTION_COMING_REPLY,
+    SAVING_DECLINED_REPLY,
     THANKS_REPLY,
     UNCLEAR,
 )
@@ -33,6 +34,8 @@ def chat(state: AdvisorState) -> dict[str, Any]:
         reply = DEED if understanding.deed else HIRE if understanding.hire else OFF_TOPIC
     elif intent == "unclear":
         reply = IN_SPANISH if understanding.in_spanish else UNCLEAR
+    elif understanding.declined_now and not state.get("profile_changes") and not understanding.held:
+        reply = SAVING_DECLINED_REPLY  # "dont save anything": said back, not greeted with "I'll remember"
     elif understanding.question_coming:
         reply = QUESTION_COMING_REPLY
     elif understanding.about_advisor:
@@ -41,7 +44,7 @@ def chat(state: AdvisorState) -> dict[str, Any]:
         reply = THANKS_REPLY
     elif understanding.acknowledged and not state.get("profile_changes"):
         reply = ACKNOWLEDGED_REPLY
-    elif state.get("user_profile") is None:
+    elif state.get("user_profile") is None and not state.get("saving_declined"):
         reply = FIRST_GREETING
     else:
         answered = understanding.slot_answer is not None and understanding.slot_answer.status == "answered"

@@ -21,7 +21,7 @@ from advisor.context import (
     without_repeated_warnings,
 )
 from advisor.llm.errors import invoke_model
-from advisor.llm.offline import NOTHING_MORE, OfflineChatModel, no_source_reply
+from advisor.llm.offline import OfflineChatModel, no_source_reply, nothing_more_reply
 from advisor.llm.payloads import CONTEXT_KEY
 from advisor.nodes.retrieve import where_asked
 from advisor.places import STATE_TITLES
@@ -37,7 +37,11 @@ def make_recommend(model: BaseChatModel, *, history_tokens: int = 400):
         if _no_source(context) and not isinstance(model, OfflineChatModel):
             # a model given no passage answers from its own memory, uncited: the honest "no source"
             # needs no model (the offline template says the same words)
-            answer = NOTHING_MORE if context.nothing_more else no_source_reply(context.outside_california)
+            answer = (
+                nothing_more_reply(context.place_added)
+                if context.nothing_more
+                else no_source_reply(context.outside_california)
+            )
             return {"response": answer, "messages": [AIMessage(answer)], "cited_passages": []}
         messages = [
             SystemMessage(RECOMMEND_SYSTEM),
@@ -126,6 +130,7 @@ def build_context(state: AdvisorState, *, history_tokens: int = 400) -> Recommen
             for index, doc in enumerate(state.get("retrieved_docs", []), start=1)
         ],
         nothing_more=bool(state.get("nothing_more")),
+        place_added=bool(state.get("nothing_more")) and _only_place_said(state),
         outside_california=where.known and "CA" not in where.states,
         previous=previous,
         earlier=[
@@ -141,3 +146,10 @@ def _not_said_before(said: str, said_before: str) -> str:
     """What we hold for them, said once in a thread: repeated before every explanation it was noise
     (a homeowner-tester met it before four answers in a row)."""
     return "" if said and said in said_before else said
+
+
+def _only_place_said(state: AdvisorState) -> bool:
+    """The turn's facts are all where they live (a ZIP, a town, a utility)."""
+    understanding = state.get("understanding")
+    facts = understanding.facts if understanding is not None else []
+    return bool(facts) and all(fact.field.startswith("location.") for fact in facts)

@@ -1493,10 +1493,19 @@ def _cued_short_name(text: str, region: str | None) -> tuple[Utility, str] | Non
                 found is not None
                 and is_word_alias(found[1])
                 and found[1].lower() == name.lower()
-                and (region in found[0].states if region else name.lower() not in _WORDS_NOT_INITIALS)
+                and (
+                    region in found[0].states
+                    if region
+                    else name.lower() not in _WORDS_NOT_INITIALS - _CUED_ENOUGH
+                )
             ):
                 return found
     return None
+
+
+# "we're duke, in greenville": after "we're", "on" or "with" and before a pause, the name is the
+# utility's even where no state places it (Duke Energy serves six)
+_CUED_ENOUGH = frozenset({"duke"})
 
 
 def _initials_placed(name: str, states: tuple[str, ...], text: str, region: str | None) -> bool:
@@ -2285,6 +2294,12 @@ _OLD_VALUE_BEFORE = re.compile(
 )
 
 
+_INVERTER_AFTER = re.compile(
+    r"\s*(?:ac\s+)?(?:(?:solaredge|enphase|sma|fronius|tesla|string|hybrid|grid[-\s]?tie)\s+)?inverters?\b",
+    re.I,
+)
+
+
 def _solar_kw(text: str) -> re.Match[str] | None:
     """The kW figure said of solar ("6 kw of panels", "a 5kw solar system", "solar: 4 kW"); any
     kW figure when no charger is named in the clause."""
@@ -2297,6 +2312,9 @@ def _solar_kw(text: str) -> re.Match[str] | None:
         re.I,
     ):
         found += list(re.finditer(_NUM + r"\s*-?\s*kwh\s+(?:of\s+)?(?:solar|panels|pv)\b", text, re.I))
+    # "solaredge 7.6 kw inverter": an inverter's rating, not the panels' size ("10 kw of panels on a
+    # 7.6 kw inverter" is 10)
+    found = [m for m in found if not _INVERTER_AFTER.match(text, m.end())]
     # "upgraded from the 5kw array to 9.6 kw": the value the clause says it was is not the one now
     current = [m for m in found if not _OLD_VALUE_BEFORE.search(text[: m.start()])]
     found = current or found

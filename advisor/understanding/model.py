@@ -41,6 +41,7 @@ from advisor.understanding.reader import (
     command_reading,
     for_this_answer_only,
     saving_declined,
+    says_save_nothing,
     withheld,
 )
 from advisor.understanding.text import clauses, clean
@@ -188,6 +189,7 @@ class ModelUnderstander:
             follow_up=reading.follow_up,
             remember=reading.remember,
             saving_declined=declined,
+            declined_now=says_save_nothing(message),
             held=held,
             hedged=values.hedged,
             place_query=values.place_query

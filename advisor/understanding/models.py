@@ -256,6 +256,7 @@ class Understanding(BaseModel):
         description='"dont save anything": nothing they say is saved for the rest of the conversation, '
         'until they say to ("ok you can save my zip")',
     )
+    declined_now: bool = Field(False, description='this message says "dont save anything"')
     held: list[StatedFact] = Field(
         default_factory=list,
         description="their facts, not saved because they asked; used in this conversation only",

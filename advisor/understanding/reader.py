@@ -154,7 +154,17 @@ def read(text: str, context: ReadingContext, model: MeaningModel, encoder: Sente
         and not any(fact.field == "equipment.solar_capacity_kw" for fact in values.facts)
     ):
         values = read_values(text, context, about=topic)  # the request says what a bare kW is
-    return compose(prediction, values, context)
+    reading = compose(prediction, values, context)
+    if reading.intent == "forget" and not reading.forget and _SAVE_NOTHING.search(values.message):
+        # "dont save anything": not a removal of something unnamed, but how this conversation goes
+        return Understanding(
+            intent="smalltalk",
+            topic="general",
+            saving_declined=True,
+            declined_now=True,
+            confidence=reading.confidence,
+        )
+    return reading
 
 
 _BARE_VALUE = re.compile(
@@ -329,6 +339,8 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     if (
         intent == "live_data"
         and params.task == "plan_comparison"
+        # ("idk what plan im on" right after a live answer: that answer again on the usual plan)
+        and not (values.plan_unknown and context.last_intent == "live_data")
         and (
             ON_A_PLAN.search(values.message)
             # "georgia power, savannah. on the nights & weekends plan": the plan they are on, named
@@ -388,7 +400,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
             params = params.model_copy(update={"vehicle": None, "charger_kw": values.params.charger_kw})
         params, facts = _changed_in_the_follow_up(params, last, values, facts)
     elif intent == "live_data":
-        params = _size_asked(with_household_usage(params, context), values, facts)
+        params = _size_asked(with_household_usage(params, context), values, facts, context)
     declined = saving_declined(values, context)
     params, facts, held = _what_is_saved(intent, params, values, facts, declined)
     # a what-if or a how-to is advice: not asked about
@@ -411,6 +423,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         follow_up=follow_up,
         remember=values.remember,
         saving_declined=declined,
+        declined_now=says_save_nothing(values.message),
         held=held,
         # "i drive maybe 30 mi a day" in a follow-up: the doubt is the figure's, used as said
         hedged=values.hedged and not (follow_up and values.params.said() and not values.mentions),
@@ -601,8 +614,14 @@ _NOT_KEPT = re.compile(
 
 
 _SAVE_NOTHING = re.compile(
-    r"\b(?:don'?t|dont|do\s+not|pls\s+don'?t|please\s+don'?t)\s+(?:save|store|keep|remember|record)\s+"
-    r"(?:anything|any\s+of\s+(?:this|that|it)|my\s+(?:info|information|details|data)|(?:stuff|info)\s+(?:abt|about)\s+me|this)\b",
+    # "dont save anything", "don't want you storing anything about me", "i'd rather you not keep my info"
+    r"\b(?:don'?t|dont|do\s+not|(?:rather|prefer)\s+(?:you|u)\s+(?:not|didn'?t))\s+"
+    r"(?:(?:want|need)\s+(?:you|u|ya|the\s+bot)\s+(?:to\s+)?)?"
+    r"(?:sav|stor|keep|rememb|record|track)\w*\s+"
+    r"(?:anything|any\s+of\s+(?:this|that|it)|my\s+(?:info|information|details|data|stuff)|"
+    r"(?:stuff|info|anything)\s+(?:abt|about)\s+(?:me|us)|this)\b"
+    r"(?!\s+(?:in|on|at|out|plugged|running|there|inside|outside|near)\b)|"  # ("dont keep anything in the garage")
+    r"\bno\s+saving\b",
     re.I,
 )
 
@@ -612,6 +631,11 @@ _SAVE_NOW = re.compile(
     r"everything|all\s+(?:of\s+)?(?:it|that|this)|my|our)\b|\b(?:you|u)\s+can\s+(?:save|store|remember|keep)\b",
     re.I,
 )
+
+
+def says_save_nothing(text: str) -> bool:
+    """ "dont save anything", "don't want you storing anything about me"."""
+    return _SAVE_NOTHING.search(text) is not None
 
 
 def saving_declined(values: Values, context: ReadingContext) -> bool:
@@ -1526,6 +1550,9 @@ _WHAT_IT_RUNS_ON = re.compile(
 )
 
 
+_SWITCH_TO = re.compile(r"\b(?:switch|mov|chang|go|jump)\w*\s+(?:over\s+)?to\b", re.I)
+
+
 def _explained_after_all(intent: str, values: Values) -> str | None:
     """A question the model read as a live request that asks why or what, or a live cost the
     model read as a general question."""
@@ -1533,7 +1560,11 @@ def _explained_after_all(intent: str, values: Values) -> str | None:
     if intent == "live_data" and not (
         values.when_to_run or values.when_to_charge or values.signals.deadline or values.signals.charge_level
     ):
-        if WHY.match(values.message) or _WHAT_IT_RUNS_ON.match(values.message):
+        if (
+            WHY.match(values.message)
+            or (values.question is not None and WHY.match(values.question))  # "…, whys it so high"
+            or _WHAT_IT_RUNS_ON.match(values.message)
+        ):
             # "why is my dryer so slow": a cause, not a time to run it; "is my dryer electric?": how
             # to tell, not a price
             return "knowledge"
@@ -1542,6 +1573,13 @@ def _explained_after_all(intent: str, values: Values) -> str | None:
         if values.home_battery_charge and params.vehicle is None:
             # "is it worth charging my home battery from the grid at night": no car's plan answers it
             return "knowledge"
+    if (
+        intent == "knowledge"
+        and params.plan is not None
+        and _SWITCH_TO.search(values.message)
+        and not (values.what_if or values.how_to)
+    ):
+        return "live_data"  # "should I switch to EV2-A?": that plan against theirs, for their usage
     if (
         intent == "knowledge"
         and _PRICE_ASKED.search(values.message)
@@ -1756,18 +1794,33 @@ def _number_changed_in_last_request(values: Values, context: ReadingContext) -> 
     )
 
 
-def _size_asked(params: RequestParams, values: Values, facts: list[StatedFact]) -> RequestParams:
+def _size_asked(
+    params: RequestParams, values: Values, facts: list[StatedFact], context: ReadingContext
+) -> RequestParams:
     """ "ok so what would 12 kw get me": a size named in an estimate asked for, not said to be
-    theirs, is the size asked about."""
-    sized = _KW_SAID.search(values.message)
+    theirs, is the size asked about; so is one they said they are considering just before ("thinking
+    about 10kw", then "ok what would it make a year"), when they have no panels of their own."""
     if (
         params.task != "typical_solar"
         or params.system_kw is not None
-        or sized is None
         or _has(facts, "equipment.solar_capacity_kw")
     ):
         return params
+    sized = _KW_SAID.search(values.message)
+    if sized is None and "equipment.solar_capacity_kw" not in context.known_fields:
+        earlier = context.said_before(values.message)[-2:]
+        sized = next((found for text in reversed(earlier) if (found := _SIZE_CONSIDERED.search(text))), None)
+    if sized is None:
+        return params
     return params.model_copy(update={"system_kw": float(sized.group(1))})
+
+
+# "thinking about 10kw", "got quoted 8.4 kw", "looking at a 7 kw system": a size considered, not owned
+_SIZE_CONSIDERED = re.compile(
+    r"\b(?:thinking|looking|considering|quoted|quote|pricing|getting\s+bids?|bids?)\b[^.?!]{0,30}?"
+    r"(\d{1,2}(?:\.\d+)?)\s*-?\s*(?:kw|kilowatts?)\b(?!h)",
+    re.I,
+)
 
 
 def _taken_as_theirs(intent: str, params: RequestParams, values: Values) -> list[StatedFact]:

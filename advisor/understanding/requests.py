@@ -44,7 +44,8 @@ _MOTIVE = re.compile(
 # request's subject ("is it gonna rain" and "is it worth getting a battery" point at nothing)
 _POINTS_BACK = re.compile(
     r"\b(?:that|this|them|those|one|there|they)\b|"
-    r"\bit\b(?!\s+(?:ok|okay|worth|bad|better|cheaper|safe|smart|possible|true|normal|going|gonna|supposed|"
+    r"\bit\b(?!\s+(?:ok|okay|worth|bad|better|cheaper|safe|smart|dumb|stupid|silly|crazy|wise|fine|pointless|"
+    r"possible|true|normal|going|gonna|supposed|"
     r"likely|a\s+good|cold|hot|sunny|rain|snow|freez|windy|cloudy))",
     re.I,
 )

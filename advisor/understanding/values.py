@@ -1370,7 +1370,9 @@ _WHEN = (
     r"later|now|during\s+(?:the\s+)?(?:day|peak|off[-\s]?peak)|off[-\s]?peak|after\s+\d|before\s+\d|on\s+weekends?)"
 )
 # "is it cheaper to run the dishwasher at night", "is running the dryer at night cheaper"
-WHY = re.compile(r"^\W*(?:why|how\s+come)\b", re.I)  # "why is charging at night cheaper?": an explanation
+WHY = re.compile(
+    r"^\W*(?:why(?:'?s)?|how\s+come)\b", re.I
+)  # "why is charging at night cheaper?": an explanation
 _WHEN_TO_RUN = re.compile(
     r"\b(?:cheaper|better|cheapest|best|smarter|worth)\b[^.?!]{0,40}\b" + _WHEN + r"\b|"
     r"\b" + _WHEN + r"\b[^.?!]{0,20}\b(?:cheaper|cheapest|less\s+expensive|costs?\s+less)\b|"
