@@ -35,6 +35,24 @@ from tests.test_homeowner_findings import NOW, new_user
             "3-7pm is peak, 24c on peak and 9c off peak every day",
             "peak 15:00-19:00 at 24¢/kWh, 9¢/kWh the other hours",
         ),
+        # the bot's own example of how to say it (a homeowner-tester typed it back word for word)
+        (
+            "25 cents on peak 5-9pm weekdays, 11 off peak",
+            "peak 17:00-21:00 on weekdays at 25¢/kWh, 11¢/kWh the other hours",
+        ),
+        # the cheap hours said instead of the peak's
+        (
+            "off peak is 7.3 cents from 11pm to 7am, on peak 18 cents",
+            "off-peak 23:00-07:00 at 7.3¢/kWh, 18¢/kWh the other hours",
+        ),
+        (
+            "i think i'm on the overnight advantage plan, 7.3 cents 11pm-7am and like 18 cents otherwise",
+            "off-peak 23:00-07:00 at 7.3¢/kWh, 18¢/kWh the other hours",
+        ),
+        (
+            "we pay 30 cents 4-9pm and 12 cents the rest of the time",
+            "peak 16:00-21:00 at 30¢/kWh, 12¢/kWh the other hours",
+        ),
     ],
 )
 def test_a_plan_described_with_both_prices_and_the_peak_hours_is_read(text: str, said: str) -> None:
@@ -128,3 +146,22 @@ def test_a_free_nights_plan_is_free_at_night_and_one_price_the_rest() -> None:
     assert prices[22] == prices[5] == 0.0 and prices[6] == prices[20] == 0.19
     assert {p.display for p in tariff.periods} == {"Free", "Standard"}
     assert described_plan("is free nights worth it") is None
+
+
+def test_a_plan_described_after_an_answer_redoes_it_on_that_plan(data_dir: Path) -> None:
+    runtime = make_runtime(data_dir, clock=lambda: NOW)
+    try:
+        user = new_user(runtime)
+        runtime.service.handle_turn(
+            user, "s1", "atlanta ga, georgia power. when's the best time to run my dryer today?"
+        )
+        again = runtime.service.handle_turn(
+            user,
+            "s1",
+            "i think i'm on the overnight advantage plan, 7.3 cents 11pm-7am and like 18 cents otherwise",
+        )
+        assert "Noted for this conversation: your plan's off-peak 23:00-07:00 at 7.3¢/kWh" in again.text
+        assert "dryer" in again.text and "$" in again.text  # the answer again, priced on that plan
+        assert "catalog doesn't hold that plan" not in again.text  # (it is used as described)
+    finally:
+        runtime.close()

@@ -127,3 +127,13 @@ def test_a_second_question_with_a_dummy_it_is_answered_too() -> None:
     text = "got a 2022 bolt, need like 60% by 7:15 tmrw. also is it dumb to run the dryer at night"
     split = split_requests(text, understand(text, ReadingContext()), ReadingContext(), understand)
     assert split is not None and split.second == "is it dumb to run the dryer at night"
+
+
+def test_what_is_remembered_in_a_declined_conversation_is_said_as_unsaved(data_dir: Path) -> None:
+    runtime = make_runtime(data_dir, clock=lambda: NOW)
+    service = runtime.service
+    service.handle_turn("U-D6", "t", "don't save anything, but I'm in Buffalo NY with a Ford F-150 Lightning")
+    reply = service.handle_turn("U-D6", "t", "what do you remember about me")
+    assert "not saving anything from this conversation" in reply.text
+    assert "Ford F-150 Lightning" in reply.text and "I'll remember" not in reply.text
+    runtime.close()

@@ -183,3 +183,56 @@ def test_a_place_added_after_an_explanation_is_saved_and_the_answer_stands(tmp_p
         assert "That's everything my sources say" not in more.text
     finally:
         runtime.close()
+
+
+def test_a_model_year_corrected_is_said_as_not_kept(tmp_path) -> None:
+    from tests.advisor_helpers import make_runtime
+    from tests.test_homeowner_findings import NOW, new_user
+
+    runtime = make_runtime(tmp_path, clock=lambda: NOW)
+    try:
+        user = new_user(runtime)
+        runtime.service.handle_turn(user, "s1", "i drive a 2022 tesla model y")
+        reply = runtime.service.handle_turn(user, "s1", "wait, it's a 2021 not a 2022")
+        assert "I keep your car's model (Tesla Model Y), not its year" in reply.text
+        assert "couldn't tell what to change" not in reply.text
+    finally:
+        runtime.close()
+
+
+def test_the_miles_of_a_month_or_a_year_are_the_monthly_cost_asked() -> None:
+    month = understand("what does it cost a month to charge for 1000 miles", ReadingContext()).params
+    assert month.monthly and month.ev_miles_per_month == 1000
+    year = understand("what's my EV costing me if i drive 12k miles", ReadingContext()).params
+    assert year.monthly and year.ev_miles_per_month == 1000
+    assert understand("need it charged for 200 miles tmrw", ReadingContext()).params.miles_needed == 200
+    from advisor.understanding.models import RequestParams
+
+    after = ReadingContext(
+        last_intent="live_data",
+        last_topic="ev_charging",
+        last_params=RequestParams(task="charging_plan", monthly=True, ev_miles_per_month=1000),
+    )
+    assert not understand("ok so when should i plug in tonite", after).params.monthly
+
+
+def test_a_large_evs_monthly_cost_says_the_typical_cars_rate_understates_it(tmp_path) -> None:
+    from tests.advisor_helpers import make_runtime
+    from tests.test_homeowner_findings import NOW, new_user
+
+    runtime = make_runtime(tmp_path, clock=lambda: NOW)
+    try:
+        user = new_user(runtime)
+        reply = runtime.service.handle_turn(
+            user,
+            "s1",
+            "boston 02130, eversource, we have a rivian r1s. what does it cost a month to charge for 1000 miles",
+        )
+        assert "1,000 miles a month" in reply.text
+        assert "A Rivian R1S is a large EV and likely uses well over 0.30 kWh a mile" in reply.text
+        small = runtime.service.handle_turn(
+            new_user(runtime), "s2", "02130 eversource, chevy bolt. cost a month for 1000 miles?"
+        )
+        assert "large EV" not in small.text
+    finally:
+        runtime.close()

@@ -12,6 +12,7 @@ from advisor.energy.vehicles import find_vehicle
 from advisor.nodes.remember import change_source, loaded_profile, record_write
 from advisor.replies import EMPTY_PROFILE, FORGET_WHAT, KEPT_FIELDS, TOPIC_OF, holds
 from advisor.state import AdvisorState
+from advisor.understanding.commands import model_year_said
 from advisor.understanding.models import Understanding
 from advisor.understanding.values import SLOT_FIELDS
 from profiles.models import ChangeSource
@@ -22,7 +23,7 @@ from profiles.repository import (
     editable_fields,
     last_change_fields,
 )
-from profiles.wording import NOUNS, describe_removed, join
+from profiles.wording import NOUNS, describe_removed, join, statement
 from traces.recorder import current_trace
 
 COMMAND_INTENTS = ("forget", "profile_query")
@@ -48,7 +49,7 @@ def make_commands(*, profiles: ProfileRepository):
         if understanding.undo:
             return _undo(profiles, user_id, source, state)
         if understanding.fix or understanding.intent == "correction":
-            return _ask_right_value(understanding.fix, profile)
+            return _ask_right_value(understanding.fix, profile, str(state.get("original_message") or ""))
         if understanding.not_held:
             return _not_held(understanding.not_held, profile)
         if understanding.intent == "forget":
@@ -63,6 +64,11 @@ def make_commands(*, profiles: ProfileRepository):
             return _forget(profiles, user_id, understanding, source, state)
         text = holds(profile, lead="Here's what I have for you:", empty=EMPTY_PROFILE)
         lacking = _not_yet_told(understanding.queried, profile)
+        if state.get("saving_declined"):
+            # "dont save anything", then "what do you remember": nothing is (and what they said here is
+            # used only here), never "tell me … and I'll remember"
+            text = (text + " " if text != EMPTY_PROFILE else "") + _held_this_conversation(state)
+            return {"response": lacking + text, "route": "done", "answered_by": "commands"}
         return {
             "response": lacking
             + (text if text == EMPTY_PROFILE else text + " Tell me if anything is wrong."),
@@ -71,6 +77,15 @@ def make_commands(*, profiles: ProfileRepository):
         }
 
     return commands
+
+
+def _held_this_conversation(state: AdvisorState) -> str:
+    """What a conversation that declined saving holds, said as not saved."""
+    held = state.get("held_facts") or {}
+    said = join([statement(field, value) for field, value in held.items()])
+    return "As you asked, I'm not saving anything from this conversation" + (
+        f"; here I'm using what you told me: {said}." if said else "."
+    )
 
 
 def _not_yet_told(queried: list[str], profile: Any) -> str:
@@ -174,9 +189,13 @@ def _not_held(words: str, profile: Any) -> dict[str, Any]:
     return {"response": text, "route": "done", "answered_by": "commands"}
 
 
-def _ask_right_value(fields: list[str], profile: Any) -> dict[str, Any]:
+def _ask_right_value(fields: list[str], profile: Any, said: str = "") -> dict[str, Any]:
     """ "the 8.4 kW you have is wrong" without the right value (or one we could not read): nothing
     changes; we ask for it, and the next message is read as the answer."""
+    held = profile.equipment.ev_model if profile is not None and profile.equipment else None
+    if not fields and held and model_year_said(said):
+        text = f"Thanks. I keep your car's model ({held}), not its year, so nothing needs changing."
+        return {"response": text, "route": "done", "answered_by": "commands"}
     if not fields:
         text = (
             "Sorry, I couldn't tell what to change, so I haven't changed anything. Tell me the right value"

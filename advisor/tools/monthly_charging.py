@@ -10,7 +10,7 @@ plan, on the user's own tariff with its weekends and holidays.
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from advisor.energy.ev import cheapest_slots
@@ -22,6 +22,7 @@ from advisor.energy.plan_compare import (
     TYPICAL_MILES_SOURCE,
 )
 from advisor.energy.tariff import hourly_prices
+from advisor.energy.vehicles import vehicle_spec
 from advisor.tools.data import DataSources, home_charging_power, local_timezone, tariff_as_of, tariff_source
 from advisor.tools.models import Observation
 
@@ -106,8 +107,29 @@ def monthly_charging_cost(
         as_of=tariff_as_of(tariff),
         is_mock=lookup.is_mock or data.is_mock,
         assumptions=assumptions,
-        warnings=list(lookup.warnings),
+        warnings=[*lookup.warnings, *_large_ev_warning(profile)],
     )
+
+
+# a pack this big is a pickup's or a large SUV's, which uses well over a typical car's 0.30 kWh a mile
+LARGE_PACK_KWH = 100.0
+
+
+def _large_ev_warning(profile: Any) -> list[str]:
+    """The typical car's kWh a mile understates a truck's or a large SUV's: said, not guessed at
+    (no per-model rating in the tables)."""
+    equipment = profile.equipment
+    model = equipment.ev_model if equipment is not None else None
+    spec = vehicle_spec(model) if model else None
+    battery = (equipment.ev_battery_kwh if equipment is not None else None) or (
+        spec.battery_kwh if spec else None
+    )
+    if not model or battery is None or battery < LARGE_PACK_KWH:
+        return []
+    return [
+        f"A {model} is a large EV and likely uses well over 0.30 kWh a mile, so this cost is probably low: "
+        "tell me its kWh per 100 miles (fueleconomy.gov lists it) for a closer figure."
+    ]
 
 
 def _failed(summary: str, context: TurnContext, warnings: list[str] | None = None) -> Observation:

@@ -268,3 +268,12 @@ def remember_lead(text: str) -> str | None:
         said = said.rstrip(" ?") if re.match(r"\s*(?:can|could)\s", sentence, re.I) else said
         return text[:start] + said
     return None
+
+
+# "wait, it's a 2021 not a 2022": a model year, which the profile does not keep
+_MODEL_YEAR = re.compile(r"\b(?:19[89]\d|20[0-4]\d)\b")
+
+
+def model_year_said(text: str) -> bool:
+    """A car's model year in the words (the profile keeps the model, never its year)."""
+    return _MODEL_YEAR.search(text) is not None

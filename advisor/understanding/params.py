@@ -154,7 +154,8 @@ _MILES = re.compile(
 )
 # "we drive maybe 1000 mi" asked with "what would charging cost us per month": the question's period
 _MILES_DRIVEN = re.compile(
-    r"\b(?:drive|drives|driving|do|does|put\s+on|puts\s+on)\s+(?:about\s+|around\s+|maybe\s+|like\s+|roughly\s+|~)?"
+    # ("what does it cost a month to charge for 1000 miles": the miles the question's month holds)
+    r"\b(?:drive|drives|driving|do|does|put\s+on|puts\s+on|for)\s+(?:about\s+|around\s+|maybe\s+|like\s+|roughly\s+|~)?"
     r"(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(?P<k>k\s*)?(?:miles?|mi)\b(?!\s*(?:a|an|per|/|each|every)\s)",
     re.I,
 )
@@ -206,7 +207,9 @@ _CAR_SHARE = re.compile(
 # "I need like 40 miles", "gotta drive 60 miles tomorrow", "40 miles of range": the range the charge
 # must add (a distance a day/week/month is usage instead, `_MILES`)
 _MILES_NEEDED = re.compile(
-    r"\b(?:need|needs|gotta|have\s+to|got\s+to|going\s+to|will)\b(?:\s+(?:to|like|about|around|maybe|only|just|drive|go|do|get))*"
+    # ("need it charged for 200 miles tmrw", "enough for 120 miles")
+    r"\b(?:need|needs|gotta|have\s+to|got\s+to|going\s+to|will|(?:charged|enough|juice|range)\s+for)\b"
+    r"(?:\s+(?:to|like|about|around|maybe|only|just|drive|go|do|get|it\s+charged\s+for|enough\s+for))*"
     r"\s+(?P<n>\d{1,3})\s*(?:more\s+)?(?:miles?|mi)\b(?!\s*(?:per|a\s|an\s|/|each|every|of\s+range|range))",
     re.I,
 )
@@ -434,8 +437,10 @@ def read_params(text: str) -> RequestParams:
         data["size_needed"] = True  # "how many panels do i need", "what size system would cover us"
     if _ONE_SESSION.search(lowered):
         data["one_session"] = True
-    if _A_MONTH.search(lowered) and _COST.search(lowered):
-        data["monthly"] = True  # "what would charging cost per month": a month's cost, not tonight's plan
+    if (_A_MONTH.search(lowered) or "ev_miles_per_month" in data) and _COST.search(lowered):
+        # "what would charging cost per month", "costing me if i drive 12k miles": a month's (or a
+        # year's) cost, not tonight's plan
+        data["monthly"] = True
     data.update(_fuel_price(lowered))
     return RequestParams.model_validate(data)
 
@@ -782,6 +787,11 @@ _LEVEL_IS_FINE = re.compile(
 _BARE_TARGET = re.compile(r"\b(?:get|charge|go)\s+(?:it\s+)?to\s+(\d{1,3})\b(?!\s*(?:kw|am|pm|:|%))", re.I)
 
 
+def _a_years_miles(miles: re.Match[str]) -> bool:
+    """5,000 miles or more said with no period: a year's (nobody drives that in a month)."""
+    return float(miles.group("n").replace(",", "")) * (1000 if miles.group("k") else 1) >= 5000
+
+
 def _usage(text: str) -> dict[str, object]:
     """Miles driven and kWh used a month, and the car's share of a stated total."""
     data: dict[str, object] = {}
@@ -790,6 +800,8 @@ def _usage(text: str) -> dict[str, object]:
         unit = miles.group("unit").lower()
     elif (miles := _MILES_DRIVEN.search(text)) and (period := _PERIOD_ASKED.search(text)):
         unit = (period.group("unit") or period.group("ly")[:-2].replace("dai", "day")).lower()
+    elif (miles := _MILES_DRIVEN.search(text)) and _COST.search(text) and _a_years_miles(miles):
+        unit = "year"  # "what's my EV costing me if i drive 12k miles": a year's driving, as people count it
     if miles is not None and unit is not None:
         thousands = 1000 if miles.group("k") else 1  # "12k miles a year"
         data["ev_miles_per_month"] = round(

@@ -27,7 +27,7 @@ _WORD_THEN = r"(?<![-\w]){word}(?:\s+(?:rate|price|hours?))?\s*(?:is|=|:|at|of|c
 _WORD_HOURS_THEN = r"(?<![-\w]){word}\b[^.,;$]{{0,30}}?(?:\bat\s+|\s)(?:like\s+|about\s+)?{price}"
 _HOUR = r"(?P<{h}>\d{{1,2}})(?::(?P<{m}>[0-5]\d))?\s*(?P<{ap}>am\b|pm\b|a\.m\.?|p\.m\.?|a\b|p\b)?"
 _WINDOW = re.compile(
-    r"\bpeak(?:\s+(?:hours?|time|period|window))?\s*(?:is|are|runs?|=|:)?\s*(?:from\s+)?"
+    r"(?<!off\s)(?<!off-)(?<!off)\bpeak(?:\s+(?:hours?|time|period|window))?\s*(?:is|are|runs?|=|:)?\s*(?:from\s+)?"
     + _HOUR.format(h="h1", m="m1", ap="ap1")
     + r"\s*(?:-|–|to|till|until|thru|through)\s*"
     + _HOUR.format(h="h2", m="m2", ap="ap2")
@@ -88,6 +88,72 @@ def free_nights(text: str) -> DescribedPlan | None:
 _THIRD_PERIOD = re.compile(r"\bsuper[-\s]?off|\bmid[-\s]?peak|\bpart(?:ial)?[-\s]?peak|\bshoulder\b", re.I)
 
 
+# "off peak is 7.3 cents from 11pm to 7am": the off-peak hours, said instead of the peak's
+_OFF_WINDOW = re.compile(
+    r"(?<![-\w])off[-\s]?peak(?:\s+(?:hours?|time|period|window))?\b(?:[^.;!?]|\.(?=\d)){0,25}?\b(?:from\s+)?"
+    + _HOUR.format(h="h1", m="m1", ap="ap1")
+    + r"\s*(?:-|–|to|till|until)\s*"
+    + _HOUR.format(h="h2", m="m2", ap="ap2"),
+    re.I,
+)
+# "7.3 cents 11pm-7am and like 18 cents otherwise": a price for some hours, and one for the rest
+_PRICED_HOURS = re.compile(
+    _PRICE.format(name="value", unit="unit")
+    + r"(?:\s*(?:a|per|/)\s*kwh)?\s+(?:from\s+|between\s+|for\s+)?"
+    + _HOUR.format(h="h1", m="m1", ap="ap1")
+    + r"\s*(?:-|–|to|till|until|and)\s*"
+    + _HOUR.format(h="h2", m="m2", ap="ap2"),
+    re.I,
+)
+_OTHERWISE = re.compile(
+    _PRICE.format(name="value", unit="unit")
+    + r"(?:\s*(?:a|per|/)\s*kwh)?\s+(?:for\s+|during\s+|in\s+)?(?:otherwise|the\s+rest\b|(?:all\s+|any\s+)?other\s+(?:times?|hours)|"
+    r"the\s+other\s+hours|every\s*(?:thing|other\s+hour)\s+else)|"
+    r"\b(?:otherwise|the\s+rest\s+(?:of\s+the\s+(?:time|day)\s+)?(?:is\s+)?|other\s+times\s+(?:are\s+)?)(?:like\s+|about\s+)?"
+    + _PRICE.format(name="value2", unit="unit2"),
+    re.I,
+)
+
+
+def _hours(found: re.Match[str]) -> tuple[int, int] | None:
+    """(start, end) of an off-peak or priced window ("11pm-7am", "9 to 6")."""
+    start = hour_of_day(int(found.group("h1")), found.group("ap1") or found.group("ap2"), evening=True)
+    end = hour_of_day(int(found.group("h2")), found.group("ap2"), evening=False)
+    return None if start is None or end is None else (start, end or 24)
+
+
+def _window_priced_alone(text: str, peak: float | None, off: float | None) -> DescribedPlan | None:
+    """The plan told by its cheap (or dear) hours rather than the peak's: "off peak is 7.3 cents
+    from 11pm to 7am, on peak 18 cents", "7.3 cents 11pm-7am and like 18 cents otherwise"."""
+    off_window = _OFF_WINDOW.search(text)
+    if off_window is not None and peak is not None and off is not None and off < peak:
+        window, window_usd, other_usd = _hours(off_window), off, peak
+    else:
+        priced, rest = _PRICED_HOURS.search(text), _OTHERWISE.search(text)
+        if priced is None or rest is None:
+            return None
+        window_usd = _usd(priced.group("value"), priced.group("unit"))
+        other_usd = _usd(
+            rest.group("value") or rest.group("value2"), rest.group("unit") or rest.group("unit2")
+        )
+        window = _hours(priced)
+    if window is None or window_usd is None or other_usd is None or window_usd == other_usd:
+        return None
+    try:
+        return DescribedPlan(
+            window_start=window[0],
+            window_end=window[1],
+            window_kind="off_peak" if window_usd < other_usd else "peak",
+            window_usd_per_kwh=window_usd,
+            other_usd_per_kwh=other_usd,
+            weekdays_only=bool(_WEEKDAYS.search(text))
+            and not _EVERY_DAY.search(text)
+            and window_usd > other_usd,
+        )
+    except ValidationError:
+        return None
+
+
 def described_plan(text: str) -> DescribedPlan | None:
     """The plan the words describe, or None when a price or the peak's hours are missing (or a
     third period is named: two prices would misprice its hours)."""
@@ -97,8 +163,16 @@ def described_plan(text: str) -> DescribedPlan | None:
         return free
     peak = _price_for(text, _PEAK_WORD)
     off = _price_for(text, _OFF_WORD)
+    # "25 cents on peak 5-9pm weekdays, 11 off peak": beside a price said with its unit, a bare
+    # number before the other period's name is that period's price (alone it may be an hour)
+    if peak is not None and off is None:
+        off = _price_for(text, _OFF_WORD, bare=True)
+    elif off is not None and peak is None:
+        peak = _price_for(text, _PEAK_WORD, bare=True)
     window = _WINDOW.search(text)
-    if peak is None or off is None or window is None or peak <= off:
+    if window is None or peak is None or off is None:
+        return _window_priced_alone(text, peak, off)
+    if peak <= off:
         return None
     groups = window.groupdict()
     first = ("h1", "m1", "ap1") if groups["h1"] else ("h3", "m3", "ap3")
@@ -121,7 +195,7 @@ def described_plan(text: str) -> DescribedPlan | None:
         return None
 
 
-def _price_for(text: str, word: str) -> float | None:
+def _price_for(text: str, word: str, *, bare: bool = False) -> float | None:
     """The price said beside "peak" or "off peak" (the off-peak words are never the peak's)."""
     scope = text if word == _OFF_WORD else re.sub(_OFF_WORD, " ", text, flags=re.I)
     for shape in (_WORD_THEN, _PRICE_THEN, _WORD_HOURS_THEN):
@@ -130,7 +204,14 @@ def _price_for(text: str, word: str) -> float | None:
             price = _usd(match.group("value"), match.group("unit"))
             if price is not None:
                 return price
-    return None
+    if not bare:
+        return None
+    # a bare number right before the period's name (never an hour's: "9-11 off peak" is a range,
+    # "11pm off peak" has its am/pm)
+    found = re.search(
+        r"(?<![\d:.\-–])(\d{1,2}(?:\.\d{1,2})?)\s+(?:for\s+|during\s+|at\s+)?" + word + r"\b", scope, re.I
+    )
+    return _usd(found.group(1), None) if found else None
 
 
 def _usd(value: str, unit: str | None) -> float | None:

@@ -317,7 +317,20 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     elif _aside_after_explanation(intent, values, context):
         intent = "profile_statement"  # "my neighbor has two and swears by them": said, not asked
     intent, slot_answer, values, one_price = _plan_said_after_answer(intent, slot_answer, values, context)
-    unsure = one_price or _unsure_detail_for_last_answer(intent, values, context)
+    described = described_plan(values.message)
+    unsure = (
+        one_price
+        or _unsure_detail_for_last_answer(intent, values, context)
+        # "i think i'm on the overnight advantage plan, 7.3 cents 11pm-7am and like 18 cents
+        # otherwise" right after an answer: that answer again, on the plan they described
+        or (
+            described is not None
+            and intent in ("live_data", "profile_statement", "correction")
+            and not values.question
+            and context.last_intent == "live_data"
+            and context.last_params is not None
+        )
+    )
     if unsure:
         intent = "live_data"  # "e-26 i think? not 100%" after a plan that assumed one: answered again
     facts = values.facts
@@ -392,6 +405,10 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         # (a heating comparison has no task: its fuel price picks the tool)
         task = last.task or (None if last.fuel_price_usd is not None else params.task)
         params = follow_up_params(params.model_copy(update={"task": task}), last)
+        if params.monthly and not values.params.monthly and values.when_to_charge:
+            params = params.model_copy(
+                update={"monthly": None}
+            )  # "ok so when should i plug in tonite": tonight's plan
         topic = context.last_topic or topic
         if params.place and values.params.place is None and values.own_place:
             params = params.model_copy(update={"place": None})  # "…make here": their own place again
@@ -417,7 +434,12 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         else None,
         facts=facts,
         forget=gone,
-        mentions=_kept_mentions(values, facts, context) + withheld(held),
+        mentions=[
+            mention
+            for mention in _kept_mentions(values, facts, context) + withheld(held)
+            # (a plan they described is used as described, not "not in my catalog")
+            if not (described is not None and mention.field == "location.rate_schedule")
+        ],
         slot_answer=slot_answer,
         params=params,
         follow_up=follow_up,
@@ -428,7 +450,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         # "i drive maybe 30 mi a day" in a follow-up: the doubt is the figure's, used as said
         hedged=values.hedged and not (follow_up and values.params.said() and not values.mentions),
         one_price_plan=one_price,
-        described_plan=described_plan(values.message),
+        described_plan=described,
         place_query=None
         if slot_answer is not None and slot_answer.status == "skipped"
         else values.place_query,
