@@ -135,7 +135,9 @@ _TABLE: list[Utility] = [
     Utility(name="Rhode Island Energy", states=("RI",), aliases=("rhode island energy",)),
     Utility(name="Central Maine Power", states=("ME",), aliases=("central maine power", "cmp")),
     Utility(name="Versant Power", states=("ME",), aliases=("versant power", "versant", "emera maine")),
-    Utility(name="Green Mountain Power", states=("VT",), aliases=("green mountain power", "gmp")),
+    Utility(
+        name="Green Mountain Power", states=("VT",), aliases=("green mountain power", "gmp", "green mountain")
+    ),
     Utility(name="PECO", states=("PA",), aliases=("peco", "peco energy")),
     Utility(
         name="PPL Electric Utilities",
@@ -373,6 +375,7 @@ _ANSWER_ONLY = frozenset(
         "versant",
         "cmp",
         "gmp",
+        "green mountain",  # Green Mountain Power as people say it; also a town's and a mountain's name
         "cei",
         "pso",
         "iid",

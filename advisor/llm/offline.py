@@ -298,10 +298,19 @@ def offline_answer(context: dict[str, Any]) -> str:
         where = (
             f"In {first['applies_in']}: " if first.get("applies_in") else ""
         )  # one state's passage, said as such
-        parts.append(
-            f"{where}{passage_excerpt(answering_part(str(context.get('question') or ''), first['text']))} [1]"
-        )
-        parts.append(f"Source: [1] {first['text'].split(' — ')[0]} ({first['source']}).")
+        question = str(context.get("question") or "")
+        parts.append(f"{where}{passage_excerpt(answering_part(question, first['text']))} [1]")
+        second = passages[1] if len(passages) > 1 else None
+        if second is not None and second["source"] == first["source"]:
+            # a comparison: the same document's section on the other side, given beside it
+            parts.append(f"{passage_excerpt(answering_part(question, second['text']))} [2]")
+            title = first["text"].split(" — ")[0]
+            parts.append(
+                f'Sources: [1] "{_section(first)}" and [2] "{_section(second)}", both from {title} '
+                f"({first['source']})."
+            )
+        else:
+            parts.append(f"Source: [1] {first['text'].split(' — ')[0]} ({first['source']}).")
     elif intent == "knowledge":
         parts.append(
             nothing_more_reply(bool(context.get("place_added")))
@@ -317,6 +326,11 @@ def offline_answer(context: dict[str, Any]) -> str:
         parts.append(f"Your profile says {stale} — is that still right?")
     parts.append(OFFLINE_LABEL)
     return "\n\n".join(parts)
+
+
+def _section(passage: dict[str, Any]) -> str:
+    """The section of a passage ("Title — Section" is its first line)."""
+    return passage["text"].split("\n", 1)[0].split(" — ", 1)[-1].strip()
 
 
 NOTHING_MORE = (

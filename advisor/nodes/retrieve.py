@@ -15,8 +15,9 @@ from advisor.state import AdvisorState
 from advisor.understanding.models import RequestParams
 from advisor.understanding.values import without_place_clauses
 from knowledge.answerability import MIN_MEANING, Answerability
+from knowledge.comparison import compared_sides
 from knowledge.documents import content_terms
-from knowledge.glossary import ABBREVIATIONS
+from knowledge.glossary import ABBREVIATIONS, spelled_out
 from knowledge.jurisdiction import Where
 from knowledge.models import RetrievedDocument, Retriever, passage_key
 from knowledge.spelling import corrected
@@ -92,7 +93,7 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
             # "what does time of use mean anyway": the document whose title is that term defines it
             # in its opening section, whatever the judge made of the filler around the term (or of
             # a broader page that names it among others)
-            docs = [titled, *[doc for doc in docs if doc is not titled]]
+            docs = [titled, *[doc for doc in docs if doc.source != titled.source]]  # (one passage a document)
             verdict = None
         if verdict is not None and not verdict.answers:
             # "is it bad to do that every night" right after a plan to 80 %: "that" is the last
@@ -114,10 +115,51 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
                 # something else dressed up as the answer)
                 _record_decline(docs[0].source, verdict)
                 docs = []
+        if docs and (sides := compared_sides(query)) is not None:
+            docs = _the_other_side(
+                docs, sides, lambda asked, skip: retriever.retrieve(asked, k, config, where=where, skip=skip)
+            )
         # the route stays "retrieve": the session records this turn as an explanation answered
         return {"retrieved_docs": docs, "nothing_more": False}
 
     return retrieve
+
+
+def _the_other_side(
+    docs: list[RetrievedDocument],
+    sides: tuple[str, str],
+    search: Callable[[str, frozenset[str]], list[RetrievedDocument]],
+) -> list[RetrievedDocument]:
+    """ "whats the difference between TOU and tiered": when the answering section explains one side
+    only, the same document's section on the other goes second (both are given and cited)."""
+    first = docs[0]
+    held = content_terms(_body(first))  # (the title line names both sides of a page on both)
+    missing = [side for side in sides if not content_terms(spelled_out(side)) & held]
+    if len(missing) != 1:
+        return docs  # both sides in the one section, or neither: it stands alone
+    wanted = content_terms(spelled_out(missing[0]))
+    skip = {passage_key(first)}
+    for _ in range(SECTIONS_TRIED):
+        # the document's next best section each time (a side its title names picks no section)
+        found = [
+            doc for doc in search(spelled_out(missing[0]), frozenset(skip)) if doc.source == first.source
+        ]
+        if not found:
+            return docs
+        if wanted & content_terms(_body(found[0])):
+            other = found[0]
+            return [first, other, *[doc for doc in docs[1:] if passage_key(doc) != passage_key(other)]]
+        skip.add(passage_key(found[0]))
+    return docs
+
+
+# how many of a document's sections are tried for the other side of a comparison
+SECTIONS_TRIED = 4
+
+
+def _body(passage: RetrievedDocument) -> str:
+    """A passage without its "Title — Section" line."""
+    return passage.text.split("\n", 1)[-1]
 
 
 def _document_named_by(term: str | None, docs: list[RetrievedDocument]) -> RetrievedDocument | None:

@@ -296,6 +296,7 @@ def facts_in(
                 )
             )
     _drop_one_of_two(facts, mentions)
+    _one_of_both_cars(facts, mentions, message)
     _household_car_asked_about(facts, mentions, clauses, message)
     return facts, mentions
 
@@ -443,6 +444,22 @@ _ASKS_ABOUT = re.compile(
     r"which|when|why|where|compare|vs)\b",
     re.I,
 )
+
+
+_BOTH_CARS = re.compile(
+    r"\bboth\s+(?:of\s+(?:the|our)\s+)?(?:cars|evs|vehicles|trucks)\b|\bboth\s+of\s+(?:them|em)\b",
+    re.I,
+)
+
+
+def _one_of_both_cars(facts: list[StatedFact], mentions: list[Mention], message: str) -> None:
+    """ "both cars need 70% by 7:30 tmrw, the ioniq and the bolt": the profile keeps one EV, and
+    which of the two is the one to keep they did not say; neither is saved."""
+    if not _BOTH_CARS.search(message):
+        return
+    for fact in [f for f in facts if f.field in ("equipment.ev_model", "equipment.ev_battery_kwh")]:
+        facts.remove(fact)
+        mentions.append(Mention(field=fact.field, words=message[:500], reason="second_value"))
 
 
 def _drop_one_of_two(facts: list[StatedFact], mentions: list[Mention]) -> None:
@@ -677,7 +694,11 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
     ):
         return True  # "should i switch to ev2-a now that we have a bolt euv": the car is theirs
     if at > 0 and re.search(
-        r"\b(?:switch|switching|change|changing|move|moving|go|going)\s+(?:over\s+)?to\s+$", text[:at], re.I
+        r"\b(?:switch|switching|change|changing|move|moving|go|going)\s+(?:over\s+)?to\s+$|"
+        # "now that we have a 2nd ev am i better off on tou-d-prime": the plan weighed
+        r"\bbetter\s+off\s+(?:on|with)\s+(?:the\s+)?$",
+        text[:at],
+        re.I,
     ):
         return False  # "is it cheaper for me to switch to ev-tou-5 or stay where i am": the plan asked about
     if (

@@ -590,6 +590,17 @@ def command_reading(
         return None
     if intent == "forget":
         return _what_to_forget(values, new, confidence)
+    if (
+        intent == "profile_statement"
+        and not values.facts
+        and values.named
+        and _CORRECTION_FIRST.match(values.message)
+        and _undo_cue(values)
+        and not values.mentions
+        and not values.last_change
+        and not values.question
+    ):
+        intent = "correction"  # "wait no its 3 kids": a value put right, whatever the model made of it
     if intent == "correction" and not values.facts and (values.plan_unknown or values.one_price_plan):
         return None  # "I don't know the plan name. Sorry" after an answer: their plan is not known, nothing is wrong
     if intent == "correction" and not values.facts:

@@ -87,7 +87,7 @@ QUESTION_START = re.compile(
     r"fine|lol|lmao|ha(?:ha)+|alright|aight|cool|well|hm+|bro|dude|ngl|tbh|oh|ah|gotcha|kk?|thanks|thx|ty|anyways?|"
     r"wait|sorry|"
     r"ballpark|honestly|just\s+curious|real\s+quick|curious)[,!.:]?\s+)*"
-    r"(?:when|what|how|why|where|which|who|whats|what's|who'?s|whos|hows|how's|wheres|where's|whys|why's|"
+    r"(?:when|what|how|why|where|which|who|whats|what's|who'?s|whos|hows|how's|wheres|where's|whys|why's|am(?=\s+i\b)|"
     r"(?:does\s+)?(?:any\s?one|any\s?body)\s+know|is(?!\s+\d[\d.,]*\s*(?:$|[,.;!]))|are|r(?=\s+(?:there|u|you|they|we))|can|could|should(?!\s+be\b)|would|will|do|does|did|"
     r"tell\s+me|explain|give\s+me|plan(?!\s+(?:is|was|code|name)\b)|help|any(?=\s+(?!of\s+(?:us|them)\b)\w)|compare|"
     # an indirect question: "(I) want to know when to charge", "wondering if a heat pump is worth it"
@@ -177,7 +177,7 @@ _SOMEONE_ELSE = re.compile(
     r"(?:the|our|my)\s+(?:previous|former|old|last)\s+(?:owners?|house|home|place|apartment|landlord|rental)|"
     # "my son's apartment", "our daughter's place": someone else's home
     r"(?:my|our)\s+\w+'s\s+(?:apartment|apt|house|home|place|condo|dorm|rental)|"
-    r"(?:my|our)\s+(?:moms?|mums?|mamas?|mommas?|daddy|dads?|mothers?|fathers?|parents|grandmas?|grandpas?|grannys?|"
+    r"(?:my|our)\s+(?:moms?|mums?|mamas?|mommas?|daddy|dads?|mothers?|fathers?|parents|folks|grandmas?|grandpas?|grannys?|"
     r"nanas?|papaws?|mamaws?|brothers?|sisters?)(?:'?s)?\b|"
     # "neighbor has 10kw and a battery", "bro just got a lightning": the person leads, no "my"
     # ("my bro in tulsa has 12kw solar": where they live said between)
@@ -283,6 +283,12 @@ _CORRECTION_TAIL = re.compile(
 _NOT_THE_OLD = re.compile(r"(?<=\w)\s*,?\s+not\s+(?:the|a|an|my|our)\s+[\w.&-]+", re.I)
 _CORRECTION_LEAD = re.compile(
     r"^\s*(?:(?:no|nope|nah)[,.!]?\s+)?(?:that'?s|thats|that\s+is|it'?s|its)\s+(?:not\s+(?:right|correct|it)|wrong)\b[\s,.!:-]*",
+    re.I,
+)
+# "wait i mixed it up, …", "sorry i got confused, …", "my bad, …": an apology before what they put right
+_MIXED_UP_LEAD = re.compile(
+    r"^\W*(?:(?:wait|oops|sorry|ok|so|no|ah)\W+)*(?:i\s+(?:mixed|got)\s+(?:it|them|that|those|things)\s+"
+    r"(?:mixed\s+)?up|i\s+got\s+(?:confused|it\s+wrong|that\s+wrong)|i\s+was\s+wrong|my\s+bad|my\s+mistake)\b[\s,.;:!-]*",
     re.I,
 )
 _SOFT_HEDGE = re.compile(r"\b(?:i\s+think|i\s+believe|probably|pretty\s+sure)\b", re.I)
@@ -865,6 +871,8 @@ _ADVICE_ASKED = re.compile(
 # "good solar day today or nah", "worth it or not": a yes-or-no question said without its mark
 _TAG_QUESTION = re.compile(
     r"\b(?:or\s+(?:nah+|not|no|nope|naw|nay)|yes\s+or\s+no|y/n)\W*$|"
+    # "now that we have a 2nd ev am i better off on tou-d-prime": weighed, asked mid-sentence
+    r"\b(?:am\s+i|are\s+we|would\s+(?:i|we)\s+be|will\s+(?:i|we)\s+be)\s+better\s+off\b|"
     # "we're on tou-ri btw. payback on that": a figure asked for by its name alone
     r"^\W*(?:(?:and|so|ok)\s+)?(?:the\s+)?(?:payback|cost|savings?|numbers?|math|roi)\s+(?:on|for|of)\s+"
     r"(?:that|it|this|those|them)\W*$|"
@@ -890,7 +898,10 @@ def _clause(part: str, previous: Clause | None, *, asking: bool) -> Clause:
     """One clause's flags; `asking`: it sits in the question part of a sentence ending with "?"."""
     own_subject = bool(FIRST_PERSON.search(part) or _SOMEONE_ELSE.search(part) or _HOME_SAID.match(part))
     past_home = bool(_PAST_HOME.search(part))
-    someone_else = (bool(_SOMEONE_ELSE.search(part)) and not _first_person_leads(part)) or past_home
+    # ("wait i mixed it up, ev2-a is my sister's plan": the "i" of the apology is no subject)
+    someone_else = (
+        bool(_SOMEONE_ELSE.search(part)) and not _first_person_leads(_MIXED_UP_LEAD.sub("", part))
+    ) or past_home
     if not own_subject and previous is not None and not past_home:
         someone_else = previous.someone_else
     doubt_marked = asking and _doubt_marked(part)

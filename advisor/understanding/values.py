@@ -1174,6 +1174,9 @@ def _corrected_number(message: str, context: ReadingContext, params: RequestPara
     if not named and len(others) == 1 and len(fields) == 1:
         # "thats wrong, we added panels, its 8.4 now": the one held number the words name
         named = fields
+    if not named and _a_household_count(others) and _count_just_said(message, context):
+        # "it's the two of us plus my mother in law", then "wait it's 4, forgot the baby lol"
+        named = ["household.occupants"]
     if not named and len(others) == 1 and _JUST_SAID.search(message):
         return _corrected_unsaved(others[0], message, context)
     if len(named) != 1 or len(others) != 1:
@@ -1194,6 +1197,15 @@ def _request_numbers(params: RequestParams) -> set[float]:
     """The numbers a message says as its request's own (a charge level, miles, a time): none of
     them corrects a saved value."""
     return {float(value) for key in _REQUEST_NUMBERS if (value := getattr(params, key)) is not None}
+
+
+def _count_just_said(message: str, context: ReadingContext) -> bool:
+    """Their last message said how many live at home (and we hold a count)."""
+    said = context.said_before(message)
+    if not said or "household.occupants" not in context.known_fields:
+        return False
+    facts, _ = facts_in(clauses(said[-1]), message=said[-1])
+    return any(fact.field == "household.occupants" for fact in facts)
 
 
 def _a_household_count(numbers: list[float]) -> bool:
