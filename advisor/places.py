@@ -15,6 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from advisor.energy.utilities import utility_named
+
 
 class Place(BaseModel):
     model_config = ConfigDict(frozen=True)
@@ -689,8 +691,6 @@ def located(profile: Any) -> Any:
     )
     if place is None and location.city and location.utility_provider:
         # "Aspen" is a town in more than one state; a utility of one state (Holy Cross Energy) says which
-        from advisor.energy.utilities import utility_named
-
         utility = utility_named(location.utility_provider)
         if utility is not None and len(utility.states) == 1:
             place = find_town(f"{location.city}, {utility.states[0]}")

@@ -139,3 +139,18 @@ def test_what_is_remembered_in_a_declined_conversation_is_said_as_unsaved(data_d
     assert "not saving anything from this conversation" in reply.text
     assert "Ford F-150 Lightning" in reply.text and "I'll remember" not in reply.text
     runtime.close()
+
+
+def test_a_fact_saved_or_forgotten_later_leaves_what_was_held_unsaved() -> None:
+    from advisor.nodes.intake import _held_facts
+    from advisor.understanding.models import StatedFact, Understanding
+
+    held = {"location.zip_code": "94110", "equipment.ev_model": "Nissan Leaf"}
+    saved_now = Understanding(
+        intent="profile_statement",
+        facts=[StatedFact(field="location.zip_code", value="10001", said="10001", words="10001")],
+    )
+    assert _held_facts(held, saved_now) == {"equipment.ev_model": "Nissan Leaf"}  # the saved ZIP stands
+    forgot = Understanding(intent="forget", forget=["equipment.ev_model"])
+    assert _held_facts(held, forgot) == {"location.zip_code": "94110"}
+    assert _held_facts(held, Understanding(intent="forget", forget_everything=True)) == {}

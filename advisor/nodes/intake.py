@@ -105,10 +105,7 @@ def make_intake(memorizer: MemorizerConfig, understander: Understander):
             "memorize_due": due and not goodbye,
             "route": "understood",
             "saving_declined": understanding.saving_declined,
-            "held_facts": {
-                **(state.get("held_facts") or {}),
-                **{fact.field: fact.value for fact in understanding.held},
-            },
+            "held_facts": _held_facts(state.get("held_facts") or {}, understanding),
             "replan": replan,  # onboarding redoes the answer only if the statement changed something
         }
         if (
@@ -260,6 +257,17 @@ def _replan_after_correction(
             ),
         }
     )
+
+
+def _held_facts(held: dict[str, Any], understanding: Understanding) -> dict[str, Any]:
+    """What they told us unsaved in this conversation ("dont save anything", then "94110"): this
+    message's unsaved facts join it; a fact saved now, or one they ask to forget, leaves it (a later
+    saved ZIP is never overridden by an earlier unsaved one)."""
+    if understanding.forget_everything:
+        return {fact.field: fact.value for fact in understanding.held}
+    gone = {fact.field for fact in understanding.facts} | set(understanding.forget)
+    kept = {field: value for field, value in held.items() if field not in gone}
+    return {**kept, **{fact.field: fact.value for fact in understanding.held}}
 
 
 def reading_context(state: AdvisorState) -> ReadingContext:
