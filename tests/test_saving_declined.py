@@ -154,3 +154,29 @@ def test_a_fact_saved_or_forgotten_later_leaves_what_was_held_unsaved() -> None:
     forgot = Understanding(intent="forget", forget=["equipment.ev_model"])
     assert _held_facts(held, forgot) == {"location.zip_code": "94110"}
     assert _held_facts(held, Understanding(intent="forget", forget_everything=True)) == {}
+
+
+def test_go_ahead_and_save_my_zip_saves_the_zip_told_unsaved(data_dir: Path) -> None:
+    runtime = make_runtime(data_dir, clock=lambda: NOW)
+    service = runtime.service
+    first = service.handle_turn(
+        "U-D7", "t", "dont keep my info pls. im in 30306 georgia power, when should i run the pool pump"
+    )
+    assert "not saved (as you asked): your ZIP code is 30306 and your utility is Georgia Power" in first.text
+    assert "the place you asked about" not in first.text  # (said once, as this conversation's)
+    saved = service.handle_turn("U-D7", "t", "actually go ahead and save my zip")
+    assert "Saved: your ZIP code is 30306" in saved.text
+    profile = service.profiles.get("U-D7")
+    assert (
+        profile.location.zip_code == "30306" and profile.location.utility_provider is None
+    )  # only what they named
+    runtime.close()
+
+
+def test_a_furnaces_efficiency_typed_loosely_is_read() -> None:
+    reading = understand(
+        "our furnace is gas, 80% efficent, gas is about $1.30 a therm and we pay 17 cents a kwh. "
+        "would a cold climate heat pump beat it",
+        ReadingContext(),
+    )
+    assert reading.params.furnace_afue_pct == 80 and reading.params.fuel_price_usd == 1.3

@@ -246,11 +246,12 @@ def test_a_second_array_on_the_barn_adds_to_the_size() -> None:
 def test_dont_save_anything_saves_nothing_and_asks_as_they_said() -> None:
     reading = understand("dont save my info, 94110 pge, when should i charge my leaf", ReadingContext())
     assert reading.facts == []
-    assert (reading.params.place, reading.params.utility, reading.params.vehicle) == (
-        "San Francisco, CA",
-        "PG&E",
-        "Nissan Leaf",
-    )
+    # (held unsaved: the conversation's view of their home answers with them, tests/test_saving_declined.py)
+    assert {fact.field: fact.value for fact in reading.held} == {
+        "location.zip_code": "94110",
+        "location.utility_provider": "PG&E",
+        "equipment.ev_model": "Nissan Leaf",
+    }
     assert (
         understand("lol ok. dont save anything abt me but whats peak today for ameren missouri").facts == []
     )

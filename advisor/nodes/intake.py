@@ -298,6 +298,7 @@ def reading_context(state: AdvisorState) -> ReadingContext:
         recent=recent,
         known_fields=_known_fields(state),
         saving_declined=bool(state.get("saving_declined")),
+        held_fields=dict(state.get("held_facts") or {}),
     )
 
 

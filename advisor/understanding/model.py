@@ -39,7 +39,7 @@ from advisor.understanding.plan_described import described_plan
 from advisor.understanding.reader import (
     LearnedReader,
     command_reading,
-    for_this_answer_only,
+    held_now_saved,
     saving_declined,
     says_save_nothing,
     withheld,
@@ -170,9 +170,9 @@ class ModelUnderstander:
             params = with_household_usage(params, context)  # miles and kWh said earlier in the thread
         declined = saving_declined(values, context)
         mentions, held = list(values.mentions), []
-        if declined and facts:  # "dont save anything": said for this answer only
-            params, mentions = for_this_answer_only(params, facts), mentions + withheld(facts)
-            facts, held = [], facts
+        if declined and facts:  # "dont save anything": said for this conversation only
+            mentions, facts, held = mentions + withheld(facts), [], facts
+        facts = [*facts, *held_now_saved(message, context, facts)]
         intent = reading.intent
         topic = reading.topic
         if reading.follow_up and context.last_topic and intent == "live_data":

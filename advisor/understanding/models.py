@@ -346,6 +346,7 @@ class ReadingContext(BaseModel):
     earlier_live_params: RequestParams | None = None
     earlier_live_topic: str | None = None
     saving_declined: bool = False  # earlier in the conversation: "dont save anything"
+    held_fields: dict[str, Any] = Field(default_factory=dict)  # what they told us meanwhile, unsaved
 
     def said_before(self, message: str) -> list[str]:
         """What the user said earlier in the recent conversation, oldest first (without this

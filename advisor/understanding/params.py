@@ -476,12 +476,12 @@ def _fuel_price(text: str) -> dict[str, object]:
 
 
 _AFUE = re.compile(
-    r"\b(?P<pct>[5-9]\d)\s*(?:%|percent)\s*(?:efficient\s+|afue\s+|efficiency\s+)?(?:gas\s+|oil\s+|propane\s+)?"
+    r"\b(?P<pct>[5-9]\d)\s*(?:%|percent)\s*(?:eff\w*\s+|afue\s+)?(?:gas\s+|oil\s+|propane\s+)?"
     r"(?:furnace|boiler|one|unit|afue)\b|"
-    r"\b(?:furnace|boiler|afue|efficiency)\s+(?:is\s+|it'?s\s+|its\s+|was\s+)?(?:actually\s+|really\s+|more\s+like\s+|"
+    r"\b(?:furnace|boiler|afue|eff\w*)\s+(?:is\s+|it'?s\s+|its\s+|was\s+)?(?:actually\s+|really\s+|more\s+like\s+|"
     r"closer\s+to\s+)?(?:an?\s+|only\s+|about\s+|like\s+|rated\s+(?:at\s+)?)?(?P<pct2>[5-9]\d)\s*(?:%|percent)|"
     # "it's 95% efficient", "more like 90 percent efficiency"
-    r"\b(?P<pct3>[5-9]\d)\s*(?:%|percent)\s+(?:efficient|efficiency)\b"
+    r"\b(?P<pct3>[5-9]\d)\s*(?:%|percent)\s+(?:eff\w*)\b"
 )
 # "what if oil goes to 3.50", "propane is 2.89 now": the fuel's price said again without its unit
 _FUEL_AGAIN = re.compile(

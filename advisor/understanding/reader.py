@@ -19,7 +19,6 @@ from langchain_core.runnables import RunnableConfig
 
 from advisor.energy.utilities import usual_plan
 from advisor.energy.vehicles import find_vehicle, vehicles_named
-from advisor.places import zip_place
 from advisor.understanding import commands
 from advisor.understanding.meaning import TASK_TOPIC, MeaningModel, Prediction, features, meaning_model
 from advisor.understanding.models import (
@@ -420,6 +419,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
         params = _size_asked(with_household_usage(params, context), values, facts, context)
     declined = saving_declined(values, context)
     params, facts, held = _what_is_saved(intent, params, values, facts, declined)
+    facts = [*facts, *held_now_saved(values.message, context, facts)]
     # a what-if or a how-to is advice: not asked about
     # … and a follow-up changes the last request ("actually its more like 30 miles"): not asked about
     alternative = None if values.what_if or values.how_to or follow_up else _alternative(prediction, intent)
@@ -694,28 +694,32 @@ def _what_is_saved(
             | ({"vehicle": None} if _has(taken, "equipment.ev_model") else {})
         )
     if facts and declined:
-        return for_this_answer_only(params, facts), [], facts
+        return params, [], facts  # (this conversation's view of their home answers with them)
     return params, facts, []
+
+
+def held_now_saved(message: str, context: ReadingContext, facts: list[StatedFact]) -> list[StatedFact]:
+    """ "ok go ahead and save my zip" after "dont save anything" and their ZIP: what they told us
+    unsaved and now name (or "save it all"), saved now."""
+    if not context.saving_declined or not context.held_fields or not _SAVE_NOW.search(message):
+        return []
+    named = set(commands.named_fields(message))
+    everything = _SAVE_ALL.search(message) is not None or not named
+    return [
+        StatedFact(field=field, value=value, said=str(value), words=message[:500], confidence=0.9)
+        for field, value in context.held_fields.items()
+        if (everything or field in named) and not _has(facts, field)
+    ]
+
+
+_SAVE_ALL = re.compile(
+    r"(?:everything|all\s+(?:of\s+)?(?:it|that|this)|it\s+all|save\s+(?:it|that|them|those))", re.I
+)
 
 
 def withheld(facts: list[StatedFact]) -> list[Mention]:
     """Their facts, not saved because they asked us not to (said in the reply and the trace)."""
     return [Mention(field=fact.field, words=fact.words[:500], reason="declined") for fact in facts]
-
-
-def for_this_answer_only(params: RequestParams, facts: list[StatedFact]) -> RequestParams:
-    """Facts they asked us not to save, as this request's parameters where it has a place for them."""
-    said = {fact.field: fact.value for fact in facts}
-    update: dict[str, object] = {}
-    if said.get("location.utility_provider") and params.utility is None:
-        update["utility"] = said["location.utility_provider"]
-    where = said.get("location.zip_code") or said.get("location.city")
-    if where and params.place is None:
-        place = zip_place(str(where)) if said.get("location.zip_code") else None
-        update["place"] = f"{place.name}, {place.state}" if place is not None else str(where)
-    if said.get("equipment.ev_model") and params.vehicle is None:
-        update["vehicle"] = said["equipment.ev_model"]
-    return params.model_copy(update=update) if update else params
 
 
 _KEEP_IT = re.compile(
