@@ -53,6 +53,11 @@ from tests.test_homeowner_findings import NOW, new_user
             "we pay 30 cents 4-9pm and 12 cents the rest of the time",
             "peak 16:00-21:00 at 30¢/kWh, 12¢/kWh the other hours",
         ),
+        # day and night prices, and the day's hours (a second homeowner-tester in Columbus, OH)
+        (
+            "we pay 9 cents at night and 22 during the day, day is 7am to 11pm",
+            "peak 07:00-23:00 at 22¢/kWh, 9¢/kWh the other hours",
+        ),
     ],
 )
 def test_a_plan_described_with_both_prices_and_the_peak_hours_is_read(text: str, said: str) -> None:
@@ -69,6 +74,7 @@ def test_a_plan_described_with_both_prices_and_the_peak_hours_is_read(text: str,
         "my bill shows on-peak 0.47 off-peak 0.29 super off-peak 0.21",  # no hours: half a plan
         "peak is 5pm to 9pm",  # no prices
         "11 off peak and 25 on peak, peak 5-9",  # bare numbers beside "peak" may be hours
+        "its cold at night and hot during the day, day is 7am to 11pm",  # no prices
         # a third period: two prices would misprice its hours
         "on-peak 0.47 off-peak 0.29 super off-peak 0.21, peak is 4-9pm",
     ],

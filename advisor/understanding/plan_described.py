@@ -115,6 +115,58 @@ _OTHERWISE = re.compile(
 )
 
 
+# "we pay 9 cents at night and 22 during the day, day is 7am to 11pm": two prices by day and night,
+# and the hours of one of them
+_NIGHT = r"(?:at\s+night|overnight|nights?|night\s*time)"
+_DAY = r"(?:during\s+the\s+day|in\s+the\s+day(?:time)?|daytime|days?|day\s*time)"
+_DAY_OR_NIGHT_HOURS = re.compile(
+    r"\b(?P<which>day(?:time)?|night(?:time)?|nights|overnight)\s*(?:hours?\s+)?(?:is|are|=|:|runs?|goes)?\s*(?:from\s+)?"
+    + _HOUR.format(h="h1", m="m1", ap="ap1")
+    + r"\s*(?:-|–|to|till|until)\s*"
+    + _HOUR.format(h="h2", m="m2", ap="ap2"),
+    re.I,
+)
+
+
+def _said_for(text: str, word: str) -> float | None:
+    """The price said beside "at night" or "during the day" (a bare number too, beside a price said
+    with its unit elsewhere in the message)."""
+    price = _PRICE.format(name="value", unit="unit")
+    for shape in (
+        rf"\b{price}(?:\s*(?:a|per|/)\s*kwh)?\s+{word}\b",
+        rf"\b{word}\s*(?:is|=|:|at|it'?s)?\s*(?:like\s+|about\s+)?{price}",
+    ):
+        found = re.search(shape, text, re.I)
+        if found is not None and (usd := _usd(found.group("value"), found.group("unit"))) is not None:
+            return usd
+    if not re.search(r"\d\s*(?:cents?\b|c\b|¢)|\$", text, re.I):
+        return None
+    bare = re.search(rf"(?<![\d:.\-–])(\d{{1,2}}(?:\.\d{{1,2}})?)\s+(?:cents?\s+)?{word}\b", text, re.I)
+    return _usd(bare.group(1), None) if bare else None
+
+
+def _day_and_night(text: str) -> DescribedPlan | None:
+    hours = _DAY_OR_NIGHT_HOURS.search(text)
+    night, day = _said_for(text, _NIGHT), _said_for(text, _DAY)
+    if hours is None or night is None or day is None or night == day:
+        return None
+    window = _hours(hours)
+    if window is None:
+        return None
+    is_night = hours.group("which").lower().startswith(("night", "over"))
+    window_usd, other_usd = (night, day) if is_night else (day, night)
+    try:
+        return DescribedPlan(
+            window_start=window[0],
+            window_end=window[1],
+            window_kind="off_peak" if window_usd < other_usd else "peak",
+            window_usd_per_kwh=window_usd,
+            other_usd_per_kwh=other_usd,
+        )
+    except ValidationError:
+        return None
+
+
 def _hours(found: re.Match[str]) -> tuple[int, int] | None:
     """(start, end) of an off-peak or priced window ("11pm-7am", "9 to 6")."""
     start = hour_of_day(int(found.group("h1")), found.group("ap1") or found.group("ap2"), evening=True)
@@ -171,7 +223,7 @@ def described_plan(text: str) -> DescribedPlan | None:
         peak = _price_for(text, _PEAK_WORD, bare=True)
     window = _WINDOW.search(text)
     if window is None or peak is None or off is None:
-        return _window_priced_alone(text, peak, off)
+        return _window_priced_alone(text, peak, off) or _day_and_night(text)
     if peak <= off:
         return None
     groups = window.groupdict()
