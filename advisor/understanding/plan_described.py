@@ -38,6 +38,18 @@ _WINDOW = re.compile(
     + r"\s+(?:is\s+)?(?:the\s+)?(?:on[-\s]?)?peak\b",
     re.I,
 )
+
+
+def _hours_range(joined: str = r"-|–|to|till|until") -> str:
+    """ "11pm-7am", "9 to 6": a stretch of hours (groups h1/m1/ap1 to h2/m2/ap2)."""
+    return (
+        _HOUR.format(h="h1", m="m1", ap="ap1")
+        + rf"\s*(?:{joined})\s*"
+        + _HOUR.format(h="h2", m="m2", ap="ap2")
+    )
+
+
+_HOURS_FROM_TO = _hours_range()
 _WEEKDAYS = re.compile(
     r"\b(?:weekdays?|mon(?:day)?\s*(?:-|–|to|thru|through)\s*fri(?:day)?|m\s*-\s*f|business\s+days)\b", re.I
 )
@@ -48,9 +60,7 @@ _EVERY_DAY = re.compile(
 
 _FREE = re.compile(
     r"\bfree\s+(?:nights?|overnight|night\s*time|power\s+at\s+night|electricity\s+at\s+night)\s*(?:from\s+)?(?:is\s+)?"
-    + _HOUR.format(h="h1", m="m1", ap="ap1")
-    + r"\s*(?:-|–|to|till|until)\s*"
-    + _HOUR.format(h="h2", m="m2", ap="ap2"),
+    + _HOURS_FROM_TO,
     re.I,
 )
 _REST = re.compile(
@@ -91,18 +101,14 @@ _THIRD_PERIOD = re.compile(r"\bsuper[-\s]?off|\bmid[-\s]?peak|\bpart(?:ial)?[-\s
 # "off peak is 7.3 cents from 11pm to 7am": the off-peak hours, said instead of the peak's
 _OFF_WINDOW = re.compile(
     r"(?<![-\w])off[-\s]?peak(?:\s+(?:hours?|time|period|window))?\b(?:[^.;!?]|\.(?=\d)){0,25}?\b(?:from\s+)?"
-    + _HOUR.format(h="h1", m="m1", ap="ap1")
-    + r"\s*(?:-|–|to|till|until)\s*"
-    + _HOUR.format(h="h2", m="m2", ap="ap2"),
+    + _HOURS_FROM_TO,
     re.I,
 )
 # "7.3 cents 11pm-7am and like 18 cents otherwise": a price for some hours, and one for the rest
 _PRICED_HOURS = re.compile(
     _PRICE.format(name="value", unit="unit")
     + r"(?:\s*(?:a|per|/)\s*kwh)?\s+(?:from\s+|between\s+|for\s+)?"
-    + _HOUR.format(h="h1", m="m1", ap="ap1")
-    + r"\s*(?:-|–|to|till|until|and)\s*"
-    + _HOUR.format(h="h2", m="m2", ap="ap2"),
+    + _hours_range(r"-|–|to|till|until|and"),
     re.I,
 )
 _OTHERWISE = re.compile(
@@ -121,9 +127,7 @@ _NIGHT = r"(?:at\s+night|overnight|nights?|night\s*time)"
 _DAY = r"(?:during\s+the\s+day|in\s+the\s+day(?:time)?|daytime|days?|day\s*time)"
 _DAY_OR_NIGHT_HOURS = re.compile(
     r"\b(?P<which>day(?:time)?|night(?:time)?|nights|overnight)\s*(?:hours?\s+)?(?:is|are|=|:|runs?|goes)?\s*(?:from\s+)?"
-    + _HOUR.format(h="h1", m="m1", ap="ap1")
-    + r"\s*(?:-|–|to|till|until)\s*"
-    + _HOUR.format(h="h2", m="m2", ap="ap2"),
+    + _HOURS_FROM_TO,
     re.I,
 )
 
