@@ -97,3 +97,22 @@ def test_a_comparison_is_answered_from_both_sides_sections_and_cites_both(tmp_pa
         assert 'Sources: [1] "How time-of-use' in reply.text and '[2] "How tiered' in reply.text
     finally:
         runtime.close()
+
+
+def test_a_follow_up_asking_about_something_new_is_answered_from_where_it_is_answered(tmp_path) -> None:
+    """The stop hook's homeowner: "what about adding a battery" after "thinking about solar … is it
+    worth it?" got "That's everything my sources say" (only the solar documents were searched)."""
+    from tests.advisor_helpers import make_runtime
+    from tests.test_homeowner_findings import NOW, new_user
+
+    runtime = make_runtime(tmp_path, clock=lambda: NOW, knowledge=True)
+    try:
+        user = new_user(runtime)
+        runtime.service.handle_turn(
+            user, "s1", "thinking about solar, we're in 85284 on srp, is it worth it?"
+        )
+        battery = runtime.service.handle_turn(user, "s1", "what about adding a battery")
+        assert "That's everything my sources say" not in battery.text
+        assert battery.citations and "batter" in battery.citations[0]
+    finally:
+        runtime.close()

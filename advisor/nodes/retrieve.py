@@ -53,6 +53,15 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
             documents = {key.split("#", 1)[0] for key in said}
             found = retriever.retrieve(query, k, config, where=where, skip=frozenset(said))
             more = [d for d in found if passage_key(d) not in said and d.source in documents]
+            judge = getattr(retriever, "judge", None)
+            if not more and judge is not None and _a_new_subject_asked(state, earlier):
+                # "what about adding a battery" after "is solar worth it": a question of its own in
+                # the last one's context, answered from wherever answers it (the judge decides)
+                others = [d for d in found if passage_key(d) not in said]
+                if others:
+                    others, verdict = _most_likely_first(others, query, judge)
+                    if verdict is None or verdict.answers:
+                        return {"retrieved_docs": others, "nothing_more": False}
             return {"retrieved_docs": more, "nothing_more": not more}
         # what a follow-up leans on: the last request's question, or what the turn just before said
         # ("oh and we got a powerwall put in last week", then "worth keeping it topped off …")
@@ -123,6 +132,20 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
         return {"retrieved_docs": docs, "nothing_more": False}
 
     return retrieve
+
+
+def _a_new_subject_asked(state: AdvisorState, earlier: str) -> bool:
+    """The follow-up asks about something the last question did not name ("what about adding a
+    battery" after "thinking about solar, is it worth it")."""
+    understanding = state.get("understanding")
+    said = str(state.get("original_message") or "")
+    if understanding is None or not understanding.asks or understanding.facts:
+        return False
+    return bool(content_terms(said) - content_terms(earlier) - _FOLLOW_UP_WORDS)
+
+
+# words a follow-up asks with, naming no subject ("what about", "and if", "more")
+_FOLLOW_UP_WORDS = frozenset(content_terms("what about how more also then add adding instead else other"))
 
 
 def _the_other_side(
