@@ -819,7 +819,8 @@ def test_waiting_till_a_time_to_plug_in_is_when_charging_starts() -> None:
     assert read_params("gonna hold off until 10 to start charging").said() == {"plug_in_hour": 22}
 
 
-def test_a_forecast_for_a_day_it_does_not_reach_says_so(runtime) -> None:
+def test_a_forecast_for_a_later_day_is_that_days(runtime) -> None:
+    """(The refusal when the forecast stops short: tests/test_forecast_days.py.)"""
     user = new_user(
         runtime,
         **{
@@ -830,7 +831,7 @@ def test_a_forecast_for_a_day_it_does_not_reach_says_so(runtime) -> None:
     )
     runtime.service.handle_turn(user, "s1", "how much will my panels make tomorrow")
     saturday = runtime.service.handle_turn(user, "s1", "and saturday?")
-    assert "can't forecast Sat 24 Jan yet" in saturday.text and "today" not in saturday.text
+    assert "Your 9 kW system on Sat 24 Jan: about" in saturday.text and "today" not in saturday.text
 
 
 def test_what_about_after_an_explanation_stays_on_its_question() -> None:

@@ -213,6 +213,11 @@ def _tool_args(tool: str, params: dict[str, Any]) -> dict[str, Any]:
         args["day"] = params["ready_by_day"]  # "and friday?" after a prices answer: that day's prices
     if tool in ("get_tariff_prices", "get_solar_forecast") and params.get("day") in ("today", "tomorrow"):
         args["day"] = params["day"]
+    if tool == "get_weather_forecast" and (params.get("day") or params.get("ready_by_day")) not in (
+        None,
+        "today",
+    ):
+        args["day"] = params.get("day") or params["ready_by_day"]  # "is it gonna be sunny saturday"
     if tool == "get_solar_forecast" and params.get("ready_by_day") and params.get("day") is None:
         args["day"] = params[
             "ready_by_day"

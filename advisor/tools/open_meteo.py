@@ -71,7 +71,8 @@ class OpenMeteoClient:
                 OpenMeteoForecastAnswer, "open-meteo", "unexpected forecast shape: the response"
             ),
         )
-        return _parse_hourly(result, redate=result.is_mock), result
+        weather = _parse_hourly(result, redate=result.is_mock)
+        return (_repeated(weather, days) if result.is_mock else weather), result
 
     def geocode(self, query: str, *, country_code: str = "US") -> Place | None:
         result = self._geocoding.get_json(
@@ -108,6 +109,32 @@ def _matches(query: str, item: Any) -> bool:
         return isinstance(codes, list) and wanted in [str(code) for code in codes]
     name = wanted.split(",")[0].strip()
     return str(item.get("name", "")).strip().lower() == name
+
+
+def _repeated(weather: HourlyWeather, days: int) -> HourlyWeather:
+    """Mock mode's fixture holds two days: a request for more repeats them, day after day, so a
+    question about Saturday is answered from sample data (labelled as such) rather than refused."""
+    held = len(weather.times) // 24
+    if held == 0 or days <= held:
+        return weather
+    count = days * 24
+    zone = ZoneInfo(weather.timezone)
+
+    def later(moment: datetime, index: int) -> datetime:
+        naive = moment.replace(tzinfo=None) + timedelta(days=(index // len(weather.times)) * held)
+        return naive.replace(tzinfo=zone)
+
+    def cycle(values: list[float]) -> list[float]:
+        return [values[i % len(values)] for i in range(count)]
+
+    return HourlyWeather(
+        timezone=weather.timezone,
+        times=[later(weather.times[i % len(weather.times)], i) for i in range(count)],
+        temperature_c=cycle(weather.temperature_c),
+        cloud_cover_pct=cycle(weather.cloud_cover_pct),
+        shortwave_w_m2=cycle(weather.shortwave_w_m2),
+        tilted_w_m2=cycle(weather.tilted_w_m2),
+    )
 
 
 def _parse_hourly(result: ApiResult, *, redate: bool) -> HourlyWeather:

@@ -56,7 +56,7 @@ from advisor.tools.heating import heating_costs
 from advisor.tools.http import ApiError
 from advisor.tools.models import Observation, RatePeriod, RateSchedule
 from advisor.tools.monthly_charging import monthly_charging_cost
-from advisor.tools.open_meteo import OPEN_METEO_CREDIT
+from advisor.tools.open_meteo import OPEN_METEO_CREDIT, HourlyWeather
 from advisor.understanding.models import WEEKDAYS
 from config.redact import redact
 from profiles.models import UserProfile
@@ -150,9 +150,12 @@ def build_tools(data: DataSources) -> list[BaseTool]:
         return tariff_prices(data, runtime.context, day).model_dump_json()
 
     @_tool(return_direct=True)
-    def get_weather_forecast(runtime: ToolRuntime[TurnContext, Any], hours: int = 24) -> str:
-        """Hourly temperature and cloud cover at the user's home."""
-        return weather_forecast(data, runtime.context, hours).model_dump_json()
+    def get_weather_forecast(
+        runtime: ToolRuntime[TurnContext, Any], hours: int = 24, day: str | None = None
+    ) -> str:
+        """Hourly temperature and cloud cover at the user's home: the next `hours`, or one day
+        (today, tomorrow or a weekday such as "saturday") when the user names it."""
+        return weather_forecast(data, runtime.context, hours, day).model_dump_json()
 
     @_tool(return_direct=True)
     def get_solar_forecast(
@@ -379,6 +382,29 @@ def _normal_day(day: str | None) -> str | None:
     """'Monday' -> 'monday'; anything but today/tomorrow/a weekday -> None."""
     cleaned = (day or "").strip().lower()
     return cleaned if cleaned in ("today", "tomorrow", *WEEKDAYS) else None
+
+
+def _day_ahead(today: date, named: str) -> date:
+    """The date a normalised day names: "saturday" is the next Saturday (today if it is one)."""
+    if named in ("today", "tomorrow"):
+        return today + timedelta(days={"today": 0, "tomorrow": 1}[named])
+    return today + timedelta(days=(WEEKDAYS.index(named) - today.weekday()) % 7)
+
+
+def _forecast_days(today: date, target: date | None) -> int:
+    """Forecast days to ask Open-Meteo for: two (today and tomorrow) unless a later day is asked,
+    then through that day with one to spare (`today` is the clock's date, which may be a day off
+    the home's)."""
+    ahead = 0 if target is None else (target - today).days
+    return 2 if ahead <= 1 else min(16, ahead + 2)
+
+
+def _beyond_forecast(weather: HourlyWeather, now: datetime, target: date) -> str:
+    last = max(weather.times).date() if weather.times else now.date()
+    return (
+        f"The weather forecast I have reaches only to {last:%a %d %b}, so I can't forecast "
+        f"{target:%a %d %b} yet; ask me again closer to the day."
+    )
 
 
 def _capitalized(name: str) -> str:
@@ -867,14 +893,23 @@ def _location(context: TurnContext) -> tuple[float, float] | None:
     return location.lat, location.lon
 
 
-def weather_forecast(data: DataSources, context: TurnContext, hours: int) -> Observation:
+def weather_forecast(
+    data: DataSources, context: TurnContext, hours: int, day: str | None = None
+) -> Observation:
+    """The next `hours` (at most 48), or the whole of a named day ("saturday": the next one)."""
     name = "get_weather_forecast"
     where = _location(context)
     if where is None:
         return _failed(name, "I need your ZIP code or city for a forecast.", context)
+    named = _normal_day(day) if day else None
+    if day and named is None:
+        return _failed(name, f"day must be today, tomorrow or a weekday, not {day!r}.", context)
+    target = _day_ahead(context.now.date(), named) if named else None
     hours = max(1, min(hours, 48))
     try:
-        weather, result = data.open_meteo.hourly_forecast(lat=where[0], lon=where[1])
+        weather, result = data.open_meteo.hourly_forecast(
+            lat=where[0], lon=where[1], days=_forecast_days(context.now.date(), target)
+        )
     except ApiError as exc:
         return _failed(
             name,
@@ -883,16 +918,35 @@ def weather_forecast(data: DataSources, context: TurnContext, hours: int) -> Obs
             [exc.said],
         )
     now = context.now
-    indexes = [i for i, moment in enumerate(weather.times) if moment + timedelta(hours=1) > now][:hours]
+    if target is not None:
+        local_target = _day_ahead(now.astimezone(ZoneInfo(weather.timezone)).date(), named)
+        indexes = [
+            i
+            for i, moment in enumerate(weather.times)
+            if moment.date() == local_target and moment + timedelta(hours=1) > now
+        ]
+        if not indexes:
+            return _failed(name, _beyond_forecast(weather, now, local_target), context)
+    else:
+        indexes = [i for i, moment in enumerate(weather.times) if moment + timedelta(hours=1) > now][:hours]
     if not indexes:
         return _failed(name, "The forecast does not cover the coming hours.", context)
     temps = [weather.temperature_c[i] for i in indexes]
     clouds = [weather.cloud_cover_pct[i] for i in indexes]
     sunniest = max(indexes, key=lambda i: weather.shortwave_w_m2[i])
     first = weather.times[indexes[0]]
+    label = _day_label(first, now.astimezone(first.tzinfo))
+    span = (
+        f"Next {len(indexes)} h"
+        if target is None
+        else f"{label.capitalize()} ({first:%a %d %b})"
+        if label in ("today", "tomorrow")
+        else label
+    )
     summary = (
-        f"Next {len(indexes)} h: {min(temps):.0f}-{max(temps):.0f} °C, average cloud cover {sum(clouds) / len(clouds):.0f}%"
-        f"; sunniest hour {_hm(weather.times[sunniest])} {_day_label(weather.times[sunniest], first)}"
+        f"{span}: {min(temps):.0f}-{max(temps):.0f} °C, average cloud cover {sum(clouds) / len(clouds):.0f}%"
+        f"; sunniest hour {_hm(weather.times[sunniest])}"
+        f"{'' if target is not None else ' ' + _day_label(weather.times[sunniest], first)}"
         f" ({weather.shortwave_w_m2[sunniest]:.0f} W/m²)."
     )
     forecast = [
@@ -943,8 +997,15 @@ def solar_forecast(
         return _failed(name, "I need your solar system's size (kW) for a production forecast.", context)
     if where is None:
         return _failed(name, "I need your ZIP code or city for a solar forecast.", context)
+    named = _normal_day(day)
+    if named is None:
+        return _failed(name, f"day must be today, tomorrow or a weekday, not {day!r}.", context)
     try:
-        weather, result = data.open_meteo.hourly_forecast(lat=where[0], lon=where[1])
+        weather, result = data.open_meteo.hourly_forecast(
+            lat=where[0],
+            lon=where[1],
+            days=_forecast_days(context.now.date(), _day_ahead(context.now.date(), named)),
+        )
     except ApiError as exc:
         return _failed(
             name,
@@ -954,25 +1015,12 @@ def solar_forecast(
         )
     zone = ZoneInfo(weather.timezone)
     today = context.now.astimezone(zone).date()
-    named = _normal_day(day)
-    if named is None:
-        return _failed(name, f"day must be today, tomorrow or a weekday, not {day!r}.", context)
-    ahead = (
-        {"today": 0, "tomorrow": 1}[named]
-        if named in ("today", "tomorrow")
-        else (WEEKDAYS.index(named) - today.weekday()) % 7
-    )
-    target = today + timedelta(days=ahead)
+    target = _day_ahead(today, named)
+    ahead = (target - today).days
     day = "today" if ahead == 0 else "tomorrow" if ahead == 1 else f"on {target:%a %d %b}"
     picked = [i for i, moment in enumerate(weather.times) if moment.date() == target]
     if not picked:
-        last = max(weather.times).date() if weather.times else today
-        return _failed(
-            name,
-            f"The weather forecast I have reaches only to {last:%a %d %b}, so I can't forecast {target:%a %d %b} yet; "
-            "ask me again closer to the day.",
-            context,
-        )
+        return _failed(name, _beyond_forecast(weather, context.now, target), context)
     pv = pv_forecast(
         system_kw=size,
         times=[weather.times[i] for i in picked],
