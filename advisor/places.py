@@ -531,11 +531,14 @@ def _names_a_word(name: str) -> bool:
     return not words or any(word in words for word in name.lower().split())
 
 
-def find_town(text: str) -> Place | None:
+def find_town(text: str, *, asked: bool = False) -> Place | None:
     """Any US town in the ZIP dataset: 'durham nc', 'santa fe', 'ann arbor', 'st louis'. Without a
     state, only a name most of whose ZIPs lie in one state (three times the next) and that has at
     least three ZIPs: 'Newton' (a town in eight states) or 'Power, MT' need the state. Callers use it
-    where the words already say it is a place ("we live in …", a ZIP beside it, our question)."""
+    where the words already say it is a place ("we live in …", a ZIP beside it, our question).
+    `asked`: a town a question is about, answered for once and never saved, with its state said in
+    the answer: twice the next state's ZIPs is enough ("freeze tonight in duluth": Minnesota's 14
+    ZIPs against Georgia's 5)."""
     parsed = _name_and_state(text)
     if parsed is None:
         return None
@@ -545,7 +548,7 @@ def find_town(text: str) -> Place | None:
         name, state = cleaned, None  # "new york" read as "new" + "york"
     name = _CITY_ALIASES.get(name, name)
     words = [_TOWN_ABBREVIATIONS.get(word, word) for word in name.split()]
-    return _town(" ".join(words).title(), state)
+    return _town(" ".join(words).title(), state, lead=2 if asked else 3)
 
 
 @lru_cache(maxsize=1)
@@ -577,7 +580,8 @@ def _zips_of_town(name: str, state: str | None) -> list[dict]:
 
 
 @lru_cache(maxsize=2048)
-def _town(name: str, state: str | None) -> Place | None:
+def _town(name: str, state: str | None, lead: int = 3) -> Place | None:
+    """`lead`: how many times the next state's ZIPs the town's own state must have."""
     found = _zips_of_town(name, state)
     by_state: dict[str, list[dict]] = {}
     for item in found:
@@ -587,7 +591,7 @@ def _town(name: str, state: str | None) -> Place | None:
     else:
         ranked = sorted(by_state.values(), key=len, reverse=True)
         second = len(ranked[1]) if len(ranked) > 1 else 0
-        alone = ranked and len(ranked[0]) >= _TOWN_ALONE_AT_LEAST and len(ranked[0]) >= 3 * second
+        alone = ranked and len(ranked[0]) >= _TOWN_ALONE_AT_LEAST and len(ranked[0]) >= lead * second
         # "I'm in Bettendorf": a town with one or two ZIPs, in one state only, whose name is no
         # common word (a town called "Power" or "Deal" still needs its state)
         # ("Ocean Springs": two words of the language, but no phrase of it)

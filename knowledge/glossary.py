@@ -8,6 +8,8 @@ query carries both: the message as typed, plus the spelled-out terms for any abb
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from pathlib import Path
 
 ABBREVIATIONS: dict[str, str] = {
     "tou": "time-of-use",
@@ -87,3 +89,53 @@ def spelled_out(query: str) -> str:
     if _FREEZING.search(query) and "cold" not in query.lower():
         extra.append("cold weather")
     return f"{query} ({'; '.join(extra)})" if extra else query
+
+
+_DOCS = Path(__file__).resolve().parent / "docs"
+# capitals the documents use that say nothing about home energy
+_GENERIC_CAPITALS = frozenset(
+    {
+        "FAQ",
+        "ZIP",
+        "GUID",
+        "AAA",
+        "CDC",
+        "HHS",
+        "IEEE",
+        "STAR",
+        "TECH",
+        "HOMES",
+        "IRS",
+        "FEMA",
+        "FTC",
+        "NHTSA",
+        "PHMSA",
+        "CPSC",
+    }
+)
+_CAPITALS = re.compile(r"\b[A-Z][A-Z0-9]{2,6}\b")
+
+
+@lru_cache(maxsize=1)
+def document_terms() -> frozenset[str]:
+    """The abbreviations the knowledge base's documents write in capitals ("CARE", "FERA", "PCIA",
+    "SGIP", "LIHEAP"): read from the documents, so a term a new document brings is known at once."""
+    found: set[str] = set()
+    for path in _DOCS.glob("*.md"):
+        found.update(_CAPITALS.findall(path.read_text(encoding="utf-8")))
+    return frozenset(found - _GENERIC_CAPITALS)
+
+
+def names_a_document_term(message: str) -> bool:
+    """The message names one of those terms: typed in capitals ("what are CARE and FERA"), or in
+    lower case when it is no English word ("whats pcia on my bill"; "care" is a word)."""
+    terms = document_terms()
+    if any(term in terms for term in _CAPITALS.findall(message)):
+        return True
+    from knowledge.encoder import common_words
+
+    words = common_words()
+    return bool(words) and any(
+        token.upper() in terms and token not in words
+        for token in re.findall(r"\b[a-z][a-z0-9]{2,6}\b", message)
+    )

@@ -413,7 +413,7 @@ def test_an_unsure_answer_to_the_plan_question_answers_with_the_usual_plan_and_s
     asked = runtime.service.handle_turn(user, "s1", "when should i charge tonight")
     assert asked.asked_for == "rate_schedule"
     reply = runtime.service.handle_turn(user, "s1", "i think its e-tou-c but honestly not sure")
-    assert "Needs" in reply.text and "You weren't sure of your rate plan" in reply.text
+    assert "Needs" in reply.text and "Without your rate plan, this assumes" in reply.text
     assert "I'll skip that" not in reply.text  # one notice, not two saying the same
     assert stored(runtime, user, "location.rate_schedule") is None
 

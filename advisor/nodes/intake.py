@@ -223,6 +223,10 @@ def _replan_after_correction(
         # the last answer was for a town they asked about ("my brother in austin …"): where they live
         # themselves changes nothing in it
         fields = tuple(field for field in fields if field not in ("location.zip_code", "location.city"))
+    if (last.get("params") or {}).get("task") == "plan_comparison":
+        # "ok switched to ev2-a today" after the plans compared: every plan was priced already, so
+        # the plan they are on now is saved and acknowledged, not the comparison redone
+        fields = tuple(field for field in fields if field != "location.rate_schedule")
     if (last.get("params") or {}).get("vehicle"):
         # the last answer was for a car they asked about ("my buddy has a rivian"): their own car,
         # said next ("i drive a bolt euv fwiw"), changes nothing in it

@@ -136,7 +136,7 @@ def make_onboarding(*, evaluation: EvalConfig, clock: Clock):
                 pending_request=state.get("pending_request"),
             )
         if route == "analyzer" and assumed is not None:
-            # "You weren't sure of your rate plan, so this assumes …" says what the skip notice would
+            # "Without your rate plan, this assumes …" says what the skip notice would
             notices = [n for n in update["notices"] if n not in skip_notice]
             update["notices"] = [*notices, assumed[1]]
         if (trace := current_trace()) is not None:
@@ -224,6 +224,17 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
         and answer.slot not in skipped
     ):
         # asked our question back with another request: answer it, assuming what we asked for
+        return [*skipped, answer.slot, *(["rate_schedule"] if answer.slot == "utility" else [])], []
+    if (
+        answer is not None
+        and answer.status == "not_answered"
+        and answer.slot in ASSUMABLE
+        and understanding.facts
+        and state.get("pending_question")
+        and answer.slot not in skipped
+    ):
+        # "which rate plan?" answered "model 3": they told us something else the answer needs and
+        # left our question; it is assumed (and said), not asked a second time
         return [*skipped, answer.slot, *(["rate_schedule"] if answer.slot == "utility" else [])], []
     if _asked_again_instead(state, understanding):
         # "need the ioniq at 80% by 7:15" → ZIP? → "what if i can only plug in after 10": the same
@@ -549,6 +560,10 @@ def _asked_utility(profile: UserProfile | None, request: dict[str, Any]) -> tupl
     same = held is not None and (normalize_utility(held) or held) == (normalize_utility(utility) or utility)
     if same and asked_plan in (None, held_plan):
         return None
+    if same and params.task == "plan_comparison":
+        # "would ev2-a be cheaper than what im on": every plan of theirs is priced, theirs marked as
+        # theirs; the plan asked about is one of the rows, not put in place of their own
+        return None
     if asked_plan is not None:
         # "what would that cost me overnight on ev2-a": priced on the plan asked about
         view = _viewed(profile, location={"utility_provider": utility, "rate_schedule": asked_plan})
@@ -652,6 +667,6 @@ def _assumed_plan(profile: UserProfile | None, skipped: list[str]) -> tuple[User
         return None
     view = _viewed(profile, location={"rate_schedule": utility.default_plan})
     return view, (
-        f"You weren't sure of your rate plan, so this assumes {utility.name}'s most common plan, "
+        f"Without your rate plan, this assumes {utility.name}'s most common plan, "
         f"{utility.default_plan} (not saved to your profile; tell me your plan for exact hours)."
     )

@@ -509,7 +509,7 @@ _PLAN_DOUBT = re.compile(
 _QUOTED_BACK = re.compile(
     # "wait you have me as a leaf?", "hmm why do you have us at 8 kw": a lead before it changes nothing
     r"^\W*(?:(?:wait|hold\s+on|hmm+|huh|um+|uh+|so|ok|why\s+do|why\s+did|how\s+come)[,!.?]*\s+)*(?:you|u)\s*(?:'?ve|\s+have|\s+had|\s+got|'?d)?\s*(?:got\s+)?(?:me|us)\s+(?:down\s+|saved\s+|listed\s+)?"
-    r"(?:as|for|at|with)\b",
+    r"(?:as|for|at|with|on)\b",
     re.I,
 )
 
@@ -661,6 +661,15 @@ def _trailing_fragment(text: str, at: int, field: str) -> bool:
     )
 
 
+# the plan they have, as the other side of a comparison: "than what im on", "vs our current plan"
+_AGAINST_THEIRS = re.compile(
+    r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|instead\s+of)\s+(?:(?:what|the\s+(?:one|plan|rate))\s+"
+    r"(?:i'?m|im|we'?re|were|i\s+am|we\s+are|i\s+have|we\s+have|i'?ve\s+got|we'?ve\s+got)\b|"
+    r"(?:my|our|the)\s+(?:current|existing|present|old)\b)",
+    re.I,
+)
+
+
 _ASKED_IF_HELD = re.compile(
     r"^\W*(?:did|do|does|have|has|can)\s+(?:you|u|ya|the\s+bot)\s+(?:\w+\s+)?"
     r"(?:save|saved|store|stored|keep|kept|have|got|get|know|remember|see|note|record)\b"
@@ -677,6 +686,8 @@ def _statement_inside_question(text: str, reading: Reading) -> bool:
     if reading.field == "location.rate_schedule" and _SWITCH_FROM.search(text):
         return True  # "should i switch from e-tou-c to ev2-a": E-TOU-C is the plan they are on
     at = text.lower().find(reading.said.lower()) if reading.said else -1
+    if reading.field == "location.rate_schedule" and at >= 0 and _AGAINST_THEIRS.search(text[at:]):
+        return False  # "would ev2-a be cheaper than what im on": weighed against the plan they have
     if (
         reading.field in ("location.zip_code", "location.city")
         and at > 0
@@ -870,8 +881,10 @@ def _zip(text: str, *, message: str, pending_slot: str | None) -> Iterator[Readi
 _PLACE_LEAD = re.compile(
     r"\b(?:live|living|located|based|moved|relocated|reside|residing|renting|rent|i'm|im|i\s+am|we're|we\s+are|home\s+is|here|"
     r"(?<!we\s)(?<!they\s)(?<!you\s)(?<!i\s)were)"  # "no wait were in clovis": "we're" typed without the apostrophe
-    r"(?:\s+(?:here\s+)?from\s+[A-Za-z .'&-]+?(?=\s+to\b))?"  # "moved from fresno to clovis"
+    r"(?:\s+(?:here\s+|away\s+)?from\s+[A-Za-z .'&-]+?(?=\s+to\b))?"  # "moved from fresno to clovis"
     # ("we're outside austin", "out near glenwood springs": near a town is not in it, so not saved)
+    # "we live just outside duluth in hermantown": the town they are in, past the one they are near
+    r"(?:\s+(?:just\s+)?(?:outside(?:\s+of)?|near|close\s+to|(?:north|south|east|west)\s+of)\s+[A-Za-z.'-]+(?:\s+[A-Za-z.'-]+)?(?=\s+in\b))?"
     r"\s+(?:(?:now|actually|really|currently|still|just|all)\s+)?(?:in|to)\s+(?P<place>[A-Za-z][A-Za-z .'-]*(?:,\s*[A-Za-z]{2,}(?:\s+[A-Za-z]+)?)?)",
     re.I,
 )
@@ -3023,7 +3036,7 @@ _OTHER_MEMBERS = re.compile(
 # "my oldest shipped out with the navy, so 4", "my roommate moved out, its 2 now": a new count said
 # right after who came or went
 _COUNT_AFTER_CHANGE = re.compile(
-    r"\b(?:so(?:\s+still)?|still|its|it'?s|now(?:\s+its)?|making\s+it|that\s+makes(?:\s+it|\s+us)?|we'?re)\s+"
+    r"\b(?:so(?:\s+still)?|still|well|actually|its|it'?s|now(?:\s+its)?|making\s+it|that\s+makes(?:\s+it|\s+us)?|we'?re)\s+"
     + _COUNT
     # "its 5 now that my in-laws moved in": the count, then why
     # ("its 5 now, my mom moved in": the count, then who)

@@ -49,6 +49,7 @@ _RUNNER_UP_AT_LEAST = 0.3
 _SKIP_AT_LEAST = 0.6
 _SURE_TASK = 0.8
 _NEW_TASK_AT_LEAST = 0.5  # with a question that leans on nothing before it
+_LIKELY_TASK = 0.5  # after a comparison of plans, which has no hour or level to change
 # words about what electricity costs and when ("peak", "off-peak", "rate plan", "tou", "my bill")
 _ABOUT_PRICES = re.compile(
     r"\b(?:peak|off[-\s]?peak|on[-\s]?peak|super\s+off[-\s]?peak|rates?|rate\s+plans?|tariffs?|tou|"
@@ -641,7 +642,9 @@ _NOT_KEPT = re.compile(
     r"\b(?:(?:do\s*n[o']?t|dont|do\s+not)\s+(?:need|want)|no\s+need)\s+(?:(?:u|you|ya|the\s+bot)\s+)?(?:to\s+)?"
     r"(?:stor|keep|sav|rememb|hav|track|hold)\w*|"
     # "you dont need my work schedule, forget that", "u don't need to know how many of us live here"
-    r"\b(?:you|u)\s+(?:do\s*n[o']?t|dont|do\s+not)\s+need\s+(?:to\s+know\s+)?(?:my|our|how|where|what)\b",
+    r"\b(?:you|u)\s+(?:do\s*n[o']?t|dont|do\s+not)\s+need\s+(?:to\s+know\s+)?(?:my|our|how|where|what)\b|"
+    # "dont keep my utility info, delete it", "stop storing my work schedule"
+    r"\b(?:do\s*n[o']?t|dont|do\s+not|stop)\s+(?:keep|keeping|stor\w*|sav\w*|track\w*|hold\w*)\s+(?:my|our)\b",
     re.I,
 )
 
@@ -1548,7 +1551,27 @@ def _settled_by_what_is_asked(intent: str, values: Values) -> str | None:
         # "we test drove an ioniq 5 and a model y, which one is cheaper to charge at home": how the
         # two compare is explained (a plan for one of them answers neither)
         return "knowledge"
+    if values.facts and _HELD_BUT.search(values.message):
+        return "correction"  # "u have me down as a model 3 but its a model y": what we hold, put right
+    if not values.facts and _WHAT_WE_HOLD.search(values.message):
+        return "profile_query"  # "what rate plan do you have me on, e-tou-c or ev2-a": what we hold, asked
     return None
+
+
+# what we hold for them, said back to us before what is true
+_HELD_BUT = re.compile(
+    r"\b(?:you|u|ya)\s+(?:have|got|had|put|listed|list|saved|show)\s+(?:me|us)\s+(?:down\s+)?(?:as|for|on|with|at)\b"
+    r"[^.?!]{1,40}?\bbut\b",
+    re.I,
+)
+_WHAT_WE_HOLD = re.compile(
+    r"^\W*(?:what|which)\s+(?:\w+\s+){0,2}(?:do|did)\s+(?:you|u|ya)\s+(?:have|got)\s+(?:me|us)\s+(?:down\s+)?"
+    r"(?:as|for|on|with|at|in)\b"
+    # "you have us on ev2-a, correct?": what we hold, checked
+    r"|^\W*(?:you|u)\s+(?:have|got)\s+(?:me|us)\s+(?:down\s+)?(?:as|for|on|with|at)\b[^.!?]{1,40}?"
+    r"(?:,?\s*(?:right|correct|yes|yeah)\W*\??|\?)\s*$",
+    re.I,
+)
 
 
 def _a_car_deal(message: str) -> bool:
@@ -2375,6 +2398,15 @@ def _is_follow_up(
         return True  # "we use about 700 kWh a month": the last answer again, with their usage
     if params.task and other and prediction.task_p >= _SURE_TASK:
         return False  # "when's peak tomorrow" after a dryer verdict: the prices, a new request
+    if (
+        last.task == "plan_comparison"
+        and params.task in ("charging_plan", "appliance", "prices")
+        and prediction.task_p >= _LIKELY_TASK
+    ):
+        # "so whens cheapest to charge now" after the plans compared: a comparison of plans has no
+        # hour to change, so hours asked for are a request of their own ("and with solar?" still
+        # changes the comparison)
+        return False
     return prediction.follow == "same"
 
 

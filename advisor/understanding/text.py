@@ -241,6 +241,8 @@ FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|we|we're|we've|my|our|me|us)\
 NEGATION = re.compile(
     r"\b(?:don'?t|do\s+not|doesn'?t|does\s+not|no\s+longer|never|not|isn'?t|aren'?t|haven'?t|hasn'?t|"
     r"didn'?t|won'?t|without|sold|got\s+rid\s+of|removed|used\s+to\s+(?:have|own|drive|lease|be\s+on)|"
+    # "we moved out of pge territory": the utility they left
+    r"moved\s+(?:out\s+of|away\s+from)|"
     # "mge is wrong, we're alliant": the value said to be wrong is not theirs
     r"(?:is|was|are|were)\s+(?:wrong|incorrect|a\s+typo))\b",
     re.I,
@@ -799,6 +801,12 @@ def _parts(sentence: str) -> list[tuple[str, bool]]:
             QUESTION_START.match(piece) for piece in pieces[1:]
         ):
             segments, listed_after_question = pieces, True
+    elif ", " in sentence and _CONFIRM_TAG.search(sentence):
+        # "we have a 2018 leaf, no liquid cooling right": the tag asks to confirm the last part
+        # only; what they said before the comma stands
+        pieces = re.split(r",\s+", sentence)
+        if FIRST_PERSON.search(pieces[0]) and not _HEDGE.search(", ".join(pieces[:-1])):
+            return [part for piece in pieces for part in _parts(piece)]
     elif ", " in sentence and _PAST_HOME.search(sentence):
         # "actually our heat is gas, the heat pump was at the old house": the old house's clause is
         # its own, and the one before it stays theirs
@@ -819,6 +827,7 @@ def _parts(sentence: str) -> list[tuple[str, bool]]:
     return parts
 
 
+_CONFIRM_TAG = re.compile(r"(?<=\w\s)(?:right|correct|isn'?t\s+it)\W*$", re.I)
 _GONE_THEN_GOT = re.compile(
     r"^(\W*(?:(?:we|i)\s+)?(?:just\s+)?(?:sold|traded\s+in|totaled|totalled|returned|got\s+rid\s+of)\s+[^,.;!?]{1,40}?)"
     r"(?<!\band)\s+(?=(?:got|bought|leased|picked\s+up)\s+(?:a|an)\s)",

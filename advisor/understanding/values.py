@@ -47,6 +47,7 @@ from advisor.understanding.text import (
     clauses,
     clean,
 )
+from knowledge.glossary import names_a_document_term
 
 SLOT_FIELDS = {
     "location": ("location.zip_code", "location.city"),
@@ -160,7 +161,10 @@ class Values:
         if _NOT_HOME_ENERGY.search(self.message):
             return False  # "my iphone battery", "duke energy stock", "best energy drink"
         return bool(
-            EQUIPMENT_WORDS.search(self.message) or find_utility(self.message) or _ENERGY.search(self.message)
+            EQUIPMENT_WORDS.search(self.message)
+            or find_utility(self.message)
+            or _ENERGY.search(self.message)
+            or names_a_document_term(self.message)  # "what are CARE and FERA", "whats pcia"
         )
 
     def about_other_fields(self, slot: str) -> bool:
@@ -1921,7 +1925,7 @@ def _town_named_in(text: str) -> str | None:
             continue
         words = match.group("place").strip(" .").split()
         for size in range(min(len(words), 4), 0, -1):
-            place = find_city(" ".join(words[:size])) or find_town(" ".join(words[:size]))
+            place = find_city(" ".join(words[:size])) or find_town(" ".join(words[:size]), asked=True)
             if place is not None:
                 return f"{place.name}, {place.state}"
     return None

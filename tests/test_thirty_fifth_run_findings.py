@@ -1,0 +1,182 @@
+"""What the thirty-fifth first run (h82 the Midwest and Mountain West; h83 the Northeast and South;
+h84 California, the Northwest and the desert) found, as behaviour: a plan weighed "than what im
+on", hours asked for after the plans compared, the rate plan question left for another answer,
+a town asked about whose name two states share, a town past the one they live near, a tag
+question that doubts only its own part, deletes said as "dont keep my X", a utility left behind,
+a count revised in the same breath, what we hold said back before a correction or checked, and
+the documents' own abbreviations."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+import pytest
+
+from advisor.understanding.models import ReadingContext, RequestParams
+from advisor.understanding.reader import understand
+from tests.advisor_helpers import make_runtime
+
+
+def saved(text: str, **context: Any) -> dict[str, object]:
+    return {f.field: f.value for f in understand(text, ReadingContext(**context)).facts}
+
+
+@pytest.fixture(scope="module")
+def runtime(tmp_path_factory):
+    # a Wednesday, 10:00 in California (fixed: the same answers every run)
+    built = make_runtime(
+        tmp_path_factory.mktemp("thirty-fifth"), clock=lambda: datetime(2026, 1, 21, 18, tzinfo=timezone.utc)
+    )
+    yield built
+    built.close()
+
+
+_users = iter(range(1, 1000))
+
+
+def new_user(runtime: Any, **profile: Any) -> str:
+    from profiles.models import ChangeSource
+
+    user = f"U-35-{next(_users)}"
+    if profile:
+        runtime.service.profiles.apply_changes(
+            user, list(profile.items()), source=ChangeSource(kind="manual")
+        )
+    return user
+
+
+def stored(runtime: Any, user: str, field: str) -> Any:
+    section, name = field.split(".")
+    profile = runtime.service.profiles.get(user)
+    part = getattr(profile, section) if profile else None
+    return getattr(part, name) if part is not None else None
+
+
+@pytest.mark.parametrize(
+    "text", ["would ev2-a be cheaper than what im on", "is e-elec better vs our current plan"]
+)
+def test_a_plan_weighed_against_the_one_they_have_is_not_theirs(text: str) -> None:
+    assert "location.rate_schedule" not in saved(text)
+    assert saved("we are on ev2-a, would e-elec be cheaper than what we have") == {
+        "location.rate_schedule": "EV2-A"
+    }
+
+
+def test_a_comparison_asked_about_a_plan_keeps_their_own_plan_and_a_switch_is_acknowledged(runtime) -> None:
+    user = new_user(
+        runtime,
+        **{
+            "location.zip_code": "94611",
+            "location.utility_provider": "PG&E",
+            "location.rate_schedule": "E-TOU-C",
+            "equipment.ev_model": "Tesla Model Y",
+        },
+    )
+    compared = runtime.service.handle_turn(user, "s", "would ev2-a be cheaper than what im on")
+    assert "E-TOU-C (your plan)" in compared.text and "EV2-A would cost about" in compared.text
+    assert stored(runtime, user, "location.rate_schedule") == "E-TOU-C"
+    switched = runtime.service.handle_turn(user, "s", "ok switched to ev2-a today")
+    assert "Estimated 2026 bill" not in switched.text and "EV2-A" in switched.text
+    assert stored(runtime, user, "location.rate_schedule") == "EV2-A"
+    hours = runtime.service.handle_turn(user, "s", "so whens cheapest to charge now")
+    assert hours.text.startswith("Needs") and "Cheapest before" in hours.text
+
+
+def test_hours_asked_for_after_the_plans_compared_are_a_request_of_their_own() -> None:
+    after = {
+        "last_intent": "live_data",
+        "last_topic": "rates",
+        "last_params": RequestParams(task="plan_comparison"),
+        "last_question": "which plan is cheapest for us",
+    }
+    hours = understand("so whens cheapest to charge now", ReadingContext(**after))
+    assert hours.params.task == "charging_plan" and not hours.follow_up
+    solar = understand("and with solar?", ReadingContext(**after))
+    assert solar.params.task == "plan_comparison" and solar.follow_up
+
+
+def test_the_plan_question_answered_with_the_car_plans_on_the_usual_plan(runtime) -> None:
+    user = new_user(runtime)
+    runtime.service.handle_turn(user, "s", "hey when should i charge tonight")
+    asked = runtime.service.handle_turn(user, "s", "94110, pge")
+    assert asked.asked_for == "rate_schedule"
+    planned = runtime.service.handle_turn(user, "s", "model 3")
+    assert planned.asked_for is None and "Needs" in planned.text
+    assert "Without your rate plan, this assumes PG&E's most common plan, E-TOU-C" in planned.text
+    assert stored(runtime, user, "equipment.ev_model") == "Tesla Model 3"
+    assert stored(runtime, user, "location.rate_schedule") is None
+
+
+def test_a_town_two_states_share_is_answered_for_the_bigger_and_never_saved(runtime) -> None:
+    assert understand("is it gonna freeze tonight in duluth", ReadingContext()).params.place == "Duluth, MN"
+    user = new_user(runtime)
+    reply = runtime.service.handle_turn(user, "s", "is it gonna freeze tonight in duluth")
+    assert reply.asked_for is None and "Duluth, MN" in reply.text and "°C" in reply.text
+    assert (
+        stored(runtime, user, "location.city") is None and stored(runtime, user, "location.zip_code") is None
+    )
+    from advisor.places import find_town
+
+    assert find_town("duluth") is None  # where they live still needs the state
+
+
+def test_the_town_past_the_one_they_live_near_is_theirs() -> None:
+    assert saved("we live just outside duluth in hermantown fyi", pending_slot="location") == {
+        "location.city": "Hermantown"
+    }
+    assert saved("we moved away from denver to boulder") == {"location.city": "Boulder"}
+
+
+def test_a_tag_question_doubts_only_its_own_part() -> None:
+    assert saved("we have a 2018 leaf if that matters, no liquid cooling right") == {
+        "equipment.ev_model": "Nissan Leaf"
+    }
+    assert saved("the battery is like 200 kwh right") == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("dont keep my utility info, delete it", "location.utility_provider"),
+        ("don't keep my work schedule, remove it", "household.work_schedule"),
+        ("stop storing my zip", "location.zip_code"),
+    ],
+)
+def test_dont_keep_my_x_is_a_forget_of_x(text: str, field: str) -> None:
+    reading = understand(text, ReadingContext())
+    assert reading.intent == "forget" and reading.forget == [field] and not reading.undo
+
+
+def test_a_utility_moved_away_from_is_not_saved() -> None:
+    reading = understand("wipe my utility info, we moved out of pge territory", ReadingContext())
+    assert reading.intent == "forget" and reading.facts == []
+    assert saved("we moved out of pge territory, now on smud") == {"location.utility_provider": "SMUD"}
+
+
+def test_a_count_revised_in_the_same_breath_is_the_new_one() -> None:
+    assert (
+        saved("4 people in the house, well 3 now that my daughter left for college")["household.occupants"]
+        == 3
+    )
+
+
+def test_what_we_hold_said_back_before_what_is_true_is_a_correction() -> None:
+    reading = understand("u have me down as a model 3 but its a model y", ReadingContext())
+    assert reading.intent == "correction" and saved("u have me down as a model 3 but its a model y") == {
+        "equipment.ev_model": "Tesla Model Y"
+    }
+
+
+@pytest.mark.parametrize(
+    "text", ["what rate plan do you have me on, e-tou-c or ev2-a", "you have us on ev2-a, correct?"]
+)
+def test_what_we_hold_asked_or_checked_is_shown_and_nothing_saved(text: str) -> None:
+    reading = understand(text, ReadingContext())
+    assert reading.intent == "profile_query" and reading.facts == []
+
+
+@pytest.mark.parametrize("text", ["what are CARE and FERA", "whats pcia on my bill"])
+def test_the_documents_abbreviations_are_home_energy(text: str) -> None:
+    assert understand(text, ReadingContext()).intent == "knowledge"
+    assert understand("can u recommend a good pizza place in sf", ReadingContext()).intent == "off_topic"
