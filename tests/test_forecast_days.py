@@ -66,7 +66,7 @@ def test_a_named_day_asks_for_enough_days_and_says_when_the_answer_stops_short(l
     tomorrow = weather_forecast(data, context, 24, "tomorrow")
     assert "forecast_days=2" in server.requests[-1].query
     assert (
-        tomorrow.summary.startswith("Tomorrow (Thu 22 Jan): 10-16 °C")
+        tomorrow.summary.startswith("Tomorrow (Thu 22 Jan): 50-60 °F (10-16 °C)")
         and "sunniest hour 11:00 (" in tomorrow.summary
     )  # the 12:00 stamp is 11-12
     hours = tomorrow.facts["weather_forecast"]["forecast"]

@@ -112,7 +112,7 @@ def test_a_town_two_states_share_is_answered_for_the_bigger_and_never_saved(runt
     assert understand("is it gonna freeze tonight in duluth", ReadingContext()).params.place == "Duluth, MN"
     user = new_user(runtime)
     reply = runtime.service.handle_turn(user, "s", "is it gonna freeze tonight in duluth")
-    assert reply.asked_for is None and "Duluth, MN" in reply.text and "°C" in reply.text
+    assert reply.asked_for is None and "Duluth, MN" in reply.text and "°F" in reply.text
     assert (
         stored(runtime, user, "location.city") is None and stored(runtime, user, "location.zip_code") is None
     )
@@ -180,3 +180,58 @@ def test_what_we_hold_asked_or_checked_is_shown_and_nothing_saved(text: str) -> 
 def test_the_documents_abbreviations_are_home_energy(text: str) -> None:
     assert understand(text, ReadingContext()).intent == "knowledge"
     assert understand("can u recommend a good pizza place in sf", ReadingContext()).intent == "off_topic"
+
+
+def test_a_choice_asked_without_its_is_it_is_answered_and_the_facts_kept() -> None:
+    reading = understand(
+        "apartment in houston, 2 window units. cheaper to leave them on all day at 78 or turn em off while im at work",
+        ReadingContext(),
+    )
+    assert reading.intent == "knowledge" and {f.field: f.value for f in reading.facts} == {
+        "location.city": "Houston"
+    }
+
+
+def test_just_me_in_a_list_is_a_household_of_one() -> None:
+    assert (
+        saved("renting in philly, just me, electric baseboard heat. how do i keep the bill down")[
+            "household.occupants"
+        ]
+        == 1
+    )
+    assert saved("we have a leaf, just me and my wife")["household.occupants"] == 2
+
+
+def test_a_request_said_with_please_is_answered_beside_the_facts() -> None:
+    reading = understand(
+        "charge plan tonight pls. 40 amp charger, plugging in around 10:30pm", ReadingContext()
+    )
+    assert reading.intent == "live_data" and reading.params.task == "charging_plan"
+    assert reading.params.plug_in_hour == 22 and saved(
+        "charge plan tonight pls. 40 amp charger, plugging in around 10:30pm"
+    ) == {"equipment.ev_charger_kw": 9.6}
+    assert understand("we have a 40 amp charger please remember that", ReadingContext()).intent == (
+        "profile_statement"
+    )
+
+
+def test_it_charged_right_after_a_home_battery_is_the_battery() -> None:
+    said = "should i charge it from the grid overnight or just let the panels fill it"
+    after_battery = ReadingContext(recent=["user: we just got a powerwall installed", "advisor: Saved."])
+    reading = understand(said, after_battery)
+    assert (
+        reading.intent == "knowledge"
+        and reading.topic == "solar"
+        and "home battery" in (reading.question or "")
+    )
+    after_car = ReadingContext(recent=["user: need 80% by 7 on the model y", "advisor: Needs 30 kWh"])
+    assert understand(said, after_car).params.task == "charging_plan"
+
+
+def test_an_insulation_r_value_is_no_rate_plan() -> None:
+    reading = understand(
+        "attic has r-38. is that enough or should i go to r-60? insulation co is pushing more",
+        ReadingContext(),
+    )
+    assert reading.intent == "knowledge" and reading.params.plan is None and not reading.mentions
+    assert saved("were on r-1") == {"location.rate_schedule": "R-1"}  # a plan's code keeps its place

@@ -384,6 +384,10 @@ def _normal_day(day: str | None) -> str | None:
     return cleaned if cleaned in ("today", "tomorrow", *WEEKDAYS) else None
 
 
+def _fahrenheit(celsius: float) -> float:
+    return celsius * 9 / 5 + 32
+
+
 def _day_ahead(today: date, named: str) -> date:
     """The date a normalised day names: "saturday" is the next Saturday (today if it is one)."""
     if named in ("today", "tomorrow"):
@@ -944,7 +948,9 @@ def weather_forecast(
         else label
     )
     summary = (
-        f"{span}: {min(temps):.0f}-{max(temps):.0f} °C, average cloud cover {sum(clouds) / len(clouds):.0f}%"
+        # in °F first, as US homeowners read a forecast (the API's °C beside it)
+        f"{span}: {_fahrenheit(min(temps)):.0f}-{_fahrenheit(max(temps)):.0f} °F "
+        f"({min(temps):.0f}-{max(temps):.0f} °C), average cloud cover {sum(clouds) / len(clouds):.0f}%"
         f"; sunniest hour {_hm(weather.times[sunniest])}"
         f"{'' if target is not None else ' ' + _day_label(weather.times[sunniest], first)}"
         f" ({weather.shortwave_w_m2[sunniest]:.0f} W/m²)."

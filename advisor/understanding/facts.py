@@ -58,7 +58,7 @@ _COUNT = r"(-?\d+|" + "|".join(_NUMBER_WORDS) + r")"
 _CAR_WORDS = re.compile(
     r"\b(?:car|ev|vehicle|tesla|model\s*[3ysx]|truck|its\s+battery|it\s+has|it's\s+got)\b", re.I
 )
-_HOME_BATTERY_WORDS = re.compile(
+HOME_BATTERY_WORDS = re.compile(
     r"\b(?:home\s+batter(?:y|ies)|house\s+batter(?:y|ies)|battery\s+storage|backup\s+batter(?:y|ies)|"
     r"storage\s+batter(?:y|ies)|powerwalls?|enphase\s+batter(?:y|ies)|wall\s+battery|solar\s+batter(?:y|ies)|"
     # the home batteries sold beside Tesla's: "a franklin apower", "an encharge 10", "sonnen"
@@ -1721,7 +1721,12 @@ _LETTER_SOUNDS = {
 }
 
 
+# insulation's R-values ("attic has r-38, should i go to r-60"): never a rate plan's code
+_R_VALUE = re.compile(r"\br-?(?:1[1-9]|[2-6]\d)\b(?!-)", re.I)
+
+
 def _plan(text: str, *, pending_slot: str | None) -> Iterator[Reading]:
+    text = _R_VALUE.sub(" ", text)
     leaving = _SWITCH_FROM.search(text)
     switched = _SWITCH_TO.search(text)
     # "should i switch from e-tou-c to ev2-a": the plan they are on is the one they would leave
@@ -2144,12 +2149,12 @@ def _batteries(
 ) -> Iterator[Reading]:
     # answering "which EV do you drive?", a bare kWh figure is the car's battery
     car_here = bool(_CAR_WORDS.search(text)) or find_vehicle(text) is not None or pending_slot == "ev"
-    home_here = bool(_HOME_BATTERY_WORDS.search(text))
+    home_here = bool(HOME_BATTERY_WORDS.search(text))
     # "just picked up a used leaf, its a 2018 so 40 kwh": "it", after their car, is the car
     car_here = car_here or bool(
         re.match(r"\W*(?:it'?s|its|it\s+is|it\s+has|it'?s\s+got)\b", text, re.I)
         and find_vehicle(message) is not None
-        and not _HOME_BATTERY_WORDS.search(message)
+        and not HOME_BATTERY_WORDS.search(message)
     )
     kwh = re.search(
         _NUM + r"\s*-?\s*kwh\b(?!\s*(?:a|an|per|each|every|/)\s*(?:night|day|week|month|year|mo|yr)\b)",
@@ -2185,7 +2190,7 @@ def _batteries(
     negated_battery = negated_battery or re.search(
         r"\bbatter(?:y|ies)\s*[:=-]\s*(?:none|no|nope)\b", text, re.I
     )
-    if about_charging and kwh and not home_here and not _HOME_BATTERY_WORDS.search(message):
+    if about_charging and kwh and not home_here and not HOME_BATTERY_WORDS.search(message):
         # talking about their car: "its the extended range, 131 kwh", "its the 40 kwh one", "62 kwh
         # battery, and the charger is 32 amps" (a home battery is rarely this big, or called a pack)
         size = float(kwh.group(1))
@@ -2255,7 +2260,7 @@ def _batteries(
             or (subjectless and (_OWN.search(message) or _A_LIST_OF_THEIR_SETUP.search(message)))
         )
     ):
-        yield Reading("equipment.has_battery_storage", True, said=_HOME_BATTERY_WORDS.search(text).group(0))
+        yield Reading("equipment.has_battery_storage", True, said=HOME_BATTERY_WORDS.search(text).group(0))
         if re.search(r"\b(?:a|one|my|our)\s+powerwall\b", text, re.I):
             yield Reading(
                 "equipment.battery_capacity_kwh",
@@ -2602,13 +2607,13 @@ def solar_talk(message: str) -> bool:
     if _SOLAR_NAMED.search(message):
         return True
     if re.search(r"\b\d{1,2}(?:\.\d+)?\s*-?\s*kw\s+(?:solar\s+)?(?:system|array)\b", message, re.I) and not (
-        _CHARGER_WORDS.search(message) or _HOME_BATTERY_WORDS.search(message)
+        _CHARGER_WORDS.search(message) or HOME_BATTERY_WORDS.search(message)
     ):
         return True  # "we have a 10 kw system": a home's kW system is its panels
     return (
         _SOLAR_GOT.search(message) is not None
         and not _CHARGER_WORDS.search(message)
-        and not _HOME_BATTERY_WORDS.search(message)
+        and not HOME_BATTERY_WORDS.search(message)
     )
 
 
@@ -2628,7 +2633,7 @@ def _solar(
     text: str, *, pending_slot: str | None, about_solar: bool = False, message: str = ""
 ) -> Iterator[Reading]:
     """`about_solar`: the talk is about their panels ("ok found the paperwork, its 8.8 kw")."""
-    other_kw = _CHARGER_WORDS.search(text) or _HOME_BATTERY_WORDS.search(text)
+    other_kw = _CHARGER_WORDS.search(text) or HOME_BATTERY_WORDS.search(text)
     solar_here = (
         re.search(r"\b(?:solar|pv|panels?|photovoltaic|array|ground[-\s]?mount(?:ed)?)\b", text, re.I)
         or (_ROOFTOP.search(text) and (_OWN.search(text) or _INSTALLED.search(text)) and not other_kw)
@@ -3366,7 +3371,7 @@ def _occupants(text: str) -> Iterator[Reading]:
         r"(?:\s+(?:and|&|\+|w/?|with)\s+(?:my|the|a|our)\s+(?:dogs?|cats?|pets?|pups?|puppy|kitty|kitten))?"
     )
     if re.search(
-        r"\b(?:(?:i\s+)?live\s+(?:alone|by\s+myself|on\s+my\s+own)|it'?s\s+just\s+me|^\W*just\s+me|(?:(?<=,)|(?<=,\s))just\s+me(?=\W*$))\b"
+        r"\b(?:(?:i\s+)?live\s+(?:alone|by\s+myself|on\s+my\s+own)|it'?s\s+just\s+me|^\W*just\s+me|(?:(?<=,)|(?<=,\s))just\s+me(?=\W*$|\s*[,.;]))\b"
         + pets
         + r"(?!\s*(?:and|&|\+|,\s*(?:my|our)))",
         text,

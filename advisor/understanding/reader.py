@@ -20,6 +20,7 @@ from langchain_core.runnables import RunnableConfig
 from advisor.energy.utilities import usual_plan
 from advisor.energy.vehicles import find_vehicle, vehicles_named
 from advisor.understanding import commands
+from advisor.understanding.facts import HOME_BATTERY_WORDS
 from advisor.understanding.meaning import TASK_TOPIC, MeaningModel, Prediction, features, meaning_model
 from advisor.understanding.models import (
     Mention,
@@ -349,6 +350,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
     gone = _gone_beside_facts(intent, values, context)
     asks = intent in (*_ANSWERS, "profile_query")
     params = _appliance_of_it(_params(prediction, values, intent), values, context)
+    intent, params, prediction, values = _home_battery_of_it(intent, params, prediction, values, context)
     if (
         intent == "live_data"
         and params.task == "plan_comparison"
@@ -868,6 +870,39 @@ def _deed_asked(prediction: Prediction, values: Values) -> Understanding | None:
     if not (_SWITCH_ME.match(values.message) or (values.asks_action and not values.facts)):
         return None
     return Understanding(intent="off_topic", deed=True, confidence=round(prediction.intent_p, 3))
+
+
+# "charge it", "let the panels fill it", "top it off": what "it" is gets charged
+_IT_CHARGED = re.compile(
+    r"\b(?:charge|charging|fill|filling|top|topping|refill)\s+(?:it|them)\b|\bit\s+(?:charge|charges|charged|fill|fills)\b",
+    re.I,
+)
+
+
+def _home_battery_of_it(
+    intent: str, params: RequestParams, prediction: Prediction, values: Values, context: ReadingContext
+) -> tuple[str, RequestParams, Prediction, Values]:
+    """ "we just got a powerwall installed" then "should i charge it from the grid overnight or just
+    let the panels fill it": a charge of "it" right after they spoke of a home battery, with no car
+    in either message, is the battery's charging, explained (not a plan for a car nobody named)."""
+    unchanged = intent, params, prediction, values
+    if intent != "live_data" or params.task not in (None, "charging_plan") or params.vehicle:
+        return unchanged
+    if not _IT_CHARGED.search(values.message) or _A_CAR.search(values.message):
+        return unchanged
+    earlier = context.said_before(values.message)[-1:]
+    if not any(HOME_BATTERY_WORDS.search(line) and not _A_CAR.search(line) for line in earlier):
+        return unchanged
+    # searched as what "it" is
+    asked = re.sub(
+        r"\b(it|them)\b", "the home battery", values.question or values.message, count=1, flags=re.I
+    )
+    return "knowledge", RequestParams(), replace(prediction, topic="solar"), replace(values, question=asked)
+
+
+_A_CAR = re.compile(
+    r"\b(?:car|cars|ev|evs|vehicle|truck|tesla|model\s*[3ysx]|leaf|bolt|ioniq|mach-?e|rivian)\b", re.I
+)
 
 
 # "when should it run then": a machine that runs (a car charges), named in what they said before

@@ -756,6 +756,7 @@ def clauses(text: str) -> list[Clause]:
             )
             if not clause.question and (
                 weighed_first
+                or _POLITE_REQUEST.search(part)
                 or (found or previous)
                 and (
                     _choice_asked(part)
@@ -840,6 +841,8 @@ _HOME_SAID = re.compile(
 _CHOICE_ASKED = re.compile(
     r"^\W*(?:(?:keep|repair|fix|replace|switch|stay|go|get|buy|wait|upgrade|rip|run|leave|use|install|"
     r"insulate|add|sell|lease|charge|heat|cool|paint|seal)\b[^.?!]{0,60}\bor\b|"
+    # "cheaper to leave them on all day or turn em off": "is it" left out before a choice
+    r"(?:(?:is\s+it|its|it'?s)\s+)?(?:cheaper|better|smarter|worse|more\s+efficient|less\s+wasteful)\s+to\b[^.?!]{0,80}\bor\b|"
     r"[^.?!]{0,40}\b(?:problem|issue|fault)\s+or\s+[^.?!]{0,30}\b(?:problem|issue|fault)\b|"
     r"[^.?!]{3,60}\bor\s+not\W*$)",
     re.I,
@@ -853,6 +856,13 @@ _WEIGHED = re.compile(
     r"^\W*(?:[\w'-]+\s+){0,3}[\w'-]+\s+(?:vs\.?|versus)\s+(?:[\w'-]+\s+){0,3}[\w'-]+\W*$", re.I
 )
 # "worth it with a pool and 2 kids home", "is it worth it": asks for a verdict without a question word
+# "charge plan tonight pls", "pls show me the prices": a request said with its "please", no mark
+_POLITE_REQUEST = re.compile(
+    r"\b(?:plan|prices?|rates?|forecast|estimate|schedule|hours|numbers|breakdown|comparison)\b[^.?!,]{0,30}?"
+    r"\b(?:pls|plz|please)\W*$|"
+    r"^\W*(?:pls|plz|please)\s+(?:give|show|tell|send|make|do|check|run|figure|work\s+out|compare|price)\b",
+    re.I,
+)
 _WORTH_IT = re.compile(r"^\W*(?:(?:is|r|are)\s+(?:it|they|those)\s+)?worth\s+(?:it|the\s+money)\b", re.I)
 # "…in a brooklyn co-op, anything we can do as renters", "any tips": a request put last, no mark
 _ASKED_LAST = re.compile(r"(?:^|[,;:]\s*)" + REQUEST_WITHOUT_MARK + r"[^,.;!?]*$", re.I)
