@@ -65,7 +65,9 @@ _ASKING_WORDS = content_terms(
 )
 # a sentence that says what its subject is ("A kWh measures …", "Net metering is …")
 _DEFINES = re.compile(
-    r"^(?:an?\s+|the\s+)?[\w()/&.-]+(?:\s+[\w()/&.-]+){0,5}?\s+(?:is|are|means|measures|refers\s+to|describes|stands\s+for|bills)\b",
+    # (never a clause that opens with "whether", "if", "how": "Whether community solar is available …")
+    r"^(?!(?:whether|if|when|how|because|although|while|since|where|once|unless)\b)"
+    r"(?:an?\s+|the\s+)?[\w()/&.-]+(?:\s+[\w()/&.-]+){0,5}?\s+(?:is|are|means|measures|refers\s+to|describes|stands\s+for|bills)\b",
     re.I,
 )
 

@@ -225,7 +225,8 @@ def test_it_charged_right_after_a_home_battery_is_the_battery() -> None:
         and "home battery" in (reading.question or "")
     )
     after_car = ReadingContext(recent=["user: need 80% by 7 on the model y", "advisor: Needs 30 kWh"])
-    assert understand(said, after_car).params.task == "charging_plan"
+    car = understand(said, after_car)
+    assert car.topic == "ev_charging" and "home battery" not in (car.question or "")
 
 
 def test_an_insulation_r_value_is_no_rate_plan() -> None:
@@ -235,3 +236,87 @@ def test_an_insulation_r_value_is_no_rate_plan() -> None:
     )
     assert reading.intent == "knowledge" and reading.params.plan is None and not reading.mentions
     assert saved("were on r-1") == {"location.rate_schedule": "R-1"}  # a plan's code keeps its place
+
+
+# --- from a homeowner-tester's conversations (2026-11-28) -------------------------------------
+
+
+def test_a_plan_described_hours_first_with_its_days_is_read() -> None:
+    from advisor.understanding.plan_described import described_plan
+
+    plan = described_plan(
+        "its 4-7pm weekdays on peak 27 cents, off peak 10 cents. when should i charge tonight"
+    )
+    assert plan is not None and (plan.window_start, plan.window_end) == (16, 19)
+    assert (plan.window_usd_per_kwh, plan.other_usd_per_kwh, plan.weekdays_only) == (0.27, 0.10, True)
+
+
+def test_how_a_thing_works_asks_for_the_thing_wherever_they_are() -> None:
+    assert understand("how does net metering work w duke in nc", ReadingContext()).defined == "net metering"
+    assert understand("whats community solar, can i do that in an apt", ReadingContext()).defined == (
+        "community solar"
+    )
+    assert understand("how does it work", ReadingContext()).defined is None
+
+
+def test_a_definition_is_the_sentence_that_says_what_it_is_not_a_whether() -> None:
+    from knowledge.excerpts import answering_part
+
+    passage = (
+        "Community solar — What community solar is\n\nDOE describes community solar as a solar project whose "
+        "benefits go to many customers. You don't put anything on your roof. Whether community solar is "
+        "available depends on your state and utility."
+    )
+    answer = answering_part("whats community solar, can i do that in an apt", passage)
+    assert answer.startswith("DOE describes community solar")
+
+
+def test_should_typed_without_vowels_still_asks() -> None:
+    reading = understand(
+        "hi, raleigh nc 27609, duke energy progress. gas furnace is 20 yrs old, shld i replace w a heat pump or new furnace?",
+        ReadingContext(),
+    )
+    assert reading.intent == "knowledge" and not [m for m in reading.mentions if m.reason == "second_value"]
+    assert {f.field: f.value for f in reading.facts}["equipment.heating_type"] == "gas"
+
+
+def test_another_day_asked_of_an_unknown_plan_says_that_day(runtime) -> None:
+    user = new_user(runtime, **{"location.zip_code": "85016", "location.utility_provider": "APS"})
+    today = runtime.service.handle_turn(user, "s", "whats peak hours today")
+    saturday = runtime.service.handle_turn(user, "s", "what about saturday?")
+    assert "for today (Wed 21 Jan)" in today.text and "for Saturday (Sat 24 Jan)" in saturday.text
+
+
+def test_two_machines_asked_together_each_get_a_verdict_and_washer_and_dryer_are_laundry(runtime) -> None:
+    from advisor.understanding.params import read_params
+
+    user = new_user(
+        runtime,
+        **{
+            "location.zip_code": "94110",
+            "location.utility_provider": "PG&E",
+            "location.rate_schedule": "E-TOU-C",
+        },
+    )
+    both = runtime.service.handle_turn(user, "s", "should i run the dishwasher + dryer now or wait")
+    assert "your dishwasher costs" in both.text and "your dryer costs" in both.text
+    assert read_params("ok and the washer and dryer?").appliance == "laundry"
+
+
+def test_how_it_works_prefers_the_title_that_says_how_it_works() -> None:
+    from advisor.nodes.retrieve import _document_named_by
+    from knowledge.models import RetrievedDocument
+
+    def doc(source: str, title: str) -> RetrievedDocument:
+        return RetrievedDocument(source=source, title=title, text=title, score=1.0)
+
+    water = doc("heat-pump-water-heaters.md", "Heat pump water heaters")
+    works = doc("heat-pumps-how-they-work.md", "How an air-source heat pump works")
+    assert _document_named_by("heat pumps", [water, works], "how do heat pumps work") is works
+    assert _document_named_by("heat pumps", [water, works], "whats a heat pumps") is water  # the fuller title
+
+
+def test_their_own_size_said_without_a_subject_gets_that_days_forecast() -> None:
+    reading = understand("also have 8kw solar on the roof, how much will it make tomorrow", ReadingContext())
+    assert reading.params.task == "solar_forecast" and reading.params.system_kw is None
+    assert {f.field: f.value for f in reading.facts} == {"equipment.solar_capacity_kw": 8.0}

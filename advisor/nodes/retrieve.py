@@ -91,7 +91,7 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
             asked = without_place_clauses(query, understanding.facts) if understanding else query
             docs, verdict = _most_likely_first(docs, asked, judge)
         term = understanding.defined if understanding else None
-        titled = _document_named_by(term, docs)
+        titled = _document_named_by(term, docs, query)
         if titled is not None and term and len(query.split()) > len(term.split()) + 3:
             # "what's a heat pump water heater and would it save me money": the document that term
             # names answers from the section that defines it (the words asked after the term had
@@ -185,11 +185,16 @@ def _body(passage: RetrievedDocument) -> str:
     return passage.text.split("\n", 1)[-1]
 
 
-def _document_named_by(term: str | None, docs: list[RetrievedDocument]) -> RetrievedDocument | None:
+def _document_named_by(
+    term: str | None, docs: list[RetrievedDocument], query: str = ""
+) -> RetrievedDocument | None:
     """Of the passages found, the one from the document whose title names every word of the term
     asked to be defined (of several, the one whose title the term fills most: "time of use" is
     "How time-of-use electricity pricing works" before "Electricity rate structures: flat, tiered,
-    time-of-use …"). A term of one common word ("plan", "rate") names no document."""
+    time-of-use …"; asked how it works, a title saying how it works first: "how do heat pumps work"
+    is "How an air-source heat pump works", not "Heat pump water heaters"). A term of one common
+    word ("plan", "rate") names no document."""
+    how_it_works = "work" in content_terms(query)
     # ("what does tou mean": the term as the titles spell it, "time-of-use")
     words = (
         content_terms(" ".join(ABBREVIATIONS.get(word.lower(), word) for word in term.split()))
@@ -199,7 +204,9 @@ def _document_named_by(term: str | None, docs: list[RetrievedDocument]) -> Retri
     if len(words) < 2 and not (words and len(next(iter(words))) >= 4 and next(iter(words)) not in _GENERIC):
         return None
     named = [
-        (len(words) / len(title), doc) for doc in docs if words <= (title := content_terms(doc.title or ""))
+        ((how_it_works and "work" in title, len(words) / len(title)), doc)
+        for doc in docs
+        if words <= (title := content_terms(doc.title or ""))
     ]
     return max(named, key=lambda pair: pair[0])[1] if named else None
 

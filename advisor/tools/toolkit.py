@@ -859,7 +859,8 @@ def tariff_prices(data: DataSources, context: TurnContext, day: str) -> Observat
         # "when is peak on georgia power": an average we assumed has no peak to show; "flat
         # 00:00-24:00" read as if their utility had none
         summary = (
-            f"I don't know {tariff.utility}'s peak hours or time-of-use prices: my plan catalog "
+            # (the day asked is said: "what about saturday?" is no word-for-word repeat of today's)
+            f"I don't know {tariff.utility}'s peak hours or time-of-use prices for {day} ({target:%a %d %b}): my plan catalog "
             f"holds {_catalog_owners()} plans. {_one_price(tariff)}, "
             f"${runs[0][3]:.2f} per kWh {tariff.name}, so no hour is cheaper in this answer; your bill or your utility's "
             "website lists your plan's peak hours; tell me them with both prices (for example \"25 cents on peak "

@@ -342,6 +342,12 @@ _ASKING_FROM = re.compile(
 )
 
 
+_WASHER_AND_DRYER = re.compile(
+    r"\b(?:washer|washing\s+machine)\s*(?:\+|&|/|and|n)\s*(?:the\s+|my\s+)?dryer\b|\bdryer\s*(?:\+|&|/|and)\s*(?:the\s+|my\s+)?washer\b",
+    re.I,
+)
+
+
 def _appliance_meant(text: str) -> re.Match[str] | None:
     """The appliance the request is about: the first named after the words that ask (the heat pump
     of "2 kids, heat pump. whens the cheapest time to run the dishwasher" is a fact), else the first
@@ -414,7 +420,9 @@ def read_params(text: str) -> RequestParams:
     if (minutes := _minutes_from_now(text)) is not None:
         data["ready_in_minutes"] = minutes
     data.update(_levels(text))
-    if appliance := _appliance_meant(text):
+    if _WASHER_AND_DRYER.search(text):
+        data["appliance"] = "laundry"  # "should i run the washer and dryer now": a wash and a dry, one load
+    elif appliance := _appliance_meant(text):
         data["appliance"] = (
             "water heater"
             if appliance.group("heat_water")
@@ -949,7 +957,9 @@ def _solar_size(lowered: str) -> dict[str, object]:
         and re.search(r"\b(?:today|tomorrow|tmrw|tonight|this\s+week)\b", lowered) is not None
         and (
             re.search(
-                r"\b(?:we|i)\s+(?:have|got|own)\b|\b(?:we'?ve|i'?ve)\s+got\b|\b(?:our|my)\b",
+                # ("also have 8kw solar on the roof": the subject left out)
+                r"\b(?:we|i)\s+(?:have|got|own)\b|\b(?:we'?ve|i'?ve)\s+got\b|\b(?:our|my)\b|"
+                r"(?:^|\b(?:also|and|plus|but)\s+)(?:have|got|own)\b",
                 lowered[: size.start()],
             )
             is not None

@@ -35,7 +35,9 @@ _WINDOW = re.compile(
     + _HOUR.format(h="h3", m="m3", ap="ap3")
     + r"\s*(?:-|–|to)\s*"
     + _HOUR.format(h="h4", m="m4", ap="ap4")
-    + r"\s+(?:is\s+)?(?:the\s+)?(?:on[-\s]?)?peak\b",
+    # ("4-7pm weekdays on peak 27 cents": the days said between the hours and the word)
+    + r"\s+(?:(?:on\s+)?(?:weekdays?|mon(?:day)?\s*(?:-|–|to|thru)\s*fri(?:day)?|m\s*-\s*f)\s+)?"
+    r"(?:is\s+)?(?:the\s+)?(?:on[-\s]?)?peak\b",
     re.I,
 )
 

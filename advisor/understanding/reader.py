@@ -886,7 +886,11 @@ def _home_battery_of_it(
     let the panels fill it": a charge of "it" right after they spoke of a home battery, with no car
     in either message, is the battery's charging, explained (not a plan for a car nobody named)."""
     unchanged = intent, params, prediction, values
-    if intent != "live_data" or params.task not in (None, "charging_plan") or params.vehicle:
+    if (
+        intent not in ("live_data", "knowledge")
+        or params.task not in (None, "charging_plan")
+        or params.vehicle
+    ):
         return unchanged
     if not _IT_CHARGED.search(values.message) or _A_CAR.search(values.message):
         return unchanged

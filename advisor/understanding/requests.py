@@ -78,6 +78,9 @@ def split_requests(
     its pieces, (text, context) -> Understanding, only when there are two or more."""
     if whole.intent not in _REQUESTS or context.pending_slot or whole.follow_up:
         return None
+    both = _two_appliances(text) if whole.intent == "live_data" else None
+    if both is not None:
+        return both
     pieces = _pieces(text)
     if len(pieces) < 2:
         return None
@@ -102,6 +105,28 @@ def split_requests(
     rest = _without(text, pieces[second])
     asked = re.sub(r"^\W*(?:(?:and|also|plus|&)\s+)+", "", pieces[second].strip(), flags=re.I)
     return SplitRequests(first=rest, second=asked) if rest else None
+
+
+# "should i run the dishwasher + dryer now or wait": two machines asked about in one breath
+_TWO_MACHINES = re.compile(
+    r"\b(?P<a>dishwasher|dryer|washer|oven|pool\s+pump|hot\s+tub|space\s+heater|water\s+heater|dehumidifier)"
+    r"\s*(?:\+|&|/|,|\band\b)\s*(?:the\s+|my\s+)?"
+    r"(?P<b>dishwasher|dryer|washer|oven|pool\s+pump|hot\s+tub|space\s+heater|water\s+heater|dehumidifier)\b",
+    re.I,
+)
+
+
+def _two_appliances(text: str) -> SplitRequests | None:
+    """Each machine gets its own verdict (the second one had been dropped); a washer and a dryer
+    together are a load of laundry, one verdict."""
+    found = _TWO_MACHINES.search(text)
+    if found is None or {found.group("a").lower(), found.group("b").lower()} == {"washer", "dryer"}:
+        return None
+    if found.group("a").lower() == found.group("b").lower():
+        return None
+    first = text[: found.start()] + found.group("a") + text[found.end() :]
+    second = text[: found.start()] + found.group("b") + text[found.end() :]
+    return SplitRequests(first=first, second=second)
 
 
 def _pieces(text: str) -> list[str]:

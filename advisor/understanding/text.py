@@ -343,6 +343,11 @@ _TYPOS = {
     "whn": "when",
     "shuld": "should",
     "shoudl": "should",
+    # vowels dropped, as thumbs type them
+    "shld": "should",
+    "shd": "should",
+    "wld": "would",
+    "cld": "could",
     "chrg": "charge",
     "chargeing": "charging",
     "cheeper": "cheaper",

@@ -692,10 +692,14 @@ _TERM_ASKED = re.compile(
     r"(?:define|meaning\s+of)\s+(?P<define>[\w\s&/-]{2,40}?)|"
     # "i dont know what time of use means", "not sure what net metering is"
     r"(?:i\s+)?(?:don'?t|dont|do\s+not|not\s+sure)\s+(?:really\s+)?(?:know|understand|get|sure)?\s*what\s+"
-    r"(?P<unknown>[\w\s&/-]{2,40}?)\s+(?:means|is|stands\s+for)"
+    r"(?P<unknown>[\w\s&/-]{2,40}?)\s+(?:means|is|stands\s+for)|"
+    # "how does net metering work w duke in nc": how the thing works, wherever they are
+    r"how\s+(?:does|do)\s+(?P<works>[\w\s&/-]{2,40}?)\s+(?:actually\s+|even\s+|really\s+)?work"
+    r"(?:\s+(?:w/?|with|for|in|at|on)\s+[\w\s&.'-]{1,40}?)?"
     r")(?:\s+(?:anyway|anyways|exactly|again|even|tho|though|lol|mean|actually|then))*"
     # "what's a heat pump water heater and would it save me money": the term, then more asked of it
-    r"(?:\W+(?:and|&)\s+(?:would|will|is|are|does|do|can|could|should|how|why|when|where)\b.*)?\W*$",
+    # ("whats community solar, can i do that in an apt": the same, after a comma)
+    r"(?:(?:\W+(?:and|&)\s+|\s*,\s*)(?:would|will|is|are|does|do|can|could|should|how|why|when|where)\b.*)?\W*$",
     re.I,
 )
 _NOT_A_TERM = re.compile(
