@@ -71,7 +71,10 @@ BRANDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 
 # "can my heat pump run when its -25F", "20 below", "below zero": the cold said as a temperature
 _FREEZING = re.compile(
-    r"(?<![\w.])-\s?\d{1,2}\s*°?\s*f?\b|\b\d{1,2}\s+below\b|\bbelow\s+zero\b|\bsub[-\s]?zero\b", re.I
+    r"(?<![\w.])-\s?\d{1,2}\s*°?\s*f?\b|\b\d{1,2}\s+below\b|\bbelow\s+zero\b|\bsub[-\s]?zero\b|"
+    # "when its like 15 degrees out": at or below freezing in °F, as US homeowners say it
+    r"(?<![\w.-])(?:\d|[12]\d|3[0-2])\s*(?:°\s*f?|degrees?(?:\s+f(?:ahrenheit)?)?|deg|f)\b(?!\s*(?:warmer|cooler|higher|lower|more|less|up|down))",
+    re.I,
 )
 
 

@@ -320,3 +320,22 @@ def test_their_own_size_said_without_a_subject_gets_that_days_forecast() -> None
     reading = understand("also have 8kw solar on the roof, how much will it make tomorrow", ReadingContext())
     assert reading.params.task == "solar_forecast" and reading.params.system_kw is None
     assert {f.field: f.value for f in reading.facts} == {"equipment.solar_capacity_kw": 8.0}
+
+
+def test_a_program_or_a_kind_of_pricing_asked_about_is_explained_not_the_last_answer_again() -> None:
+    after_laundry = ReadingContext(
+        last_intent="live_data",
+        last_topic="rates",
+        last_params=RequestParams(task="appliance", appliance="laundry"),
+        last_question="should i do laundry now or later tonight",
+    )
+    reading = understand("whats comed hourly pricing and is it worth it for someone like me", after_laundry)
+    assert reading.intent == "knowledge" and not reading.follow_up and reading.facts == []
+
+
+def test_a_cold_said_in_degrees_fahrenheit_is_searched_as_cold_weather() -> None:
+    from knowledge.glossary import spelled_out
+
+    assert spelled_out("do heat pumps work when its like 15 degrees out").endswith("(cold weather)")
+    assert "cold weather" not in spelled_out("set the thermostat to 68 degrees")
+    assert "cold weather" not in spelled_out("set it 5 degrees lower at night")

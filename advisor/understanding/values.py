@@ -731,7 +731,9 @@ _CONCEPTS = re.compile(
     r"k(?:ilo)?w(?:att)?[-\s]?h(?:ours?)?|kwh|kilowatts?|seer2?|eer2?|hspf2?|afue|cop|uef|baseline(?:\s+allowance)?|"
     r"tiered\s+(?:rates?|pricing)|true[-\s]?up|critical\s+peak\s+pricing|v2[hgl]|vehicle[-\s]to[-\s](?:home|grid)|"
     r"level\s*[12]|dc\s+fast\s+charging|a\s+heat\s+pump|heat\s+pump|mini[-\s]?split|therms?|"
-    r"base\s+services\s+charge|delivery\s+charges?|a\s+therm)",
+    r"base\s+services\s+charge|delivery\s+charges?|a\s+therm|"
+    # a program, a kind of pricing or a credit, by name ("comed hourly pricing", "the care program")
+    r"(?:[\w&-]+\s+){0,3}(?:pricing|programs?|metering|billing|credits?|rebates?|discounts?|incentives?))",
     re.I,
 )
 
