@@ -339,3 +339,25 @@ def test_a_cold_said_in_degrees_fahrenheit_is_searched_as_cold_weather() -> None
     assert spelled_out("do heat pumps work when its like 15 degrees out").endswith("(cold weather)")
     assert "cold weather" not in spelled_out("set the thermostat to 68 degrees")
     assert "cold weather" not in spelled_out("set it 5 degrees lower at night")
+
+
+def test_a_car_on_its_way_is_not_theirs_yet() -> None:
+    said = saved("were also gettin a chevy bolt next month. whats cheapest time to charge on duke")
+    assert "equipment.ev_model" not in said
+    assert saved("when should i charge the leaf tonight") == {"equipment.ev_model": "Nissan Leaf"}
+
+
+def test_free_hours_said_with_a_price_otherwise_are_the_plan_and_not_when_the_car_plugs_in(runtime) -> None:
+    from advisor.understanding.plan_described import described_plan
+
+    plan = described_plan("its free from 9pm to 6am and like 16 cents otherwise")
+    assert plan is not None and (plan.window_start, plan.window_end, plan.other_usd_per_kwh) == (21, 6, 0.16)
+    reading = understand("its free from 9pm to 6am and like 16 cents otherwise", ReadingContext())
+    assert reading.params.plug_in_hour is None and reading.params.ready_by_hour is None
+    user = new_user(runtime)
+    runtime.service.handle_turn(
+        user, "s", "hey im in houston 77008, reliant free nights plan, tesla model y. when should i charge"
+    )
+    planned = runtime.service.handle_turn(user, "s", "its free from 9pm to 6am and like 16 cents otherwise")
+    assert planned.asked_for is None and "(Free) for $0.00" in planned.text
+    assert "as you said" not in planned.text  # no plug-in hour read from the plan's hours

@@ -212,7 +212,8 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
             f"Noted for this conversation: your plan's {understanding.described_plan.said()}. I'll price "
             "your answers with it (your profile keeps a plan's name, not its prices)."
         )
-        return [*skipped, *(["rate_schedule"] if "rate_schedule" not in skipped else [])], [noted]
+        # (the utility question was for its plan's prices too: the described plan answers it)
+        return [*skipped, *[slot for slot in ("rate_schedule", "utility") if slot not in skipped]], [noted]
     if understanding.one_price_plan:
         # "the standard one": no plan to ask for; the answer, given again, says what that means
         return [*skipped, *(["rate_schedule"] if "rate_schedule" not in skipped else [])], []

@@ -61,7 +61,8 @@ _EVERY_DAY = re.compile(
 
 
 _FREE = re.compile(
-    r"\bfree\s+(?:nights?|overnight|night\s*time|power\s+at\s+night|electricity\s+at\s+night)\s*(?:from\s+)?(?:is\s+)?"
+    # ("its free from 9pm to 6am": the nights word left out)
+    r"\bfree\s+(?:(?:nights?|overnight|night\s*time|power\s+at\s+night|electricity\s+at\s+night)\s*)?(?:from\s+)?(?:is\s+)?"
     + _HOURS_FROM_TO,
     re.I,
 )
@@ -75,12 +76,14 @@ _REST = re.compile(
 
 def free_nights(text: str) -> DescribedPlan | None:
     """ "free nights 9pm-6am and 19 cents a kwh the rest of the day": free hours and one price."""
-    free, rest = _FREE.search(text), _REST.search(text)
+    free = _FREE.search(text)
+    rest = _REST.search(text) or _OTHERWISE.search(text)  # "… and like 16 cents otherwise"
     if free is None or rest is None:
         return None
     start = hour_of_day(int(free.group("h1")), free.group("ap1") or "pm", evening=True)
     end = hour_of_day(int(free.group("h2")), free.group("ap2") or "am", evening=False)
-    price = _usd(rest.group("value"), rest.group("unit"))
+    named = "value" if rest.groupdict().get("value") else "value2"
+    price = _usd(rest.group(named), rest.group("unit" if named == "value" else "unit2"))
     if start is None or end is None or price is None:
         return None
     try:

@@ -17,6 +17,7 @@ from typing import Protocol
 
 from langchain_core.runnables import RunnableConfig
 
+from advisor.energy.described_plan import DescribedPlan
 from advisor.energy.utilities import usual_plan
 from advisor.energy.vehicles import find_vehicle, vehicles_named
 from advisor.understanding import commands
@@ -444,7 +445,7 @@ def compose(prediction: Prediction, values: Values, context: ReadingContext) -> 
             if not (described is not None and mention.field == "location.rate_schedule")
         ],
         slot_answer=slot_answer,
-        params=params,
+        params=_without_the_plans_hours(params, described, values),
         follow_up=follow_up,
         remember=values.remember,
         saving_declined=declined,
@@ -877,6 +878,19 @@ _IT_CHARGED = re.compile(
     r"\b(?:charge|charging|fill|filling|top|topping|refill)\s+(?:it|them)\b|\bit\s+(?:charge|charges|charged|fill|fills)\b",
     re.I,
 )
+
+
+def _without_the_plans_hours(
+    params: RequestParams, described: DescribedPlan | None, values: Values
+) -> RequestParams:
+    """ "its free from 9pm to 6am and like 16 cents otherwise": those hours are the plan's, never
+    when the car is plugged in or must be ready (it had been planned "plugged in at 21:00, as you
+    said"); a question beside the plan keeps its own."""
+    if described is None or values.question:
+        return params
+    return params.model_copy(
+        update={"plug_in_hour": None, "plug_in_minute": None, "ready_by_hour": None, "ready_by_minute": None}
+    )
 
 
 def _home_battery_of_it(

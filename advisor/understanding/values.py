@@ -1499,7 +1499,11 @@ _WISH = re.compile(r"^\W*(?:i|we)?\s*(?:would|'?d)\s+(?:love|like|want)\b|^\W*(?
 _CONSIDERING = re.compile(
     r"\btest[-\s]?drov?e\b|\bthinking\s+(?:of|about)\b|\bconsidering\b|"
     # "im fixing to buy an equinox ev next month", "gonna get a model y": a car still to come
-    r"\b(?:fix(?:ing|in'?)|going|gonna|about|planning|plan|hoping)\s+(?:to\s+)?(?:buy|get|lease|order)\b",
+    r"\b(?:fix(?:ing|in'?)|going|gonna|about|planning|plan|hoping)\s+(?:to\s+)?(?:buy|get|lease|order)\b|"
+    # "were also gettin a chevy bolt next month": a car on its way, not theirs yet
+    r"\b(?:getting|gettin'?|picking\s+up|taking\s+delivery\s+of|ordered|reserved)\b[^.?!]{0,40}?"
+    r"\b(?:next\s+(?:week|month|year|spring|summer|fall|winter)|soon|in\s+(?:a\s+)?(?:few\s+|couple\s+(?:of\s+)?)?"
+    r"(?:days?|weeks?|months?))\b",
     re.I,
 )
 
