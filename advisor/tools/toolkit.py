@@ -832,10 +832,7 @@ def tariff_prices(data: DataSources, context: TurnContext, day: str) -> Observat
     wanted = _normal_day(day)
     if wanted is None:
         return _failed(name, f"day must be today, tomorrow or a weekday, not {day!r}.", context)
-    if wanted in WEEKDAYS:
-        target = now_local.date() + timedelta(days=(WEEKDAYS.index(wanted) - now_local.weekday()) % 7)
-    else:
-        target = now_local.date() + timedelta(days=1 if wanted == "tomorrow" else 0)
+    target = _day_ahead(now_local.date(), wanted)
     day = (
         "today"
         if target == now_local.date()
