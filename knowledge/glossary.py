@@ -65,6 +65,9 @@ BRANDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             "level 2 home EV charger",
         ),
         (r"\bsuperchargers?\b", "DC fast charging"),
+        # the other names of a thing the documents name one way
+        (r"\b(?:vampire|phantom|ghost)\s+(?:loads?|power|draws?|drain|energy)\b", "standby power"),
+        (r"(?<![\w-])r-?(?:1[1-9]|[2-6]\d)\b(?!-)", "insulation R-value"),  # "is r-30 enough"
     )
 )
 
@@ -120,25 +123,44 @@ _CAPITALS = re.compile(r"\b[A-Z][A-Z0-9]{2,6}\b")
 
 
 @lru_cache(maxsize=1)
+def _documents_using() -> dict[str, int]:
+    """How many documents write each abbreviation in capitals."""
+    counts: dict[str, int] = {}
+    for path in _DOCS.glob("*.md"):
+        for term in set(_CAPITALS.findall(path.read_text(encoding="utf-8"))) - _GENERIC_CAPITALS:
+            counts[term] = counts.get(term, 0) + 1
+    return counts
+
+
 def document_terms() -> frozenset[str]:
     """The abbreviations the knowledge base's documents write in capitals ("CARE", "FERA", "PCIA",
     "SGIP", "LIHEAP"): read from the documents, so a term a new document brings is known at once."""
-    found: set[str] = set()
-    for path in _DOCS.glob("*.md"):
-        found.update(_CAPITALS.findall(path.read_text(encoding="utf-8")))
-    return frozenset(found - _GENERIC_CAPITALS)
+    return frozenset(_documents_using())
 
 
-def names_a_document_term(message: str) -> bool:
-    """The message names one of those terms: typed in capitals ("what are CARE and FERA"), or in
-    lower case when it is no English word ("whats pcia on my bill"; "care" is a word)."""
+def terms_named(message: str) -> set[str]:
+    """The terms the message names: typed in capitals ("what are CARE and FERA"), or in lower case
+    when it is no English word ("whats pcia on my bill"; "care" is a word)."""
     terms = document_terms()
-    if any(term in terms for term in _CAPITALS.findall(message)):
-        return True
+    named = {term for term in _CAPITALS.findall(message) if term in terms}
     from knowledge.encoder import common_words
 
     words = common_words()
-    return bool(words) and any(
-        token.upper() in terms and token not in words
-        for token in re.findall(r"\b[a-z][a-z0-9]{2,6}\b", message)
-    )
+    if words:
+        named |= {
+            token.upper()
+            for token in re.findall(r"\b[a-z][a-z0-9]{2,6}\b", message)
+            if token.upper() in terms and token not in words
+        }
+    return named
+
+
+def names_a_document_term(message: str) -> bool:
+    return bool(terms_named(message))
+
+
+def rare_terms_named(message: str, at_most: int = 2) -> set[str]:
+    """The named terms only a document or two use ("HEEHRA", "PCIA", "FERA"; not "TOU" or "SEER",
+    which many do): a passage that writes one is about what was asked, whatever else it shares."""
+    counts = _documents_using()
+    return {term for term in terms_named(message) if counts.get(term, 0) <= at_most}

@@ -361,3 +361,28 @@ def test_free_hours_said_with_a_price_otherwise_are_the_plan_and_not_when_the_ca
     planned = runtime.service.handle_turn(user, "s", "its free from 9pm to 6am and like 16 cents otherwise")
     assert planned.asked_for is None and "(Free) for $0.00" in planned.text
     assert "as you said" not in planned.text  # no plug-in hour read from the plan's hours
+
+
+def test_other_names_of_a_documents_thing_are_searched_as_it() -> None:
+    from knowledge.glossary import spelled_out
+
+    assert spelled_out("is r-30 enough").endswith("(insulation R-value)")
+    assert spelled_out("are vampire loads a real thing or overblown").endswith("(standby power)")
+    assert spelled_out("we are on r-1") == "we are on r-1"
+
+
+def test_a_rare_term_the_passage_writes_keeps_the_passage() -> None:
+    from advisor.nodes.retrieve import _writes_a_rare_term
+    from knowledge.glossary import rare_terms_named
+    from knowledge.models import RetrievedDocument
+
+    assert rare_terms_named("do i qualify for liheap") == {"LIHEAP"}
+    assert rare_terms_named("is tou worth it") == set()  # many documents write TOU
+    bills = RetrievedDocument(
+        source="lowering.md", title="Lowering a bill", text="Use less at peak.", score=1.0
+    )
+    help_paying = RetrievedDocument(
+        source="help.md", title="Help paying", text="LIHEAP helps households pay energy bills.", score=0.9
+    )
+    assert _writes_a_rare_term("do i qualify for liheap", [bills, help_paying]) is help_paying
+    assert _writes_a_rare_term("is tou worth it", [bills, help_paying]) is None

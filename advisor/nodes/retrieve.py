@@ -17,7 +17,7 @@ from advisor.understanding.values import without_place_clauses
 from knowledge.answerability import MIN_MEANING, Answerability
 from knowledge.comparison import compared_sides
 from knowledge.documents import content_terms
-from knowledge.glossary import ABBREVIATIONS, spelled_out
+from knowledge.glossary import ABBREVIATIONS, rare_terms_named, spelled_out
 from knowledge.jurisdiction import Where
 from knowledge.models import RetrievedDocument, Retriever, passage_key
 from knowledge.spelling import corrected
@@ -104,6 +104,11 @@ def make_retrieve(*, retriever: Retriever | None, k: int = 4):
             # a broader page that names it among others)
             docs = [titled, *[doc for doc in docs if doc.source != titled.source]]  # (one passage a document)
             verdict = None
+        written = _writes_a_rare_term(query, docs) if verdict is not None and not verdict.answers else None
+        if written is not None:
+            # "whats the deal with the HEEHRA rebates": a passage that writes the rare term asked
+            # about is about it, whatever the judge made of the words around the term
+            docs, verdict = [written, *[doc for doc in docs if doc is not written]], None
         if verdict is not None and not verdict.answers:
             # "is it bad to do that every night" right after a plan to 80 %: "that" is the last
             # question's subject, so it is searched with it before giving up (judged on meaning
@@ -183,6 +188,15 @@ SECTIONS_TRIED = 4
 def _body(passage: RetrievedDocument) -> str:
     """A passage without its "Title — Section" line."""
     return passage.text.split("\n", 1)[-1]
+
+
+def _writes_a_rare_term(query: str, docs: list[RetrievedDocument]) -> RetrievedDocument | None:
+    """Of the first passages, one that writes an abbreviation the question names and only a
+    document or two use (knowledge/glossary.py)."""
+    rare = rare_terms_named(query)
+    return (
+        next((doc for doc in docs[:JUDGED] if any(term in doc.text for term in rare)), None) if rare else None
+    )
 
 
 def _document_named_by(
