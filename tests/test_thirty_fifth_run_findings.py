@@ -386,3 +386,12 @@ def test_a_rare_term_the_passage_writes_keeps_the_passage() -> None:
     )
     assert _writes_a_rare_term("do i qualify for liheap", [bills, help_paying]) is help_paying
     assert _writes_a_rare_term("is tou worth it", [bills, help_paying]) is None
+
+
+def test_a_request_said_as_its_noun_asks_about_the_town_it_names() -> None:
+    reading = understand("weather for tomorrow in lincoln ne", ReadingContext())
+    assert reading.facts == [] and reading.params.place == "Lincoln, NE"
+    assert saved("weather in 94110 is nice today, we have a model y") == {
+        "location.zip_code": "94110",
+        "equipment.ev_model": "Tesla Model Y",
+    }

@@ -762,6 +762,7 @@ def clauses(text: str) -> list[Clause]:
             if not clause.question and (
                 weighed_first
                 or _POLITE_REQUEST.search(part)
+                or (_NOUN_REQUEST.match(part) and not _A_VERB.search(part))
                 or (found or previous)
                 and (
                     _choice_asked(part)
@@ -867,6 +868,16 @@ _POLITE_REQUEST = re.compile(
     r"\b(?:pls|plz|please)\W*$|"
     r"^\W*(?:pls|plz|please)\s+(?:give|show|tell|send|make|do|check|run|figure|work\s+out|compare|price)\b",
     re.I,
+)
+# "weather for tomorrow in lincoln ne", "prices tmrw for 94110": a request said as its noun, no verb
+_NOUN_REQUEST = re.compile(
+    r"^\W*(?:(?:ok|so|and|hey)\W+)*(?:the\s+)?(?:weather|forecast|temps?|prices?|rates|peak\s+hours|cheap(?:est)?\s+hours)\s+"
+    r"(?:for|in|on|at|today|tomorrow|tonight|this|next|saturday|sunday|monday|tuesday|wednesday|thursday|friday)\b",
+    re.I,
+)
+# (… with no verb of its own: "weather in 94110 is nice today" says something)
+_A_VERB = re.compile(
+    r"\b(?:is|was|are|were|has|have|had|looks?|seems?|been|gets?|got|went|goes|feels?)\b", re.I
 )
 _WORTH_IT = re.compile(r"^\W*(?:(?:is|r|are)\s+(?:it|they|those)\s+)?worth\s+(?:it|the\s+money)\b", re.I)
 # "…in a brooklyn co-op, anything we can do as renters", "any tips": a request put last, no mark
