@@ -73,6 +73,7 @@ SETS = (
     "fresh_knowledge_q45.jsonl",
     "fresh_knowledge_q46.jsonl",
     "fresh_knowledge_q47.jsonl",
+    "fresh_knowledge_q48.jsonl",
 )
 # chosen on the leave-one-set-out figures of the first three sets with CLEAR_MEANING / CLEAR_WORDS;
 # checked again on all twenty-six sets' leave-one-set-out likelihoods (2026-11-28, with the plain-

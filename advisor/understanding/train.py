@@ -178,11 +178,14 @@ CORPORA = (
     "fresh_h82_messages.jsonl",
     "fresh_h83_messages.jsonl",
     "fresh_h84_messages.jsonl",
+    "fresh_h85_messages.jsonl",
+    "fresh_h86_messages.jsonl",
+    "fresh_h87_messages.jsonl",
 )
 # The conversations of the same held-out sets, turn by turn (their first runs are recorded too): a
 # turn whose acceptable replies all name one intent teaches that intent in the context the turns
 # before it set (the question we asked, the answer we gave). See `conversation_items`.
-CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 85)) + (
+CONVERSATIONS = tuple(f"fresh_h{number}_conversations.jsonl" for number in range(1, 88)) + (
     "reader_train_b_conversations.jsonl",
     "reader_train_f_conversations.jsonl",
 )
