@@ -75,3 +75,14 @@ CONFIGURED_PROFILE = {
     "created_at": "2026-01-10T10:00:00Z",
     "updated_at": "2026-01-10T10:00:00Z",
 }
+
+
+def seeded_user(runtime: Any, user: str, profile: dict[str, Any]) -> str:
+    """A user whose profile starts with these fields (field -> value), as if said before."""
+    from profiles.models import ChangeSource
+
+    if profile:
+        runtime.service.profiles.apply_changes(
+            user, list(profile.items()), source=ChangeSource(kind="manual")
+        )
+    return user

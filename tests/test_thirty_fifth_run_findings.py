@@ -15,7 +15,8 @@ import pytest
 
 from advisor.understanding.models import ReadingContext, RequestParams
 from advisor.understanding.reader import understand
-from tests.advisor_helpers import make_runtime
+from bench.conversations import profile_value
+from tests.advisor_helpers import make_runtime, seeded_user
 
 
 def saved(text: str, **context: Any) -> dict[str, object]:
@@ -36,21 +37,11 @@ _users = iter(range(1, 1000))
 
 
 def new_user(runtime: Any, **profile: Any) -> str:
-    from profiles.models import ChangeSource
-
-    user = f"U-35-{next(_users)}"
-    if profile:
-        runtime.service.profiles.apply_changes(
-            user, list(profile.items()), source=ChangeSource(kind="manual")
-        )
-    return user
+    return seeded_user(runtime, f"U-35-{next(_users)}", profile)
 
 
 def stored(runtime: Any, user: str, field: str) -> Any:
-    section, name = field.split(".")
-    profile = runtime.service.profiles.get(user)
-    part = getattr(profile, section) if profile else None
-    return getattr(part, name) if part is not None else None
+    return profile_value(runtime.service.profiles.get(user), field)
 
 
 @pytest.mark.parametrize(

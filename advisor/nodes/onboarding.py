@@ -221,21 +221,12 @@ def _skipped(state: AdvisorState, understanding: Understanding) -> tuple[list[st
         answer is not None
         and answer.status == "not_answered"
         and answer.slot in ASSUMABLE
-        and understanding.intent == "live_data"
         and answer.slot not in skipped
+        and (understanding.intent == "live_data" or (understanding.facts and state.get("pending_question")))
     ):
-        # asked our question back with another request: answer it, assuming what we asked for
-        return [*skipped, answer.slot, *(["rate_schedule"] if answer.slot == "utility" else [])], []
-    if (
-        answer is not None
-        and answer.status == "not_answered"
-        and answer.slot in ASSUMABLE
-        and understanding.facts
-        and state.get("pending_question")
-        and answer.slot not in skipped
-    ):
-        # "which rate plan?" answered "model 3": they told us something else the answer needs and
-        # left our question; it is assumed (and said), not asked a second time
+        # asked our question back with another request, or ("which rate plan?" answered "model 3")
+        # told us something else the answer needs: answer it, assuming (and saying) what we asked
+        # for, never asked a second time
         return [*skipped, answer.slot, *(["rate_schedule"] if answer.slot == "utility" else [])], []
     if _asked_again_instead(state, understanding):
         # "need the ioniq at 80% by 7:15" → ZIP? → "what if i can only plug in after 10": the same

@@ -506,7 +506,7 @@ _PLAN_DOUBT = re.compile(
 
 
 # "youve got me as office 9-5", "you have me down as gas heat": what the advisor holds, quoted back
-_QUOTED_BACK = re.compile(
+QUOTED_BACK = re.compile(
     # "wait you have me as a leaf?", "hmm why do you have us at 8 kw": a lead before it changes nothing
     r"^\W*(?:(?:wait|hold\s+on|hmm+|huh|um+|uh+|so|ok|why\s+do|why\s+did|how\s+come)[,!.?]*\s+)*(?:you|u)\s*(?:'?ve|\s+have|\s+had|\s+got|'?d)?\s*(?:got\s+)?(?:me|us)\s+(?:down\s+|saved\s+|listed\s+)?"
     r"(?:as|for|at|with|on)\b",
@@ -534,7 +534,7 @@ def _home_said_in(text: str, reading: Reading) -> bool:
 
 
 def _not_a_fact(clause: Clause, reading: Reading, *, pending_slot: str | None = None) -> str | None:
-    if _QUOTED_BACK.match(clause.text):
+    if QUOTED_BACK.match(clause.text):
         return "negated"  # the value they say we hold (being corrected), not a new fact: said as not theirs
     if (
         pending_slot == "rate_schedule"

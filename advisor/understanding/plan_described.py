@@ -74,6 +74,12 @@ _REST = re.compile(
 )
 
 
+def _price_of(rest: re.Match[str]) -> float | None:
+    """The price "otherwise" said, before it or after it ("18 cents otherwise", "otherwise 18")."""
+    found = rest.groupdict()
+    return _usd(found.get("value") or found.get("value2"), found.get("unit") or found.get("unit2"))
+
+
 def free_nights(text: str) -> DescribedPlan | None:
     """ "free nights 9pm-6am and 19 cents a kwh the rest of the day": free hours and one price."""
     free = _FREE.search(text)
@@ -82,8 +88,7 @@ def free_nights(text: str) -> DescribedPlan | None:
         return None
     start = hour_of_day(int(free.group("h1")), free.group("ap1") or "pm", evening=True)
     end = hour_of_day(int(free.group("h2")), free.group("ap2") or "am", evening=False)
-    named = "value" if rest.groupdict().get("value") else "value2"
-    price = _usd(rest.group(named), rest.group("unit" if named == "value" else "unit2"))
+    price = _price_of(rest)
     if start is None or end is None or price is None:
         return None
     try:
@@ -194,9 +199,7 @@ def _window_priced_alone(text: str, peak: float | None, off: float | None) -> De
         if priced is None or rest is None:
             return None
         window_usd = _usd(priced.group("value"), priced.group("unit"))
-        other_usd = _usd(
-            rest.group("value") or rest.group("value2"), rest.group("unit") or rest.group("unit2")
-        )
+        other_usd = _price_of(rest)
         window = _hours(priced)
     if window is None or window_usd is None or other_usd is None or window_usd == other_usd:
         return None

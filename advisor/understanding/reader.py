@@ -21,7 +21,7 @@ from advisor.energy.described_plan import DescribedPlan
 from advisor.energy.utilities import usual_plan
 from advisor.energy.vehicles import find_vehicle, vehicles_named
 from advisor.understanding import commands
-from advisor.understanding.facts import HOME_BATTERY_WORDS
+from advisor.understanding.facts import HOME_BATTERY_WORDS, QUOTED_BACK
 from advisor.understanding.meaning import TASK_TOPIC, MeaningModel, Prediction, features, meaning_model
 from advisor.understanding.models import (
     Mention,
@@ -1604,27 +1604,21 @@ def _settled_by_what_is_asked(intent: str, values: Values) -> str | None:
         # "we test drove an ioniq 5 and a model y, which one is cheaper to charge at home": how the
         # two compare is explained (a plan for one of them answers neither)
         return "knowledge"
-    if values.facts and _HELD_BUT.search(values.message):
+    if values.facts and QUOTED_BACK.match(values.message) and re.search(r"\bbut\b", values.message, re.I):
         return "correction"  # "u have me down as a model 3 but its a model y": what we hold, put right
-    if not values.facts and _WHAT_WE_HOLD.search(values.message):
+    checked = QUOTED_BACK.match(values.message) and _HELD_CHECKED.search(values.message)
+    if not values.facts and (_WHAT_WE_HOLD.search(values.message) or checked):
         return "profile_query"  # "what rate plan do you have me on, e-tou-c or ev2-a": what we hold, asked
     return None
 
 
-# what we hold for them, said back to us before what is true
-_HELD_BUT = re.compile(
-    r"\b(?:you|u|ya)\s+(?:have|got|had|put|listed|list|saved|show)\s+(?:me|us)\s+(?:down\s+)?(?:as|for|on|with|at)\b"
-    r"[^.?!]{1,40}?\bbut\b",
-    re.I,
-)
 _WHAT_WE_HOLD = re.compile(
     r"^\W*(?:what|which)\s+(?:\w+\s+){0,2}(?:do|did)\s+(?:you|u|ya)\s+(?:have|got)\s+(?:me|us)\s+(?:down\s+)?"
-    r"(?:as|for|on|with|at|in)\b"
-    # "you have us on ev2-a, correct?": what we hold, checked
-    r"|^\W*(?:you|u)\s+(?:have|got)\s+(?:me|us)\s+(?:down\s+)?(?:as|for|on|with|at)\b[^.!?]{1,40}?"
-    r"(?:,?\s*(?:right|correct|yes|yeah)\W*\??|\?)\s*$",
+    r"(?:as|for|on|with|at|in)\b",
     re.I,
 )
+# "you have us on ev2-a, correct?": what we hold (QUOTED_BACK), checked
+_HELD_CHECKED = re.compile(r"(?:,?\s*(?:right|correct|yes|yeah)\W*\??|\?)\s*$", re.I)
 
 
 def _a_car_deal(message: str) -> bool:

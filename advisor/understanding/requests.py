@@ -108,11 +108,9 @@ def split_requests(
 
 
 # "should i run the dishwasher + dryer now or wait": two machines asked about in one breath
+_MACHINE = r"dishwasher|dryer|washer|oven|pool\s+pump|hot\s+tub|space\s+heater|water\s+heater|dehumidifier"
 _TWO_MACHINES = re.compile(
-    r"\b(?P<a>dishwasher|dryer|washer|oven|pool\s+pump|hot\s+tub|space\s+heater|water\s+heater|dehumidifier)"
-    r"\s*(?:\+|&|/|,|\band\b)\s*(?:the\s+|my\s+)?"
-    r"(?P<b>dishwasher|dryer|washer|oven|pool\s+pump|hot\s+tub|space\s+heater|water\s+heater|dehumidifier)\b",
-    re.I,
+    rf"\b(?P<a>{_MACHINE})\s*(?:\+|&|/|,|\band\b)\s*(?:the\s+|my\s+)?(?P<b>{_MACHINE})\b", re.I
 )
 
 
@@ -120,9 +118,8 @@ def _two_appliances(text: str) -> SplitRequests | None:
     """Each machine gets its own verdict (the second one had been dropped); a washer and a dryer
     together are a load of laundry, one verdict."""
     found = _TWO_MACHINES.search(text)
-    if found is None or {found.group("a").lower(), found.group("b").lower()} == {"washer", "dryer"}:
-        return None
-    if found.group("a").lower() == found.group("b").lower():
+    machines = {found.group("a").lower(), found.group("b").lower()} if found else set()
+    if found is None or len(machines) < 2 or machines == {"washer", "dryer"}:
         return None
     first = text[: found.start()] + found.group("a") + text[found.end() :]
     second = text[: found.start()] + found.group("b") + text[found.end() :]
